@@ -1,0 +1,43 @@
+// swift-tools-version:6.0
+
+import PackageDescription
+
+let package = Package(
+    name: "UniversalLinkKit",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [
+        .library(name: "UniversalLinkKit", targets: ["UniversalLinkKit"]),
+        .library(name: "UniversalLinkKitTesting", targets: ["UniversalLinkKitTesting"]),
+        .library(name: "LinkRouting", targets: ["LinkRouting"]),
+        .library(name: "AssociatedDomains", targets: ["AssociatedDomains"]),
+        .executable(name: "linux-host", targets: ["LinuxHost"]),
+    ],
+    targets: [
+        .target(name: "AssociatedDomains"),
+        .target(name: "LinkRouting"),
+        .target(name: "UniversalLinkKit", dependencies: ["LinkRouting"]),
+        .target(name: "UniversalLinkKitTesting", dependencies: ["UniversalLinkKit"]),
+        .executableTarget(
+            name: "LinuxHost",
+            dependencies: ["UniversalLinkKit", "UniversalLinkKitTesting", "LinkRouting", "AssociatedDomains"],
+            path: "Samples/LinuxHost"
+        ),
+        .testTarget(name: "AssociatedDomainsTests", dependencies: ["AssociatedDomains"]),
+        .testTarget(name: "LinkRoutingTests", dependencies: ["LinkRouting"]),
+        .testTarget(
+            name: "UniversalLinkKitTests",
+            dependencies: ["UniversalLinkKit", "UniversalLinkKitTesting", "LinkRouting"]
+        ),
+        .testTarget(name: "UniversalLinkKitTestingTests", dependencies: ["UniversalLinkKitTesting"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+for target in package.targets where [.executable, .test, .regular].contains(target.type) {
+    var settings = target.swiftSettings ?? []
+    // Require `any` for existential types.
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    // A file sees only the members of modules it imports itself.
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    target.swiftSettings = settings
+}
