@@ -1,0 +1,40 @@
+import Foundation
+
+extension ResolvedLink {
+    /// The notification's userInfo: URLs as `String` (absent when `nil`), the flag as `Bool`, the error as
+    /// ``LinkError`` (absent when `nil`).
+    public var userInfo: [String: Any] {
+        var info: [String: Any] = [
+            PIORequestedWebURL: requestedURL.absoluteString,
+            PIORequestedWebURLIsPubWebType: isPubWeb,
+        ]
+        if let deepLinkURL { info[PIOResolvedDeeplinkURL] = deepLinkURL.absoluteString }
+        if let webLinkURL { info[PIOResolvedWeblinkURL] = webLinkURL.absoluteString }
+        if let error { info[PIOErrorResolveWebURL] = error }
+        return info
+    }
+
+    /// Reads a resolved link back from a ``Foundation/Notification/Name/PIORsysWebURLResolved`` notification.
+    ///
+    /// ```swift
+    /// center.addObserver(forName: .PIORsysWebURLResolved, object: nil, queue: nil) { note in
+    ///     guard let link = ResolvedLink(notification: note) else { return }
+    ///     router.route(link.destinationURL)
+    /// }
+    /// ```
+    ///
+    /// - Parameter notification: A notification.
+    /// - Returns: `nil` when it is not a resolution notification or its userInfo lacks the requested URL.
+    public init?(notification: Notification) {
+        guard notification.name == .PIORsysWebURLResolved, let info = notification.userInfo,
+              let requested = (info[PIORequestedWebURL] as? String).flatMap(URL.init(string:))
+        else { return nil }
+        self.init(
+            requestedURL: requested,
+            deepLinkURL: (info[PIOResolvedDeeplinkURL] as? String).flatMap(URL.init(string:)),
+            webLinkURL: (info[PIOResolvedWeblinkURL] as? String).flatMap(URL.init(string:)),
+            isPubWeb: info[PIORequestedWebURLIsPubWebType] as? Bool ?? false,
+            error: info[PIOErrorResolveWebURL] as? LinkError
+        )
+    }
+}

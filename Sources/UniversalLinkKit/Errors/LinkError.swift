@@ -1,0 +1,149 @@
+import Foundation
+
+/// The error of a link that could not be handled: what happened, and what the host can do about it.
+///
+/// `LinkError` travels inside ``ResolvedLink/error`` and under ``PIOErrorResolveWebURL`` in the broadcast
+/// notification. Switch over ``code`` to choose between retrying later and falling back to the web:
+///
+/// ```swift
+/// if let error = link.error {
+///     switch error.code {
+///     case .timeout, .network: retryLater()
+///     case .missingDestination, .unsafeLink: showHomeScreen()
+///     default: openInBrowser(link.requestedURL)
+///     }
+/// }
+/// ```
+///
+/// The set of codes may grow: always keep a `default` case.
+public struct LinkError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What kind of failure this is.
+    public let code: Code
+
+    /// A human-readable explanation that says what happened and what to do.
+    public let message: String
+
+    /// The HTTP status code, for ``Code/httpStatus`` errors.
+    public let statusCode: Int?
+
+    /// The error that caused this one, when there is one (a transport error, a JSON parser error).
+    public let underlyingError: (any Error & Sendable)?
+
+    /// Creates an error.
+    ///
+    /// - Parameters:
+    ///   - code: The kind of failure.
+    ///   - message: What happened and what the host can do about it.
+    ///   - statusCode: The HTTP status, for ``Code/httpStatus``.
+    ///   - underlyingError: The cause, if any.
+    public init(
+        code: Code,
+        message: String,
+        statusCode: Int? = nil,
+        underlyingError: (any Error & Sendable)? = nil
+    ) {
+        self.code = code
+        self.message = message
+        self.statusCode = statusCode
+        self.underlyingError = underlyingError
+    }
+
+    /// `"<code>: <message>"`.
+    public var description: String { "\(code): \(message)" }
+
+    /// Two errors are equal when code, message and status code are; the underlying error is not compared.
+    public static func == (lhs: LinkError, rhs: LinkError) -> Bool {
+        lhs.code == rhs.code && lhs.message == rhs.message && lhs.statusCode == rhs.statusCode
+    }
+
+    /// Hashes code, message and status code.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+        hasher.combine(message)
+        hasher.combine(statusCode)
+    }
+}
+
+extension LinkError {
+    /// The kind of a ``LinkError``: an open set of static members, compared with `==` or matched in a `switch`.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        enum Storage: Int, Hashable, Sendable, CaseIterable {
+            case hostNotAllowed = 1
+            case timeout
+            case network
+            case httpStatus
+            case invalidResponse
+            case responseTooLarge
+            case unsafeLink
+            case missingDestination
+            case cancelled
+        }
+
+        let storage: Storage
+
+        init(_ storage: Storage) {
+            self.storage = storage
+        }
+
+        /// The link's scheme or host is refused by the ``ResolutionPolicy``: no request was made.
+        public static var hostNotAllowed: Self { .init(.hostNotAllowed) }
+        /// The resolution did not finish before its deadline (retries included).
+        public static var timeout: Self { .init(.timeout) }
+        /// The connection failed, or broke after the server started answering.
+        public static var network: Self { .init(.network) }
+        /// The server answered with a status other than 2xx (after the allowed retry), or redirected too often.
+        public static var httpStatus: Self { .init(.httpStatus) }
+        /// The answer was not the JSON object the Response Handler sends.
+        public static var invalidResponse: Self { .init(.invalidResponse) }
+        /// The answer's body was larger than the configured cap.
+        public static var responseTooLarge: Self { .init(.responseTooLarge) }
+        /// A link in the answer (or the URL handed in) has a scheme that must never be opened.
+        public static var unsafeLink: Self { .init(.unsafeLink) }
+        /// The answer had neither a deep link nor a web link.
+        public static var missingDestination: Self { .init(.missingDestination) }
+        /// The resolution was cancelled before it finished.
+        public static var cancelled: Self { .init(.cancelled) }
+
+        /// The code's name, spelled as its static member: `"hostNotAllowed"`, `"timeout"`, ...
+        public var description: String {
+            switch storage {
+            case .hostNotAllowed: "hostNotAllowed"
+            case .timeout: "timeout"
+            case .network: "network"
+            case .httpStatus: "httpStatus"
+            case .invalidResponse: "invalidResponse"
+            case .responseTooLarge: "responseTooLarge"
+            case .unsafeLink: "unsafeLink"
+            case .missingDestination: "missingDestination"
+            case .cancelled: "cancelled"
+            }
+        }
+
+        /// The stable integer used as `NSError.code` (1 = `hostNotAllowed` ... 9 = `cancelled`).
+        public var rawValue: Int { storage.rawValue }
+    }
+}
+
+extension LinkError: CustomNSError, LocalizedError {
+    /// The `NSError` domain of every `LinkError`: `"UniversalLinkKit.LinkError"`.
+    public static var errorDomain: String { "UniversalLinkKit.LinkError" }
+
+    /// The stable integer of ``code`` (see ``Code/rawValue``).
+    public var errorCode: Int { code.rawValue }
+
+    /// `NSLocalizedDescriptionKey` with the message, `NSUnderlyingErrorKey` with the cause, and
+    /// `"LinkErrorCode"` with the code's name.
+    public var errorUserInfo: [String: Any] {
+        var info: [String: Any] = [NSLocalizedDescriptionKey: message, "LinkErrorCode": code.description]
+        if let underlyingError {
+            info[NSUnderlyingErrorKey] = underlyingError as NSError
+        }
+        if let statusCode {
+            info["LinkErrorHTTPStatus"] = statusCode
+        }
+        return info
+    }
+
+    /// The message.
+    public var errorDescription: String? { message }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+/// What the manager did with a URL handed to it, returned at once; ``outcome`` follows when it is done.
+///
+/// ```swift
+/// let handle = manager.handle(UserActivity(browsingWeb: url))
+/// if handle.isDuplicate { logger.debug("coalesced with an earlier activation") }
+/// let link = await handle.outcome.resolvedLink
+/// ```
+public struct LinkHandle: Sendable {
+    /// The URL handed in, if there was one.
+    public let url: URL?
+    /// Whether the manager took the URL (for activities: it is a pub-web app link).
+    public let isHandled: Bool
+    /// Whether this activation joined an earlier one of the same URL (in flight or within the duplicate
+    /// window): no request was made and no notification will be posted for it.
+    public let isDuplicate: Bool
+
+    private let task: Task<LinkOutcome, Never>?
+    private let immediate: LinkOutcome
+
+    init(url: URL?, isHandled: Bool, isDuplicate: Bool = false, task: Task<LinkOutcome, Never>) {
+        self.url = url
+        self.isHandled = isHandled
+        self.isDuplicate = isDuplicate
+        self.task = task
+        self.immediate = LinkOutcome()
+    }
+
+    init(url: URL?, isHandled: Bool, outcome: LinkOutcome) {
+        self.url = url
+        self.isHandled = isHandled
+        self.isDuplicate = false
+        self.task = nil
+        self.immediate = outcome
+    }
+
+    /// What finally happened: the broadcast content, and where the link was routed or opened.
+    ///
+    /// For a duplicate, the outcome of the activation it joined.
+    public var outcome: LinkOutcome {
+        get async {
+            if let task { return await task.value }
+            return immediate
+        }
+    }
+}
+
+/// What finally happened to a handled URL.
+public struct LinkOutcome: Sendable, Hashable {
+    /// The content of the notification broadcast for the URL, or `nil` when none was (the URL was handed to the
+    /// opener or the router directly).
+    public var resolvedLink: ResolvedLink?
+    /// The URL a route of the router accepted, if any.
+    public var routedURL: URL?
+    /// The URL handed to the opener, if any.
+    public var openedURL: URL?
+
+    /// Creates an outcome.
+    ///
+    /// - Parameters:
+    ///   - resolvedLink: The broadcast content.
+    ///   - routedURL: The URL a route accepted.
+    ///   - openedURL: The URL handed to the opener.
+    public init(resolvedLink: ResolvedLink? = nil, routedURL: URL? = nil, openedURL: URL? = nil) {
+        self.resolvedLink = resolvedLink
+        self.routedURL = routedURL
+        self.openedURL = openedURL
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+
+/// Which tracking URLs the resolver may request, so a backend cannot be turned into a proxy for arbitrary URLs.
+///
+/// By default: `https` only; hosts must be DNS names (no IP address in any notation, `127.1` and
+/// `0x7f.0.0.1` included); `localhost` and `*.localhost` are refused. With ``brandedDomains`` set, the host must
+/// also be one of them. The same check applies to every redirect the server answers with.
+///
+/// ```swift
+/// var policy = ResolutionPolicy()
+/// policy.brandedDomains = ["news.example.com", "*.example.net"]
+/// policy.check(URL(string: "https://evil.example.org/pub/acc")!) // LinkError(hostNotAllowed)
+/// ```
+///
+/// The policy checks names, not addresses: a public name that resolves to a private address is not detected
+/// here. Use ``brandedDomains`` to pin resolution to your own domains.
+public struct ResolutionPolicy: Sendable, Hashable {
+    /// Whether plain `http` tracking URLs may be requested. Default `false`; for local test servers.
+    public var allowsHTTP: Bool
+
+    /// Whether IP-address hosts and `localhost` / `*.localhost` may be requested. Default `false`; for local
+    /// test servers. The branded-domain allowlist still applies when this is on.
+    public var allowsLocalHosts: Bool
+
+    /// Allowed hosts: exact names (`news.example.com`) or wildcards (`*.example.com`, which matches any
+    /// subdomain but not `example.com` itself). Compared case-insensitively. Empty (the default) allows any
+    /// DNS name that passes the other rules.
+    public var brandedDomains: [String]
+
+    /// Creates a policy.
+    ///
+    /// - Parameters:
+    ///   - allowsHTTP: Allow plain `http`.
+    ///   - allowsLocalHosts: Allow IP addresses and `localhost`.
+    ///   - brandedDomains: Allowed hosts; empty allows any DNS name.
+    public init(allowsHTTP: Bool = false, allowsLocalHosts: Bool = false, brandedDomains: [String] = []) {
+        self.allowsHTTP = allowsHTTP
+        self.allowsLocalHosts = allowsLocalHosts
+        self.brandedDomains = brandedDomains
+    }
+
+    /// Checks a URL against the policy.
+    ///
+    /// - Parameter url: The tracking URL or a redirect target.
+    /// - Returns: `nil` when the URL may be requested, otherwise a ``LinkError/Code/hostNotAllowed`` error
+    ///   saying which rule refused it.
+    public func check(_ url: URL) -> LinkError? {
+        let shown = url.absoluteString
+        guard let scheme = url.scheme?.lowercased() else {
+            return refuse(shown, "it has no scheme; only https URLs are resolved")
+        }
+        guard scheme == "https" || (scheme == "http" && allowsHTTP) else {
+            let allowed = allowsHTTP ? "http and https" : "https (allow http for local test servers only)"
+            return refuse(shown, "scheme \(scheme) is not allowed; only \(allowed) URLs are resolved")
+        }
+        guard var host = url.host(percentEncoded: true)?.lowercased(), !host.isEmpty else {
+            return refuse(shown, "it has no host")
+        }
+        if host.hasPrefix("[") || host.contains(":") {
+            guard allowsLocalHosts else {
+                return refuse(shown, "IP address hosts are not resolved (allow local hosts for test servers)")
+            }
+            return checkBranded(host, shown)
+        }
+        if host.hasSuffix(".") { host.removeLast() }
+        guard Self.isDNSName(host) else {
+            return refuse(shown, "host \(host) is not a valid DNS name")
+        }
+        if Self.isIPv4Literal(host) || host == "localhost" || host.hasSuffix(".localhost") {
+            guard allowsLocalHosts else {
+                let what = host.hasSuffix("localhost") ? "localhost" : "IP address"
+                return refuse(shown, "\(what) hosts are not resolved (allow local hosts for test servers)")
+            }
+        }
+        return checkBranded(host, shown)
+    }
+
+    private func checkBranded(_ host: String, _ shown: String) -> LinkError? {
+        guard !brandedDomains.isEmpty else { return nil }
+        for pattern in brandedDomains {
+            let pattern = pattern.lowercased()
+            if pattern.hasPrefix("*.") {
+                let suffix = pattern.dropFirst(1)  // ".example.com"
+                if host.count > suffix.count, host.hasSuffix(suffix) { return nil }
+            } else if host == pattern {
+                return nil
+            }
+        }
+        return refuse(shown, "host \(host) is not one of the branded domains (\(brandedDomains.joined(separator: ", ")))")
+    }
+
+    private func refuse(_ url: String, _ reason: String) -> LinkError {
+        LinkError(code: .hostNotAllowed, message: "Refused to resolve \(url): \(reason).")
+    }
+
+    /// Letters, digits, `-` and `_` in dot-separated non-empty labels.
+    static func isDNSName(_ host: String) -> Bool {
+        var labelLength = 0
+        for byte in host.utf8 {
+            switch byte {
+            case UInt8(ascii: "."):
+                if labelLength == 0 { return false }
+                labelLength = 0
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "_"):
+                labelLength += 1
+            default:
+                return false
+            }
+        }
+        return labelLength > 0
+    }
+
+    /// The WHATWG rule: a host whose last label is a number (decimal, `0x` hex or octal) is an IPv4 address,
+    /// so `127.1`, `2130706433`, `0x7f.0.0.1` and `0177.0.0.1` all are.
+    static func isIPv4Literal(_ host: String) -> Bool {
+        guard let last = host.split(separator: ".", omittingEmptySubsequences: false).last, !last.isEmpty else {
+            return false
+        }
+        if last.allSatisfy(\.isASCIIDigit) { return true }
+        let lowered = last.lowercased()
+        if lowered.hasPrefix("0x") {
+            return lowered.dropFirst(2).allSatisfy(\.isHexDigit)
+        }
+        return false
+    }
+}
+
+extension Character {
+    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
+}

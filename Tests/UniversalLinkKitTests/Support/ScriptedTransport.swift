@@ -1,0 +1,74 @@
+import Foundation
+import Synchronization
+import UniversalLinkKit
+
+/// A transport whose answers the test scripts, recording every request and the peak concurrency.
+final class ScriptedTransport: LinkTransport {
+    typealias Step = @Sendable (TransportRequest) async throws -> TransportResponse
+
+    private struct State {
+        var steps: [Step] = []
+        var fallback: Step
+        var requests: [TransportRequest] = []
+        var inFlight = 0
+        var peak = 0
+    }
+
+    private let state: Mutex<State>
+
+    init(_ steps: [Step] = [], fallback: @escaping Step = { _ in .json(#"{"webLinkUrl":"https://www.example.com/p"}"#) }) {
+        state = Mutex(State(steps: steps, fallback: fallback))
+    }
+
+    var requests: [TransportRequest] { state.withLock { $0.requests } }
+    var count: Int { state.withLock { $0.requests.count } }
+    var peakConcurrency: Int { state.withLock { $0.peak } }
+
+    func send(_ request: TransportRequest, maxBodyBytes: Int) async throws -> TransportResponse {
+        let step = state.withLock { state -> Step in
+            state.requests.append(request)
+            state.inFlight += 1
+            state.peak = max(state.peak, state.inFlight)
+            return state.steps.isEmpty ? state.fallback : state.steps.removeFirst()
+        }
+        defer { state.withLock { $0.inFlight -= 1 } }
+        let response = try await step(request)
+        if response.body.count > maxBodyBytes { throw TransportError(.bodyTooLarge) }
+        return response
+    }
+}
+
+extension TransportResponse {
+    static func json(_ body: String, status: Int = 200) -> TransportResponse {
+        TransportResponse(statusCode: status, headerFields: ["Content-Type": "application/json"], body: Data(body.utf8))
+    }
+
+    static func status(_ code: Int, headers: [String: String] = [:]) -> TransportResponse {
+        TransportResponse(statusCode: code, headerFields: headers)
+    }
+}
+
+extension URL {
+    /// A URL literal known to be valid in the test source.
+    init(_ string: StaticString) {
+        guard let url = URL(string: "\(string)") else { preconditionFailure("bad URL literal \(string)") }
+        self = url
+    }
+}
+
+/// A transport that never answers until cancelled.
+struct HangingTransport: LinkTransport {
+    let honoursCancellation: Bool
+    func send(_ request: TransportRequest, maxBodyBytes: Int) async throws -> TransportResponse {
+        if honoursCancellation {
+            try await Task.sleep(for: .seconds(3600))
+        } else {
+            // Ignores cancellation: the resolver's deadline must still hold.
+            let start = ContinuousClock.now
+            while ContinuousClock.now < start + .seconds(30) {
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+        }
+        return .status(500)
+    }
+}
