@@ -93,6 +93,7 @@ public struct LinkResolver: Sendable {
         let deadline = (startedAt ?? clock.now) + configuration.timeout
         let attempt = ResolutionAttempt(resolver: self, deadline: deadline)
         do {
+            guard clock.now < deadline else { throw DeadlineExceeded() }
             let response = try await withDeadline(deadline, clock: clock) {
                 try await attempt.run(url)
             }

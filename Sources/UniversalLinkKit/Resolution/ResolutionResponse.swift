@@ -20,7 +20,7 @@ struct ResolutionResponse: Sendable, Hashable {
     static func decode(_ body: Data, requestedURL: URL) throws(LinkError) -> ResolutionResponse {
         let object: Any
         do {
-            object = try JSONSerialization.jsonObject(with: body, options: [])
+            object = try JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])
         } catch {
             throw invalid(requestedURL, "the body is not JSON (\(body.count) bytes)")
         }
