@@ -1,0 +1,263 @@
+import Foundation
+import Synchronization
+import Testing
+import UniversalLinkKitTesting
+@testable import UniversalLinkKit
+
+/// Records what the manager hands to its opener.
+final class OpenedURLs: Sendable {
+    private let urls = Mutex<[URL]>([])
+    var all: [URL] { urls.withLock { $0 } }
+    var opener: URLOpener { URLOpener { url in self.urls.withLock { $0.append(url) }; return true } }
+}
+
+struct LinkManagerTests {
+    static let appLink = URL("https://news.example.com/pub/acc?_ri_=X&_ei_=Y")
+    static let nonAppLink = URL("https://news.example.com/pub/cc?_ri_=X")
+    static let both = #"{"webLinkUrl":"https://www.example.com/products/1234","mobileDeepLinkUrl":"example-app://products/1234"}"#
+
+    struct Fixture {
+        let center = NotificationCenter()
+        let recorder: NotificationRecorder
+        let transport: ScriptedTransport
+        let opened = OpenedURLs()
+        let manager: LinkManager
+
+        init(transport: ScriptedTransport = ScriptedTransport(fallback: { _ in .json(LinkManagerTests.both) }),
+             configure: (inout LinkManager.Configuration) -> Void = { _ in }) {
+            var configuration = LinkManager.Configuration()
+            configure(&configuration)
+            self.recorder = NotificationRecorder(center: center)
+            self.transport = transport
+            self.manager = LinkManager(configuration: configuration, transport: transport, notificationCenter: center, opener: opened.opener)
+        }
+    }
+
+    @Test func anAppLinkActivityIsHandledResolvedAndNotifiedOnce() async throws {
+        let fixture = Fixture()
+        #expect(fixture.manager.continueUserActivity(UserActivity(browsingWeb: Self.appLink)))
+        let links = await fixture.recorder.wait(forCount: 1)
+        let link = try #require(links.first)
+        #expect(link.requestedURL == Self.appLink)
+        #expect(link.deepLinkURL == URL("example-app://products/1234"))
+        #expect(link.webLinkURL == URL("https://www.example.com/products/1234"))
+        #expect(link.isPubWeb)
+        #expect(link.error == nil)
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(fixture.recorder.count == 1)
+        #expect(fixture.transport.count == 1)
+    }
+
+    @Test(arguments: [
+        UserActivity(activityType: "com.example.view-product", webpageURL: LinkManagerTests.appLink),
+        UserActivity(browsingWeb: LinkManagerTests.nonAppLink),
+        UserActivity(browsingWeb: URL("https://www.example.com/products/1")),
+        UserActivity(activityType: UserActivity.browsingWeb, webpageURL: nil),
+        UserActivity(browsingWeb: URL("example-app://pub/acc")),
+    ])
+    func anythingElseIsNotHandledAndMakesNoRequestNorNotification(activity: UserActivity) async throws {
+        let fixture = Fixture()
+        #expect(!fixture.manager.continueUserActivity(activity))
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(fixture.transport.count == 0)
+        #expect(fixture.recorder.count == 0)
+    }
+
+    @Test func aRecognisedLinkOnARefusedHostIsHandledAsHostNotAllowedWithoutARequest() async throws {
+        let fixture = Fixture { $0.resolution.policy.brandedDomains = ["news.example.com"] }
+        #expect(fixture.manager.continueUserActivity(UserActivity(browsingWeb: URL("https://evil.example.org/pub/acc?x=1"))))
+        let link = try #require(await fixture.recorder.wait(forCount: 1).first)
+        #expect(link.error?.code == .hostNotAllowed)
+        #expect(link.isPubWeb)
+        #expect(fixture.transport.count == 0)
+    }
+
+    @Test func theSameURLWhileInFlightOrWithinTheWindowIsCoalesced() async throws {
+        let transport = ScriptedTransport(fallback: { _ in
+            try await Task.sleep(for: .milliseconds(200))
+            return .json(LinkManagerTests.both)
+        })
+        let fixture = Fixture(transport: transport)
+        let first = fixture.manager.handle(UserActivity(browsingWeb: Self.appLink))
+        let second = fixture.manager.handle(UserActivity(browsingWeb: Self.appLink))
+        #expect(first.isHandled && second.isHandled)
+        #expect(!first.isDuplicate)
+        #expect(second.isDuplicate)
+        let original = await first.outcome
+        #expect(await second.outcome == original)
+        let third = fixture.manager.handle(UserActivity(browsingWeb: Self.appLink))  // within the 2 s window
+        #expect(third.isDuplicate)
+        #expect(await third.outcome.resolvedLink == original.resolvedLink)
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(transport.count == 1)
+        #expect(fixture.recorder.count == 1)
+        let other = fixture.manager.handle(UserActivity(browsingWeb: URL("https://news.example.com/pub/acc?_ri_=other")))
+        #expect(!other.isDuplicate)
+    }
+
+    @Test func theSameURLAfterTheWindowIsResolvedAgain() async throws {
+        let fixture = Fixture { $0.duplicateWindow = .milliseconds(50) }
+        _ = await fixture.manager.handle(UserActivity(browsingWeb: Self.appLink)).outcome
+        try await Task.sleep(for: .milliseconds(120))
+        let again = fixture.manager.handle(UserActivity(browsingWeb: Self.appLink))
+        #expect(!again.isDuplicate)
+        _ = await again.outcome
+        #expect(fixture.transport.count == 2)
+        #expect(fixture.recorder.count == 2)
+    }
+
+    @Test func aBurstIsResolvedConcurrentlyWithOneNotificationEach() async throws {
+        let transport = ScriptedTransport(fallback: { _ in
+            try await Task.sleep(for: .milliseconds(100))
+            return .json(LinkManagerTests.both)
+        })
+        let fixture = Fixture(transport: transport)
+        let urls = (0..<40).map { URL(string: "https://news.example.com/pub/acc?_ri_=\($0)")! }
+        let handles = urls.map { fixture.manager.handle(UserActivity(browsingWeb: $0)) }
+        for handle in handles { _ = await handle.outcome }
+        #expect(transport.peakConcurrency >= 10)
+        #expect(Set(fixture.recorder.links.map(\.requestedURL)) == Set(urls))
+        #expect(fixture.recorder.count == 40)
+    }
+
+    @Test func everyFailureStillYieldsExactlyOneNotificationWithItsCode() async throws {
+        let transport = ScriptedTransport(fallback: { request in
+            switch request.url.query {
+            case "f=status": return .status(404)
+            case "f=json": return .json("[]")
+            case "f=empty": return .json(#"{"webLinkUrl":null}"#)
+            default: throw TransportError(.failedAfterAnswer)
+            }
+        })
+        let fixture = Fixture(transport: transport)
+        let expected: [String: LinkError.Code] = ["status": .httpStatus, "json": .invalidResponse, "empty": .missingDestination, "net": .network]
+        for name in expected.keys {
+            fixture.manager.continueUserActivity(UserActivity(browsingWeb: URL(string: "https://news.example.com/pub/acc?f=\(name)")!))
+        }
+        let links = await fixture.recorder.wait(forCount: 4)
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(fixture.recorder.count == 4)
+        for link in links {
+            let name = String(try #require(link.requestedURL.query).dropFirst(2))
+            #expect(link.error?.code == expected[name], "\(name)")
+        }
+    }
+
+    @Test func coldStartNotificationsWaitForResumeDelivery() async throws {
+        let fixture = Fixture { $0.startsPaused = true }
+        let handle = fixture.manager.handle(UserActivity(browsingWeb: Self.appLink))
+        _ = await handle.outcome
+        #expect(fixture.recorder.count == 0)
+        #expect(fixture.manager.isDeliveryPaused)
+        fixture.manager.resumeDelivery()
+        #expect(fixture.recorder.count == 1)
+    }
+
+    // MARK: In-app hyperlinks
+
+    @Test func inAppHyperlinksGoToTheOpenerWhenExecuteRsysWebURLIsOff() async throws {
+        let fixture = Fixture()
+        #expect(!fixture.manager.executeRsysWebURL)
+        let handle = fixture.manager.handleInAppHyperlink(Self.appLink)
+        #expect(handle.isHandled)
+        #expect(await handle.outcome.openedURL == Self.appLink)
+        #expect(fixture.opened.all == [Self.appLink])
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(fixture.recorder.count == 0)
+        #expect(fixture.transport.count == 0)
+    }
+
+    @Test(arguments: [LinkManagerTests.appLink, LinkManagerTests.nonAppLink])
+    func pubWebInAppHyperlinksAreResolvedWhenExecuteRsysWebURLIsOn(url: URL) async throws {
+        let fixture = Fixture()
+        fixture.manager.executeRsysWebURL = true
+        let outcome = await fixture.manager.handleInAppHyperlink(url).outcome
+        #expect(outcome.resolvedLink?.webLinkURL == URL("https://www.example.com/products/1234"))
+        #expect(outcome.resolvedLink?.isPubWeb == true)
+        #expect(fixture.recorder.count == 1)
+        #expect(fixture.transport.count == 1)
+        #expect(fixture.opened.all.isEmpty)
+    }
+
+    @Test func otherInAppHyperlinksPassThroughAsNonPubWebNotifications() async throws {
+        let fixture = Fixture(configure: { $0.executeRsysWebURL = true })
+        fixture.manager.handleInAppHyperlink(URL("https://www.example.com/sale"))
+        fixture.manager.handleInAppHyperlink(URL("example-app://cart"))
+        let links = fixture.recorder.links
+        #expect(links == [
+            ResolvedLink(requestedURL: URL("https://www.example.com/sale"), webLinkURL: URL("https://www.example.com/sale"), isPubWeb: false),
+            ResolvedLink(requestedURL: URL("example-app://cart"), deepLinkURL: URL("example-app://cart"), isPubWeb: false),
+        ])
+        #expect(fixture.transport.count == 0)
+    }
+
+    @Test(arguments: [true, false])
+    func unsafeInAppHyperlinksAreNeverOpenedButNotifiedAsUnsafe(execute: Bool) async throws {
+        let fixture = Fixture(configure: { $0.executeRsysWebURL = execute })
+        for string in ["javascript:alert(1)", "data:text/html,hi", "file:///etc/passwd", "VBScript:x"] {
+            let outcome = await fixture.manager.handleInAppHyperlink(URL(string: string)!).outcome
+            #expect(outcome.openedURL == nil)
+            #expect(outcome.resolvedLink?.error?.code == .unsafeLink)
+        }
+        #expect(fixture.opened.all.isEmpty)
+        #expect(fixture.recorder.count == 4)
+    }
+
+    // MARK: Push
+
+    @Test func aPushWithAPubWebURLIsTreatedLikeAnInAppHyperlink() async throws {
+        let fixture = Fixture(configure: { $0.executeRsysWebURL = true })
+        let outcome = await fixture.manager.didReceiveRemoteNotification(["u": Self.appLink.absoluteString, "aps": ["alert": "Hi"]]).outcome
+        #expect(outcome.resolvedLink?.deepLinkURL == URL("example-app://products/1234"))
+        #expect(fixture.recorder.count == 1)
+
+        fixture.manager.executeRsysWebURL = false
+        let off = await fixture.manager.didReceiveRemoteNotification(["u": Self.nonAppLink.absoluteString]).outcome
+        #expect(off.openedURL == Self.nonAppLink)
+    }
+
+    @Test func aPushWithAnotherURLGoesToTheOpenerWithoutANotification() async throws {
+        let fixture = Fixture()
+        let outcome = await fixture.manager.didReceiveRemoteNotification(["u": "example-app://inbox"]).outcome
+        #expect(outcome.openedURL == URL("example-app://inbox"))
+        #expect(fixture.recorder.count == 0)
+    }
+
+    @Test(arguments: [[:], ["u": 42], ["u": ""], ["u": "not a url"], ["u": "https://[::1"]] as [[String: any Sendable]])
+    func aPushWithoutAUsableURLIsNotHandled(payload: [String: any Sendable]) async throws {
+        let fixture = Fixture()
+        #expect(!fixture.manager.didReceiveRemoteNotification(payload).isHandled)
+        #expect(fixture.opened.all.isEmpty)
+        #expect(fixture.recorder.count == 0)
+    }
+
+    // MARK: openURL and resolve
+
+    @Test func openURLHandlesAppLinksAndRefusesUnsafeURLs() async throws {
+        let fixture = Fixture()
+        #expect(fixture.manager.openURL(Self.appLink))
+        #expect(!fixture.manager.openURL(URL("javascript:alert(1)")))
+        #expect(!fixture.manager.openURL(URL("example-app://x")))  // no router set
+        await fixture.recorder.wait(forCount: 1)
+        #expect(fixture.recorder.count == 1)
+    }
+
+    @Test func resolveReturnsTheLinkWithoutANotification() async throws {
+        let fixture = Fixture()
+        let link = try await fixture.manager.resolve(Self.appLink)
+        #expect(link.deepLinkURL == URL("example-app://products/1234"))
+        #expect(fixture.recorder.count == 0)
+    }
+
+    @Test func executeRsysWebURLIsSafeToFlipFromManyTasks() async {
+        let fixture = Fixture()
+        await withTaskGroup(of: Void.self) { group in
+            for n in 0..<200 {
+                group.addTask { fixture.manager.executeRsysWebURL = n.isMultiple(of: 2) }
+                group.addTask { _ = fixture.manager.executeRsysWebURL }
+            }
+        }
+        fixture.manager.executeRsysWebURL = true
+        #expect(fixture.manager.executeRsysWebURL)
+    }
+}
