@@ -1,0 +1,230 @@
+import Foundation
+import Synchronization
+
+/// A real HTTP/1.1 server on 127.0.0.1 that answers like Oracle Responsys' Response Handler, and misbehaves on
+/// demand.
+///
+/// The Response Handler answers a `GET` of a click-tracking URL (`/pub/acc?_ri_=...`) sent with
+/// `Accept: application/json` with `{"webLinkUrl": "...", "mobileDeepLinkUrl": "..." or null}`, and the same URL
+/// without that header with a `302` to the web link. The stub does the same from a link table, records every
+/// request, and can answer any request with a ``Behavior``: a status, a delay, a trickle, a huge body, a dropped
+/// or reset connection, no answer at all.
+///
+/// ```swift
+/// let stub = try ResponseHandlerStub(links: [
+///     "/pub/acc?_ri_=1": .init(webLinkUrl: "https://www.example.com/p/1", mobileDeepLinkUrl: "app://p/1"),
+/// ])
+/// defer { stub.shutdown() }
+/// stub.enqueue([.status(503, headers: [("Retry-After", "1")])], for: "/pub/acc")
+/// // ... resolve stub.url("/pub/acc?_ri_=1") with the code under test ...
+/// #expect(stub.requestCount(for: "/pub/acc") == 2)
+/// ```
+///
+/// It speaks HTTP/1.1 with keep-alive (successive and pipelined requests on one connection, `Connection: close`
+/// honoured, `Content-Length` always sent), serves each connection on its own thread (blocking I/O stays off the
+/// Swift concurrency pool), answers unreadable requests with `400`, and never lets a vanished client raise
+/// `SIGPIPE`. All methods are thread-safe.
+public final class ResponseHandlerStub: Sendable {
+    /// One row of the link table: what the Response Handler knows about a tracking link.
+    public struct Link: Sendable, Hashable {
+        /// Where the link goes on the web; JSON `null` when `nil`.
+        public var webLinkUrl: String?
+        /// Where the link goes in the app; JSON `null` when `nil` (the marketer left the app column empty).
+        public var mobileDeepLinkUrl: String?
+
+        /// Creates a link table row.
+        ///
+        /// - Parameters:
+        ///   - webLinkUrl: the web destination, or `nil`.
+        ///   - mobileDeepLinkUrl: the app destination, or `nil`.
+        public init(webLinkUrl: String?, mobileDeepLinkUrl: String?) {
+            self.webLinkUrl = webLinkUrl
+            self.mobileDeepLinkUrl = mobileDeepLinkUrl
+        }
+
+        /// The JSON body the Response Handler sends for this link, keys in its order, `null` for absent links.
+        public var json: String {
+            func encode(_ value: String?) -> String {
+                guard let value else { return "null" }
+                var out = "\""
+                for scalar in value.unicodeScalars {
+                    switch scalar {
+                    case "\"": out += "\\\""
+                    case "\\": out += "\\\\"
+                    case "\n": out += "\\n"
+                    case "\r": out += "\\r"
+                    case "\t": out += "\\t"
+                    case _ where scalar.value < 0x20:
+                        out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+                            + String(scalar.value, radix: 16)
+                    default: out.unicodeScalars.append(scalar)
+                    }
+                }
+                return out + "\""
+            }
+            return #"{"webLinkUrl":\#(encode(webLinkUrl)),"mobileDeepLinkUrl":\#(encode(mobileDeepLinkUrl))}"#
+        }
+    }
+
+    /// Why the stub could not start: the socket call that failed and its `errno`.
+    public struct StartError: Error, Sendable, Hashable, CustomStringConvertible {
+        /// The system call that failed (`socket`, `bind`, `listen`...).
+        public var call: String
+        /// The `errno` it reported (for example `EADDRINUSE` when a fixed port is taken).
+        public var code: Int32
+
+        /// What failed and what to do about it.
+        public var description: String {
+            let cause = Socket.Failure(call: call, errno: code).description
+            return call == "bind"
+                ? "ResponseHandlerStub could not bind 127.0.0.1: \(cause); choose another port or 0 for an ephemeral one"
+                : "ResponseHandlerStub could not start: \(cause)"
+        }
+    }
+
+    private let server: StubServer
+
+    /// Binds 127.0.0.1:`port` and starts accepting connections before returning.
+    ///
+    /// - Parameters:
+    ///   - links: the link table, keyed by exact request target (`/pub/acc?_ri_=1`) or bare path (`/pub/acc`).
+    ///   - port: the port to listen on; `0` (the default) picks a free ephemeral port, read it back from ``port``.
+    /// - Throws: ``StartError`` when the socket cannot be created or bound (for example, a fixed port in use).
+    public init(links: [String: Link] = [:], port: UInt16 = 0) throws {
+        do {
+            server = try StubServer(links: links, port: port)
+        } catch {
+            throw StartError(call: error.call, code: error.errno)
+        }
+        server.start()
+    }
+
+    deinit {
+        server.shutdown()
+    }
+
+    /// The port the stub listens on.
+    public var port: Int {
+        Int(server.port)
+    }
+
+    /// `http://127.0.0.1:PORT`, without a trailing slash.
+    public var baseURL: URL {
+        URL(string: "http://127.0.0.1:\(port)")!
+    }
+
+    /// The URL of a request target on this stub.
+    ///
+    /// - Parameter pathAndQuery: a path with an optional query, starting with `/`, for example
+    ///   `"/pub/acc?_ri_=1"`; it is appended as given (no encoding), so the query reaches the stub byte for byte.
+    /// - Returns: `baseURL` followed by `pathAndQuery`.
+    public func url(_ pathAndQuery: String) -> URL {
+        let separator = pathAndQuery.hasPrefix("/") ? "" : "/"
+        return URL(string: "\(baseURL.absoluteString)\(separator)\(pathAndQuery)")!
+    }
+
+    /// Adds, replaces or (with `nil`) removes one row of the link table.
+    ///
+    /// - Parameters:
+    ///   - link: the row, or `nil` to remove it.
+    ///   - key: an exact request target (`/pub/acc?_ri_=1`) or a bare path (`/pub/acc`); a request whose exact
+    ///     target is in the table uses that row, otherwise the row for its path.
+    public func setLink(_ link: Link?, for key: String) {
+        server.state.withLock { $0.links[key] = link }
+    }
+
+    /// The current link table.
+    public var links: [String: Link] {
+        server.state.withLock { $0.links }
+    }
+
+    /// Queues behaviours for the next requests matching `key`, in order; after them, normal service resumes.
+    ///
+    /// A request takes from the queue of its exact target first, then from the queue of its path. Queued
+    /// behaviours take precedence over ``setResponder(_:)`` and ``setDefaultBehavior(_:)``. Calling this again
+    /// appends to the queue.
+    /// - Parameters:
+    ///   - behaviors: one behaviour per request.
+    ///   - key: an exact request target (`/pub/acc?_ri_=1`) or a bare path (`/pub/acc`).
+    public func enqueue(_ behaviors: [Behavior], for key: String) {
+        guard !behaviors.isEmpty else { return }
+        server.state.withLock { $0.queues[key, default: []].append(contentsOf: behaviors) }
+    }
+
+    /// The behaviour of every request that finds nothing queued and no responder's choice (``Behavior/normal``
+    /// until set).
+    ///
+    /// - Parameter behavior: the new default.
+    public func setDefaultBehavior(_ behavior: Behavior) {
+        server.state.withLock { $0.defaultBehavior = behavior }
+    }
+
+    /// Installs (or with `nil` removes) a function choosing the behaviour of each request without a queued one.
+    ///
+    /// It runs on the connection's thread, outside the stub's lock (it may call the stub), once per request; a
+    /// `nil` result falls through to the default behaviour.
+    /// ```swift
+    /// stub.setResponder { _ in Int.random(in: 0..<10) == 0 ? .resetConnection : nil }
+    /// ```
+    /// - Parameter responder: the function, or `nil`.
+    public func setResponder(_ responder: (@Sendable (RecordedRequest) -> Behavior?)?) {
+        server.state.withLock { $0.responder = responder }
+    }
+
+    /// How many requests were read (parsed completely) since start or the last ``resetRecording()``.
+    public var requestCount: Int {
+        server.state.withLock { $0.requests.count }
+    }
+
+    /// Every request read since start or the last ``resetRecording()``, in arrival order.
+    public var requests: [RecordedRequest] {
+        server.state.withLock { $0.requests }
+    }
+
+    /// How many recorded requests match `key`.
+    ///
+    /// - Parameter key: an exact request target (`/pub/acc?_ri_=1`) or a bare path (`/pub/acc`): a request
+    ///   matches when its target or its path equals the key.
+    /// - Returns: the count.
+    public func requestCount(for key: String) -> Int {
+        server.state.withLock { $0.requests.count { $0.matches(key) } }
+    }
+
+    /// The recorded requests matching `key` (exact target or bare path), in arrival order.
+    ///
+    /// - Parameter key: an exact request target or a bare path.
+    /// - Returns: the requests.
+    public func requests(for key: String) -> [RecordedRequest] {
+        server.state.withLock { $0.requests.filter { $0.matches(key) } }
+    }
+
+    /// How many TCP connections were accepted since start or the last ``resetRecording()``: with keep-alive,
+    /// fewer than ``requestCount``.
+    public var connectionCount: Int {
+        server.state.withLock { $0.connectionCount }
+    }
+
+    /// How many requests were refused as unreadable (answered `400`, `431`, `501` or `505`) since start or the
+    /// last ``resetRecording()``.
+    public var badRequestCount: Int {
+        server.state.withLock { $0.badRequestCount }
+    }
+
+    /// Forgets recorded requests and counters; the link table, queues, default and responder stay.
+    public func resetRecording() {
+        server.state.withLock { state in
+            state.requests.removeAll()
+            state.connectionCount = 0
+            state.badRequestCount = 0
+        }
+    }
+
+    /// Stops the stub: closes the listener and every open connection, interrupting delays, trickles and
+    /// ``Behavior/noResponse`` holds.
+    ///
+    /// Idempotent, and called by `deinit`. It waits at most about two seconds for the stub's threads to finish,
+    /// never forever. Recorded requests stay readable afterwards.
+    public func shutdown() {
+        server.shutdown()
+    }
+}

@@ -1,0 +1,279 @@
+import Foundation
+import Synchronization
+
+/// The machinery behind ``ResponseHandlerStub``: the listener, one thread per connection, the shared state.
+///
+/// It is a separate object so that threads keep it (not the public stub) alive: the stub's `deinit` can then run
+/// while connections are open, and shut them down.
+final class StubServer: Sendable {
+    struct State {
+        var links: [String: ResponseHandlerStub.Link]
+        var queues: [String: [Behavior]] = [:]
+        var defaultBehavior = Behavior.normal
+        var responder: (@Sendable (RecordedRequest) -> Behavior?)?
+        var requests: [RecordedRequest] = []
+        var badRequestCount = 0
+        var connectionCount = 0
+        /// Descriptors of open connections, so shutdown can wake their threads.
+        var openConnections: Set<Int32> = []
+        var liveConnectionThreads = 0
+        var acceptThreadDone = false
+        var isShutDown = false
+    }
+
+    let port: UInt16
+    let state: Mutex<State>
+    private let listener: Int32
+    /// Becomes readable, for good, when the stub shuts down: every wait in the server polls it too.
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+
+    init(links: [String: ResponseHandlerStub.Link], port requestedPort: UInt16) throws(Socket.Failure) {
+        let pipe = try Socket.makePipe()
+        do {
+            (listener, port) = try Socket.listen(port: requestedPort, backlog: 1024)
+        } catch {
+            Socket.close(pipe.read)
+            Socket.close(pipe.write)
+            throw error
+        }
+        wakeRead = pipe.read
+        wakeWrite = pipe.write
+        state = Mutex(State(links: links))
+    }
+
+    deinit {
+        // Threads hold the server strongly, so by now every one of them has finished.
+        Socket.close(wakeRead)
+        Socket.close(wakeWrite)
+    }
+
+    /// Starts the accept thread; the listener is already accepting into its backlog.
+    func start() {
+        Self.spawn(name: "ResponseHandlerStub.accept") { [self] in acceptLoop() }
+    }
+
+    private static func spawn(name: String, _ body: @escaping @Sendable () -> Void) {
+        let thread = Thread(block: body)
+        thread.name = name
+        thread.stackSize = 512 * 1024
+        thread.start()
+    }
+
+    private func acceptLoop() {
+        defer {
+            Socket.close(listener)
+            state.withLock { $0.acceptThreadDone = true }
+        }
+        while true {
+            switch Socket.wait(for: listener, wake: wakeRead, timeout: nil) {
+            case .woken:
+                return
+            case .timedOut:
+                continue
+            case .readable:
+                guard let fd = Socket.accept(listener) else {
+                    // Out of descriptors or an aborted connection: back off instead of spinning on poll.
+                    if Socket.wait(for: nil, wake: wakeRead, timeout: 0.01) == .woken { return }
+                    continue
+                }
+                let accepted = state.withLock { state in
+                    guard !state.isShutDown else { return false }
+                    state.openConnections.insert(fd)
+                    state.liveConnectionThreads += 1
+                    state.connectionCount += 1
+                    return true
+                }
+                guard accepted else {
+                    Socket.close(fd)
+                    return
+                }
+                Self.spawn(name: "ResponseHandlerStub.connection") { [self] in serve(fd) }
+            }
+        }
+    }
+
+    /// Stops accepting, wakes every waiting thread, and waits a bounded time for them to finish.
+    func shutdown() {
+        let first = state.withLock { state in
+            guard !state.isShutDown else { return false }
+            state.isShutDown = true
+            // Under the lock: a connection thread unregisters its descriptor under the lock before closing it,
+            // so none of these numbers can have been reused by an unrelated file yet.
+            for fd in state.openConnections { Socket.shutdownBoth(fd) }
+            return true
+        }
+        guard first else { return }
+        // The accept thread closes the listener itself once woken: closing it here could race with its poll.
+        Socket.shutdownBoth(listener)
+        Socket.signal(wakeWrite)
+        let deadline = Socket.monotonicNow() + 2
+        while Socket.monotonicNow() < deadline {
+            let done = state.withLock { $0.acceptThreadDone && $0.liveConnectionThreads == 0 }
+            if done { return }
+            _ = Socket.wait(for: nil, wake: -1, timeout: 0.002)
+        }
+    }
+
+    // MARK: - One connection
+
+    /// How a behaviour left the connection.
+    enum Ending {
+        /// The answer is complete; the connection may serve another request.
+        case answered
+        /// Close the connection now (with a FIN).
+        case close
+        /// Reset the connection (with a RST).
+        case reset
+    }
+
+    private func serve(_ fd: Int32) {
+        var ending = Ending.close
+        defer {
+            state.withLock { state in
+                state.openConnections.remove(fd)
+                state.liveConnectionThreads -= 1
+            }
+            if ending == .reset {
+                Socket.setLingerZero(fd)
+            }
+            Socket.close(fd)
+        }
+        var reader = RequestReader(fd: fd, wake: wakeRead)
+        while true {
+            switch reader.next() {
+            case .closed:
+                return
+            case .bad(let status, let reason):
+                state.withLock { $0.badRequestCount += 1 }
+                let response = StubResponse(status: status, headers: [], body: Array("\(reason)\n".utf8))
+                var writer = ResponseWriter(fd: fd, wake: wakeRead, pacing: nil)
+                _ = writer.send(response.head(close: true))
+                _ = writer.send(response.body)
+                lingeringClose(fd)
+                return
+            case .request(let request, let keepAlive):
+                let behavior = choose(for: request)
+                var writer = ResponseWriter(fd: fd, wake: wakeRead, pacing: nil)
+                ending = perform(behavior, for: request, keepAlive: keepAlive, writer: &writer)
+                if ending == .answered, !keepAlive {
+                    lingeringClose(fd)
+                    ending = .close
+                    return
+                }
+                if ending != .answered { return }
+            }
+        }
+    }
+
+    /// Closes our side after a final answer without losing it: unread request bytes left in the kernel would make
+    /// `close` send a RST that can destroy the answer before the client reads it.
+    private func lingeringClose(_ fd: Int32) {
+        Socket.shutdownWrite(fd)
+        let deadline = Socket.monotonicNow() + 0.5
+        while Socket.monotonicNow() < deadline {
+            guard Socket.wait(for: fd, wake: wakeRead, timeout: deadline - Socket.monotonicNow()) == .readable,
+                  let bytes = Socket.receive(fd), !bytes.isEmpty
+            else { return }
+        }
+    }
+
+    /// Records the request and picks its behaviour: queued for its exact target, queued for its path, the
+    /// responder's choice, then the default.
+    private func choose(for request: RecordedRequest) -> Behavior.Kind {
+        let (queued, responder, fallback) = state.withLock { state in
+            state.requests.append(request)
+            for key in [request.target, request.path] {
+                if var queue = state.queues[key], !queue.isEmpty {
+                    let first = queue.removeFirst()
+                    state.queues[key] = queue.isEmpty ? nil : queue
+                    return (Optional(first), state.responder, state.defaultBehavior)
+                }
+            }
+            return (nil, state.responder, state.defaultBehavior)
+        }
+        if let queued { return queued.kind }
+        // Outside the lock: the responder may well call back into the stub (counts, links).
+        if let chosen = responder?(request) { return chosen.kind }
+        return fallback.kind
+    }
+
+    private func perform(
+        _ kind: Behavior.Kind, for request: RecordedRequest, keepAlive: Bool, writer: inout ResponseWriter
+    ) -> Ending {
+        let close = !keepAlive
+        let isHead = request.method == "HEAD"
+        func send(_ response: StubResponse) -> Ending {
+            guard writer.send(response.head(close: close)) else { return .close }
+            if !isHead, response.allowsBody {
+                guard writer.send(response.body) else { return .close }
+            }
+            return .answered
+        }
+
+        switch kind {
+        case .normal:
+            return send(normalResponse(for: request))
+        case .status(let code, let headers, let body):
+            var headers = headers
+            if !body.isEmpty, !headers.contains(where: { $0.0.lowercased() == "content-type" }) {
+                headers.append(("Content-Type", "text/plain; charset=utf-8"))
+            }
+            return send(StubResponse(status: code, headers: headers, body: Array(body.utf8)))
+        case .json(let body):
+            return send(StubResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array(body.utf8)))
+        case .redirect(let location, let status):
+            return send(StubResponse(status: status, headers: [("Location", location)], body: []))
+        case .delay(let seconds, let then):
+            if Socket.wait(for: nil, wake: wakeRead, timeout: max(0, seconds)) == .woken { return .close }
+            return perform(then, for: request, keepAlive: keepAlive, writer: &writer)
+        case .trickle(let bytesPerChunk, let interval, let then):
+            writer.pacing = ResponseWriter.Pacing(bytesPerChunk: bytesPerChunk, interval: interval)
+            return perform(then, for: request, keepAlive: keepAlive, writer: &writer)
+        case .hugeBody(let bytes):
+            let response = StubResponse(
+                status: 200, headers: [("Content-Type", "application/json")], body: [], contentLength: bytes)
+            guard writer.send(response.head(close: close)) else { return .close }
+            if isHead { return .answered }
+            return writer.sendGenerated(count: bytes) ? .answered : .close
+        case .dropConnection:
+            return .close
+        case .resetConnection:
+            return .reset
+        case .dropAfterHeaders:
+            var response = normalResponse(for: request)
+            if response.body.isEmpty {
+                response = StubResponse(
+                    status: 200, headers: [("Content-Type", "application/json")], body: [], contentLength: 64)
+            }
+            _ = writer.send(response.head(close: close))
+            return .close
+        case .noResponse:
+            while true {
+                guard Socket.wait(for: writer.fd, wake: wakeRead, timeout: nil) == .readable,
+                      let bytes = Socket.receive(writer.fd), !bytes.isEmpty
+                else { return .close }
+            }
+        }
+    }
+
+    /// The answer of the real Response Handler for this request, from the link table.
+    func normalResponse(for request: RecordedRequest) -> StubResponse {
+        let link = state.withLock { $0.links[request.target] ?? $0.links[request.path] }
+        guard let link else {
+            return StubResponse(
+                status: 404, headers: [("Content-Type", "text/plain; charset=utf-8")],
+                body: Array("no link for \(request.target)\n".utf8))
+        }
+        let wantsJSON = request.headerValues("accept").contains { $0.lowercased().contains("application/json") }
+        if wantsJSON {
+            return StubResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array(link.json.utf8))
+        }
+        guard let location = link.webLinkUrl ?? link.mobileDeepLinkUrl else {
+            return StubResponse(
+                status: 404, headers: [("Content-Type", "text/plain; charset=utf-8")],
+                body: Array("link \(request.target) has no destination\n".utf8))
+        }
+        return StubResponse(status: 302, headers: [("Location", location)], body: [])
+    }
+}
