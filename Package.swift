@@ -29,6 +29,8 @@ let package = Package(
             dependencies: ["UniversalLinkKit", "UniversalLinkKitTesting", "LinkRouting"]
         ),
         .testTarget(name: "UniversalLinkKitTestingTests", dependencies: ["UniversalLinkKitTesting"]),
+        // Runs the built `linux-host` binary end to end; `swift test` builds it with the rest of the package.
+        .testTarget(name: "LinuxHostTests", dependencies: ["UniversalLinkKitTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )
