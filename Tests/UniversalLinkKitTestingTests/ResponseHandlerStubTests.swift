@@ -230,7 +230,7 @@ struct ResponseHandlerStubTests {
 
         let start = Date()
         let outcome = Task { try await client.get(url) }
-        try await waitUntil { stub.requestCount == 1 }
+        #expect(await stub.waitForRequests(1))
         stub.shutdown()
 
         await #expect(throws: (any Error).self) { try await outcome.value }
@@ -442,7 +442,7 @@ struct ResponseHandlerStubTests {
         let url = stub.url("/pub/acc?_ri_=1")
 
         let outcome = Task { try await client.get(url) }
-        try await waitUntil { stub.requestCount == 1 }
+        #expect(await stub.waitForRequests(1))
         let start = Date()
         stub.shutdown()
 
@@ -713,20 +713,58 @@ struct ResponseHandlerStubTests {
         #expect(link.json == #"{"webLinkUrl":"https://e.com/\"q\"\\\n\u0001","mobileDeepLinkUrl":null}"#)
     }
 
+    @Test func waitForRequestsGivesUpAfterItsTimeout() async throws {
+        let stub = try ResponseHandlerStub()
+        defer { stub.shutdown() }
+
+        let reached = await stub.waitForRequests(1, timeout: .milliseconds(50))
+
+        #expect(!reached)
+    }
+
+    @Test func urlKeepsTheQueryAsGivenAndEncodesOnlyWhatAURLCannotHold() throws {
+        let stub = try ResponseHandlerStub()
+        defer { stub.shutdown() }
+
+        #expect(stub.url("pub/acc?a=%2F&b=1+2").absoluteString == "\(stub.baseURL.absoluteString)/pub/acc?a=%2F&b=1+2")
+        #expect(stub.url("/pub/acc?q=a b").absoluteString.hasSuffix("/pub/acc?q=a%20b"))
+    }
+
+    @Test func expectContinueIsAnsweredBeforeTheBodyIsSent() throws {
+        let stub = try ResponseHandlerStub(links: ["/pub/acc": Self.product])
+        defer { stub.shutdown() }
+        let client = try RawHTTPClient(port: stub.port)
+
+        client.send("POST /pub/acc HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n")
+        let interim = client.readResponse(expectBody: false)
+        client.send("hello")
+        let final = client.readResponse()
+
+        #expect(interim?.status == 100)
+        #expect(final?.status == 302)
+        #expect(stub.requests.first?.body == Data("hello".utf8))
+    }
+
+    @Test func behavioursCompose() throws {
+        let stub = try ResponseHandlerStub(links: ["/pub/acc": Self.product])
+        defer { stub.shutdown() }
+        stub.enqueue([.delay(0.05, then: .trickle(bytesPerChunk: 7, interval: 0.001, then: .dropAfterHeaders))],
+                     for: "/pub/acc")
+        let client = try RawHTTPClient(port: stub.port)
+
+        client.send("GET /pub/acc HTTP/1.1\r\nHost: x\r\nAccept: application/json\r\n\r\n")
+        let (end, bytes) = client.readToEnd()
+
+        #expect(end == .endOfStream)
+        #expect(String(decoding: bytes, as: UTF8.self).hasSuffix("Content-Type: application/json\r\nContent-Length: \(Self.product.json.utf8.count)\r\n\r\n"))
+        #expect(Behavior.delay(1, then: .noResponse).description == "delay(1.0, then: noResponse)")
+    }
+
     @Test func demoLinksCoverAppWebOnlyAndNonAppLinks() {
         let links = ResponseHandlerStub.demoLinks
 
         #expect(links["/pub/acc?_ri_=product"]?.mobileDeepLinkUrl == "example-app://products/1234")
         #expect(links["/pub/acc?_ri_=web-only"]?.mobileDeepLinkUrl == nil)
         #expect(links["/pub/cc?_ri_=article"]?.webLinkUrl != nil)
-    }
-}
-
-/// Polls `condition` until it holds (or fails the test after `timeout` seconds).
-func waitUntil(timeout: Double = 10, _ condition: @Sendable () -> Bool) async throws {
-    let deadline = Date().addingTimeInterval(timeout)
-    while !condition() {
-        try #require(Date() < deadline, "condition not met within \(timeout) s")
-        try await Task.sleep(for: .milliseconds(10))
     }
 }
