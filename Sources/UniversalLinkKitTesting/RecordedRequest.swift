@@ -87,6 +87,7 @@ public struct RecordedRequest: Sendable, Hashable {
         target == key || path == key
     }
 
+    /// Two recorded requests are equal when every field is, headers compared in order.
     public static func == (lhs: RecordedRequest, rhs: RecordedRequest) -> Bool {
         lhs.method == rhs.method && lhs.target == rhs.target && lhs.version == rhs.version
             && lhs.headers.count == rhs.headers.count
@@ -94,6 +95,7 @@ public struct RecordedRequest: Sendable, Hashable {
             && lhs.body == rhs.body && lhs.receivedAt == rhs.receivedAt
     }
 
+    /// Hashes every field, consistently with `==`.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(method)
         hasher.combine(target)

@@ -115,12 +115,19 @@ public final class ResponseHandlerStub: Sendable {
 
     /// The URL of a request target on this stub.
     ///
-    /// - Parameter pathAndQuery: a path with an optional query, starting with `/`, for example
-    ///   `"/pub/acc?_ri_=1"`; it is appended as given (no encoding), so the query reaches the stub byte for byte.
+    /// - Parameter pathAndQuery: a path with an optional query, for example `"/pub/acc?_ri_=1"` (a missing
+    ///   leading `/` is added). It is appended as given, so the query reaches the stub byte for byte; only
+    ///   characters a URL cannot hold at all (spaces, quotes...) are percent-encoded.
     /// - Returns: `baseURL` followed by `pathAndQuery`.
     public func url(_ pathAndQuery: String) -> URL {
         let separator = pathAndQuery.hasPrefix("/") ? "" : "/"
-        return URL(string: "\(baseURL.absoluteString)\(separator)\(pathAndQuery)")!
+        let text = "\(baseURL.absoluteString)\(separator)\(pathAndQuery)"
+        if let url = URL(string: text) { return url }
+        var allowed = CharacterSet.urlQueryAllowed
+        allowed.insert(charactersIn: "%#")
+        let encoded = "\(baseURL.absoluteString)\(separator)"
+            + (pathAndQuery.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
+        return URL(string: encoded) ?? baseURL
     }
 
     /// Adds, replaces or (with `nil`) removes one row of the link table.
@@ -196,6 +203,28 @@ public final class ResponseHandlerStub: Sendable {
     /// - Returns: the requests.
     public func requests(for key: String) -> [RecordedRequest] {
         server.state.withLock { $0.requests.filter { $0.matches(key) } }
+    }
+
+    /// Waits until at least `count` requests have been recorded, or `timeout` passes.
+    ///
+    /// Handy before acting on a request that will not complete by itself (``Behavior/noResponse``, a long
+    /// ``Behavior/delay(_:then:)``):
+    /// ```swift
+    /// let resolution = Task { try await resolver.resolve(stub.url("/pub/acc?_ri_=1")) }
+    /// #expect(await stub.waitForRequests(1))
+    /// stub.shutdown()
+    /// ```
+    /// - Parameters:
+    ///   - count: the number of recorded requests to wait for.
+    ///   - timeout: the longest wait, 10 seconds by default.
+    /// - Returns: `true` when the count was reached, `false` on timeout or cancellation.
+    public func waitForRequests(_ count: Int, timeout: Duration = .seconds(10)) async -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while requestCount < count {
+            guard clock.now < deadline, (try? await Task.sleep(for: .milliseconds(5))) != nil else { return false }
+        }
+        return true
     }
 
     /// How many TCP connections were accepted since start or the last ``resetRecording()``: with keep-alive,

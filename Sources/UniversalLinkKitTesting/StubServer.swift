@@ -66,30 +66,27 @@ final class StubServer: Sendable {
             state.withLock { $0.acceptThreadDone = true }
         }
         while true {
-            switch Socket.wait(for: listener, wake: wakeRead, timeout: nil) {
-            case .woken:
-                return
-            case .timedOut:
+            let readiness = Socket.wait(for: listener, wake: wakeRead, timeout: nil)
+            // Leave (and close the listener) only once `shutdown()` has finished with the descriptor, which it
+            // does in the same critical section that sets the flag.
+            if state.withLock({ $0.isShutDown }) { return }
+            guard readiness == .readable, let fd = Socket.accept(listener) else {
+                // Out of descriptors or an aborted connection: back off instead of spinning on poll.
+                _ = Socket.wait(for: nil, wake: wakeRead, timeout: 0.01)
                 continue
-            case .readable:
-                guard let fd = Socket.accept(listener) else {
-                    // Out of descriptors or an aborted connection: back off instead of spinning on poll.
-                    if Socket.wait(for: nil, wake: wakeRead, timeout: 0.01) == .woken { return }
-                    continue
-                }
-                let accepted = state.withLock { state in
-                    guard !state.isShutDown else { return false }
-                    state.openConnections.insert(fd)
-                    state.liveConnectionThreads += 1
-                    state.connectionCount += 1
-                    return true
-                }
-                guard accepted else {
-                    Socket.close(fd)
-                    return
-                }
-                Self.spawn(name: "ResponseHandlerStub.connection") { [self] in serve(fd) }
             }
+            let accepted = state.withLock { state in
+                guard !state.isShutDown else { return false }
+                state.openConnections.insert(fd)
+                state.liveConnectionThreads += 1
+                state.connectionCount += 1
+                return true
+            }
+            guard accepted else {
+                Socket.close(fd)
+                continue
+            }
+            Self.spawn(name: "ResponseHandlerStub.connection") { [self] in serve(fd) }
         }
     }
 
@@ -99,13 +96,13 @@ final class StubServer: Sendable {
             guard !state.isShutDown else { return false }
             state.isShutDown = true
             // Under the lock: a connection thread unregisters its descriptor under the lock before closing it,
-            // so none of these numbers can have been reused by an unrelated file yet.
+            // and the accept thread closes the listener only after seeing `isShutDown`, so none of these numbers
+            // can have been reused by an unrelated file yet. shutdown(2) does not block.
             for fd in state.openConnections { Socket.shutdownBoth(fd) }
+            Socket.shutdownBoth(listener)
             return true
         }
         guard first else { return }
-        // The accept thread closes the listener itself once woken: closing it here could race with its poll.
-        Socket.shutdownBoth(listener)
         Socket.signal(wakeWrite)
         let deadline = Socket.monotonicNow() + 2
         while Socket.monotonicNow() < deadline {
