@@ -17,10 +17,10 @@ extension LinkRouter {
     /// - Returns: the explanation; its `description` is a readable report.
     public func explain(_ url: URL) -> RouteExplanation {
         let state = snapshot()
-        let request = RouteRequest(url: url, alwaysTreatsHostAsPathComponent: state.options.alwaysTreatsHostAsPathComponent)
+        let request = RouteRequest(text: url.absoluteString, url: url, alwaysTreatsHostAsPathComponent: state.options.alwaysTreatsHostAsPathComponent)
         let selected = state.selectedNamespace(for: request.scheme)
         let components = request.components.map { String(decoding: $0, as: UTF8.self) }
-        let matched = matchingRoute(url)
+        let matched = matchingRoute(text: url.absoluteString, url: url)
         var misses: [(RouteExplanation.NearMiss, RouteRank)] = []
         if matched == nil {
             var tried = [selected]

@@ -201,8 +201,37 @@ public final class LinkRouter: Sendable {
     /// - Returns: whether a handler accepted the URL.
     @discardableResult
     public func route(_ url: URL, parameters: [String: String] = [:]) -> Bool {
+        route(text: url.absoluteString, url: url, parameters: parameters)
+    }
+
+    /// Routes a URL string, split as written (see ``route(_:parameters:)-(URL,_)``).
+    ///
+    /// Prefer this for text from outside (a console, a push payload): Foundation's `URL(string:)` re-encodes every
+    /// `%` of a string with one malformed escape, while this splits the bytes given, so `%zz` stays literal and the
+    /// valid escapes next to it still decode. ``RouteKey/url`` is then `urlString` itself.
+    ///
+    /// - Parameters:
+    ///   - urlString: the URL as text.
+    ///   - parameters: extra parameters, as for the `URL` variant.
+    /// - Returns: whether a handler accepted it; `false` without calling anything when it is not a URL at all.
+    @discardableResult
+    public func route(_ urlString: String, parameters: [String: String] = [:]) -> Bool {
+        guard let url = URL(string: urlString) else { return false }
+        return route(text: urlString, url: url, parameters: parameters)
+    }
+
+    /// Whether some route matches the URL string, split as written; never calls a handler.
+    ///
+    /// - Parameter urlString: the URL as text.
+    /// - Returns: `false` when it is not a URL or nothing matches.
+    public func canRoute(_ urlString: String) -> Bool {
+        guard let url = URL(string: urlString) else { return false }
+        return matchingRoute(text: urlString, url: url) != nil
+    }
+
+    private func route(text: String, url: URL, parameters: [String: String]) -> Bool {
         let snapshot = state.withLock { $0 }
-        let request = RouteRequest(url: url, alwaysTreatsHostAsPathComponent: snapshot.options.alwaysTreatsHostAsPathComponent)
+        let request = RouteRequest(text: text, url: url, alwaysTreatsHostAsPathComponent: snapshot.options.alwaysTreatsHostAsPathComponent)
         let selected = snapshot.selectedNamespace(for: request.scheme)
         var didRoute = Self.attempt(selected, request: request, state: snapshot, parameters: parameters, execute: true)
         if !didRoute, selected != .global, snapshot[selected]?.fallsBackToGlobalRoutes == true {
@@ -218,7 +247,7 @@ public final class LinkRouter: Sendable {
     /// - Parameter url: the URL.
     /// - Returns: whether ``route(_:parameters:)`` would find a matching route.
     public func canRoute(_ url: URL) -> Bool {
-        matchingRoute(url) != nil
+        matchingRoute(text: url.absoluteString, url: url) != nil
     }
 
     /// The warnings produced so far by route registration.
@@ -243,9 +272,9 @@ public final class LinkRouter: Sendable {
     // MARK: - Internals
 
     /// The first active matching route's pattern and namespace, as `canRoute` sees it.
-    func matchingRoute(_ url: URL) -> (pattern: String, namespace: RouteNamespace)? {
+    func matchingRoute(text: String, url: URL) -> (pattern: String, namespace: RouteNamespace)? {
         let snapshot = state.withLock { $0 }
-        let request = RouteRequest(url: url, alwaysTreatsHostAsPathComponent: snapshot.options.alwaysTreatsHostAsPathComponent)
+        let request = RouteRequest(text: text, url: url, alwaysTreatsHostAsPathComponent: snapshot.options.alwaysTreatsHostAsPathComponent)
         let selected = snapshot.selectedNamespace(for: request.scheme)
         if let found = Self.firstMatch(selected, request: request, state: snapshot) { return found }
         if selected != .global, snapshot[selected]?.fallsBackToGlobalRoutes == true {
@@ -290,7 +319,7 @@ public final class LinkRouter: Sendable {
             if let wildcard = captured.wildcard { values[RouteKey.wildcardComponents] = .strings(wildcard) }
             for (name, value) in parameters { values[name] = .string(value) }
             values[RouteKey.pattern] = .string(entry.compiled.pattern)
-            values[RouteKey.url] = .string(request.url.absoluteString)
+            values[RouteKey.url] = .string(request.text)
             values[RouteKey.scheme] = .string(namespace.name)
             if entry.handler(RouteParameters(values: values, url: request.url)) { return true }
         }

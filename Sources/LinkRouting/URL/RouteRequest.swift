@@ -26,9 +26,17 @@ struct RouteRequest: Sendable {
     /// Query items (fragment query included), in order, percent-decoded, those without `=` already dropped.
     let queryItems: [(name: String, value: String)]
 
-    init(url: URL, alwaysTreatsHostAsPathComponent: Bool) {
+    /// The text ``RouteKey/url`` reports: the string routed, or the URL's absolute string.
+    let text: String
+
+    /// Splits `text`, which is `url`'s absolute string or the string `url` was made from.
+    ///
+    /// Splitting the caller's string rather than `url.absoluteString` matters for malformed escapes: Foundation's
+    /// `URL(string:)` re-encodes every `%` of a URL that has one bad escape, so `a%zz?r=%E2%82%AC` would lose its `€`.
+    init(text: String, url: URL, alwaysTreatsHostAsPathComponent: Bool) {
         self.url = url
-        let bytes = Array(url.absoluteString.utf8)
+        self.text = text
+        let bytes = Array(text.utf8)
         var rest = bytes[...]
 
         // scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"
