@@ -233,6 +233,20 @@ struct LinkRouterTests {
         #expect(recorder.all.map(\.pattern) == ["/return/maybe", "/return/:value", "/:any/maybe"])
     }
 
+    @Test func routesAreListedInTheOrderTheyAreTried() {
+        let router = LinkRouter()
+        router.addRoute("/global1") { _ in true }
+        router.addRoute("/global2", priority: 2) { _ in true }
+        router.addRoute("/global3") { _ in true }
+        router.addRoute("/global4", priority: 2, group: "g") { _ in true }
+        router.addRoute("/scheme1", namespace: .scheme("scheme")) { _ in true }
+        #expect(router.routes().map(\.pattern) == ["/global2", "/global4", "/global1", "/global3"])
+        #expect(router.routes().last?.priority == 0)
+        #expect(router.routes()[1].group == "g")
+        #expect(router.routes(in: .scheme("scheme")).map(\.namespace) == [.scheme("scheme")])
+        #expect(router.routes(in: .scheme("foo")).isEmpty)
+    }
+
     // MARK: Namespaces
 
     @Test func eachSchemeHasItsOwnNamespace() throws {

@@ -258,14 +258,18 @@ public final class LinkRouter: Sendable {
     /// The registered routes of a namespace in the order they are tried (optional groups expanded).
     ///
     /// - Parameter namespace: the namespace.
-    /// - Returns: each route's pattern, priority and group.
-    public func routes(in namespace: RouteNamespace = .global) -> [(pattern: String, priority: Int, group: String?)] {
+    /// - Returns: the routes, disabled groups included.
+    public func routes(in namespace: RouteNamespace = .global) -> [RegisteredRoute] {
         state.withLock { state in
             guard let space = state[namespace] else { return [] }
             return space.entries.map { state.entries[$0] }
                 .filter { !$0.isRemoved }
                 .sorted { $0.rank < $1.rank }
-                .map { ($0.compiled.pattern, $0.rank.priority, $0.group) }
+                .map {
+                    RegisteredRoute(
+                        pattern: $0.compiled.pattern, declaredPattern: $0.declaredPattern, namespace: $0.namespace,
+                        priority: $0.rank.priority, group: $0.group)
+                }
         }
     }
 
