@@ -31,7 +31,7 @@ struct CandidateSearch {
         if let scheme = request.scheme, let host = request.host {
             let hostRoot = index.nodes[SegmentIndex.hostRoot]
             for key in HostPattern.indexKeys(scheme: scheme, host: host) {
-                if let child = hostRoot.literals[key] {
+                if let child = hostRoot.literals[SegmentKey(key)] {
                     push(Item(rank: index.nodes[child].best, target: .node(child, depth: 0, hostAware: true)))
                 }
             }
@@ -58,7 +58,7 @@ struct CandidateSearch {
                     push(Item(rank: first.rank, target: .leaves(node, isWildcard: true, position: 0)))
                 }
                 guard depth < path.count else { continue }
-                if let child = current.literals[path[depth]] {
+                if let child = current.literals[SegmentKey(path[depth])] {
                     push(Item(rank: index.nodes[child].best, target: .node(child, depth: depth + 1, hostAware: hostAware)))
                 }
                 if let child = current.variable {

@@ -12,7 +12,7 @@ struct SegmentIndex: Sendable {
     }
 
     struct Node: Sendable {
-        var literals: [[UInt8]: Int] = [:]
+        var literals: [SegmentKey: Int] = [:]
         var variable: Int?
         /// Routes ending here, sorted by rank.
         var terminal: [Leaf] = []
@@ -91,9 +91,10 @@ struct SegmentIndex: Sendable {
     }
 
     private mutating func child(of node: Int, literal: [UInt8]) -> Int {
-        if let existing = nodes[node].literals[literal] { return existing }
+        let key = SegmentKey(literal)
+        if let existing = nodes[node].literals[key] { return existing }
         nodes.append(Node())
-        nodes[node].literals[literal] = nodes.count - 1
+        nodes[node].literals[key] = nodes.count - 1
         return nodes.count - 1
     }
 

@@ -30,37 +30,39 @@ struct CompiledPattern: Sendable, Hashable {
 
         var patterns: [CompiledPattern] = []
         for expansion in expansions {
-            var text = Substring(expansion)
-            if text.first == "/" { text = text.dropFirst() }
+            var bytes = Array(expansion.utf8)[...]
+            if bytes.first == UInt8(ascii: "/") { bytes = bytes.dropFirst() }
             // JLRoutes keeps a trailing `/` as an empty last component that no normalised URL can match: fixed here.
-            if text.last == "/" { text = text.dropLast() }
-            let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+            if bytes.last == UInt8(ascii: "/") { bytes = bytes.dropLast() }
+            let parts = bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
             var components: [Component] = []
+            components.reserveCapacity(parts.count)
             var names: Set<String> = []
             for (position, part) in parts.enumerated() {
-                if part == "*" {
+                if part.count == 1, part.first == UInt8(ascii: "*") {
                     components.append(.wildcard)
                     if position != parts.count - 1 {
                         problems.append((.wildcardNotAtEnd, "'*' is not its last component, so the components after it are ignored"))
                     }
                     break
                 }
-                if part.hasPrefix(":") {
-                    let name = variableName(part)
+                if part.first == UInt8(ascii: ":") {
+                    let name = variableName(Substring(String(decoding: part, as: UTF8.self)))
                     if !names.insert(name).inserted {
                         problems.append((.conflictingVariableNames, "the variable '\(name)' appears twice; the later value wins"))
                     }
-                    if [RouteKey.pattern, RouteKey.url, RouteKey.scheme].contains(name) {
+                    if name == RouteKey.pattern || name == RouteKey.url || name == RouteKey.scheme {
                         problems.append((.conflictingVariableNames, "the variable '\(name)' is a reserved key and is always overwritten"))
                     }
                     components.append(.variable(name))
                 } else {
-                    components.append(.literal(Array(part.utf8)))
+                    components.append(.literal(Array(part)))
                 }
             }
             let reported = split.map { "\($0.host.scheme)://\($0.host.isWildcard ? "*" : "")\($0.host.host)\(expansion)" } ?? expansion
             patterns.append(CompiledPattern(pattern: reported, host: split?.host, components: components))
         }
+        guard problems.count > 1 else { return (patterns, problems) }
         var seen: Set<String> = []
         problems = problems.filter { seen.insert($0.1).inserted }
         return (patterns, problems)

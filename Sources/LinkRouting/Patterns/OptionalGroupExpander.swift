@@ -11,7 +11,7 @@ enum OptionalGroupExpander {
 
     /// The expansions of `pattern`, or `[]` when it has no `(` or nothing to expand (then it is used as written).
     static func expand(_ pattern: String) -> [String] {
-        guard pattern.contains("(") else { return [] }
+        guard pattern.utf8.contains(UInt8(ascii: "(")) else { return [] }
         let subpaths = subpaths(of: pattern)
         guard !subpaths.isEmpty else { return [] }
         let required = Set(subpaths.filter { !$0.isOptional })
@@ -43,9 +43,9 @@ enum OptionalGroupExpander {
     /// Whether every `(` has its `)` and groups do not nest.
     static func isBalanced(_ pattern: String) -> Bool {
         var open = false
-        for character in pattern {
-            if character == "(" { if open { return false }; open = true }
-            if character == ")" { if !open { return false }; open = false }
+        for byte in pattern.utf8 {
+            if byte == UInt8(ascii: "(") { if open { return false }; open = true }
+            if byte == UInt8(ascii: ")") { if !open { return false }; open = false }
         }
         return !open
     }

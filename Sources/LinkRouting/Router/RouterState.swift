@@ -101,7 +101,7 @@ struct RouterState: Sendable {
         let nodes = space.index.nodes
         var start: Int?
         if let host = pattern.host {
-            start = nodes[SegmentIndex.hostRoot].literals[host.indexKey]
+            start = nodes[SegmentIndex.hostRoot].literals[SegmentKey(host.indexKey)]
         } else {
             start = SegmentIndex.plainRoot
         }
@@ -128,7 +128,7 @@ struct RouterState: Sendable {
             }
             switch pattern.components[depth] {
             case .literal(let bytes):
-                if let child = current.literals[bytes] { stack.append((child, depth + 1, exact)) }
+                if let child = current.literals[SegmentKey(bytes)] { stack.append((child, depth + 1, exact)) }
                 if let child = current.variable { stack.append((child, depth + 1, false)) }
             case .variable:
                 if let child = current.variable { stack.append((child, depth + 1, exact)) }

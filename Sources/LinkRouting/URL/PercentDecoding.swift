@@ -7,9 +7,9 @@
 /// - when the decoded bytes are not valid UTF-8 (`%FF`), the input is returned unchanged, still encoded.
 enum PercentDecoding {
     /// Decodes `%XY` escapes in `text`; the fast path returns the input itself when it contains no `%`.
-    static func decode(_ text: some StringProtocol) -> String {
+    static func decode(_ text: String) -> String {
+        guard contains(UInt8(ascii: "%"), in: text) else { return text }
         let utf8 = text.utf8
-        guard utf8.contains(UInt8(ascii: "%")) else { return String(text) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(utf8.count)
         var index = utf8.startIndex
@@ -29,12 +29,17 @@ enum PercentDecoding {
             bytes.append(byte)
             index = utf8.index(after: index)
         }
-        return String(validating: bytes, as: UTF8.self) ?? String(text)
+        return String(validating: bytes, as: UTF8.self) ?? text
+    }
+
+    /// Whether `text` contains `byte`, scanning contiguous UTF-8 storage directly when available.
+    static func contains(_ byte: UInt8, in text: String) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { $0.contains(byte) } ?? text.utf8.contains(byte)
     }
 
     /// Replaces every `+` with a space, as JLRoutes does when `decodePlusSymbols` is on.
     static func plusToSpace(_ text: String) -> String {
-        guard text.utf8.contains(UInt8(ascii: "+")) else { return text }
+        guard contains(UInt8(ascii: "+"), in: text) else { return text }
         return String(decoding: text.utf8.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
     }
 

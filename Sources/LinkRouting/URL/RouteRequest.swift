@@ -49,7 +49,7 @@ struct RouteRequest: Sendable {
         self.scheme = scheme
 
         var encodedHost: ArraySlice<UInt8>?
-        if rest.starts(with: [UInt8(ascii: "/"), UInt8(ascii: "/")]) {
+        if rest.count >= 2, rest[rest.startIndex] == UInt8(ascii: "/"), rest[rest.startIndex + 1] == UInt8(ascii: "/") {
             rest = rest.dropFirst(2)
             let end = rest.firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) ?? rest.endIndex
             encodedHost = Self.hostPart(of: rest[rest.startIndex..<end])
@@ -86,7 +86,7 @@ struct RouteRequest: Sendable {
 
         var jlPath = Array(path)
         if let encodedHost, let decodedHost,
-           alwaysTreatsHostAsPathComponent || (decodedHost != "localhost" && !decodedHost.contains(".")) {
+           alwaysTreatsHostAsPathComponent || (decodedHost != "localhost" && !decodedHost.utf8.contains(UInt8(ascii: "."))) {
             jlPath = Self.appendingPathComponent(Array(encodedHost), jlPath)
         }
         if let fragmentPathSuffix { jlPath += fragmentPathSuffix }
