@@ -42,6 +42,13 @@ struct RouteExplanationTests {
         #expect(explanation.nearMisses.first?.reason.contains("are not 'https://www.example.com'") == true)
     }
 
+    @Test func aStringIsExplainedAsWritten() throws {
+        let router = LinkRouter()
+        router.addRoute("/literal/%zz") { _ in true }
+        #expect(router.explain("app://literal/%zz")?.matchedPattern == "/literal/%zz")
+        #expect(router.explain("http://[::1") == nil)
+    }
+
     @Test func theSchemeNamespaceIsReported() throws {
         let router = LinkRouter()
         router.addNamespace("app")

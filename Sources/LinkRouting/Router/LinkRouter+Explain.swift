@@ -16,11 +16,24 @@ extension LinkRouter {
     /// - Parameter url: the URL.
     /// - Returns: the explanation; its `description` is a readable report.
     public func explain(_ url: URL) -> RouteExplanation {
+        explain(text: url.absoluteString, url: url)
+    }
+
+    /// Says which route a URL string would match, or why none does, splitting the string as written (see
+    /// ``route(_:parameters:)-(String,_)``).
+    ///
+    /// - Parameter urlString: the URL as text.
+    /// - Returns: the explanation, or `nil` when the text is not a URL.
+    public func explain(_ urlString: String) -> RouteExplanation? {
+        URL(string: urlString).map { explain(text: urlString, url: $0) }
+    }
+
+    private func explain(text: String, url: URL) -> RouteExplanation {
         let state = snapshot()
-        let request = RouteRequest(text: url.absoluteString, url: url, alwaysTreatsHostAsPathComponent: state.options.alwaysTreatsHostAsPathComponent)
+        let request = RouteRequest(text: text, url: url, alwaysTreatsHostAsPathComponent: state.options.alwaysTreatsHostAsPathComponent)
         let selected = state.selectedNamespace(for: request.scheme)
         let components = request.components.map { String(decoding: $0, as: UTF8.self) }
-        let matched = matchingRoute(text: url.absoluteString, url: url)
+        let matched = matchingRoute(text: text, url: url)
         var misses: [(RouteExplanation.NearMiss, RouteRank)] = []
         if matched == nil {
             var tried = [selected]

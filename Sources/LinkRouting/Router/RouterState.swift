@@ -111,7 +111,12 @@ struct RouterState: Sendable {
             for leaf in leaves where leaf.rank < rank {
                 let entry = entries[leaf.entry]
                 guard !entry.isRemoved, entry.registration != registration else { continue }
-                if best == nil || (sameShape && best?.sameShape == false) || (sameShape == best?.sameShape && leaf.rank < best!.leaf.rank) {
+                guard let current = best else {
+                    best = (leaf, sameShape)
+                    continue
+                }
+                // A same-shape route (a duplicate) is the more useful report; otherwise the earliest tried.
+                if (sameShape && !current.sameShape) || (sameShape == current.sameShape && leaf.rank < current.leaf.rank) {
                     best = (leaf, sameShape)
                 }
             }
