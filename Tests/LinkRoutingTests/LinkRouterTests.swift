@@ -429,6 +429,25 @@ struct LinkRouterTests {
         #expect(try route(router, recorder, "tests://user/view/a%zzb")?["userID"] == "a%zzb")
     }
 
+    @Test func randomURLishTextNeverCrashesTheRouter() {
+        var generator = SegmentIndexTests.Generator(state: 42)
+        let alphabet = Array("ab:/?#&=%+*()[]@.-_zZ9 \u{e9}")
+        let router = LinkRouter()
+        let recorder = Recorder()
+        for _ in 0..<200 {
+            let pattern = String((0..<Int.random(in: 0...12, using: &generator)).map { _ in alphabet.randomElement(using: &generator) ?? "a" })
+            router.addRoute(pattern, handler: recorder.handler(returning: Bool.random(using: &generator)))
+        }
+        var routed = 0
+        for _ in 0..<2_000 {
+            let text = String((0..<Int.random(in: 0...24, using: &generator)).map { _ in alphabet.randomElement(using: &generator) ?? "a" })
+            if router.route(text) { routed += 1 }
+            _ = router.canRoute(text)
+            _ = router.explain(text)
+        }
+        #expect(routed > 0)
+    }
+
     @Test func stringsThatAreNotURLsDoNotRouteOrCrash() {
         let router = LinkRouter()
         let recorder = Recorder()
