@@ -1,0 +1,49 @@
+/// A warning about a route, produced when it is registered.
+///
+/// Registration never fails: JLRoutes accepts these routes too. The diagnostics say what will surprise you.
+public struct RouteDiagnostic: Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong; an open set, compared with `==`.
+    public struct Kind: Sendable, Hashable, CustomStringConvertible {
+        private enum Code: String, Sendable, Hashable {
+            case duplicate, shadowed, conflictingVariableNames, wildcardNotAtEnd, unbalancedParentheses
+        }
+        private let code: Code
+
+        /// The same pattern is already registered in the namespace; this one runs only if that one declines.
+        public static let duplicate = Kind(code: .duplicate)
+        /// An earlier-ranked route matches every URL this one matches; this one runs only if that one declines.
+        public static let shadowed = Kind(code: .shadowed)
+        /// A variable name appears twice in the pattern, or is a reserved key.
+        public static let conflictingVariableNames = Kind(code: .conflictingVariableNames)
+        /// `*` is followed by more components, which are ignored.
+        public static let wildcardNotAtEnd = Kind(code: .wildcardNotAtEnd)
+        /// `(` and `)` do not pair up.
+        public static let unbalancedParentheses = Kind(code: .unbalancedParentheses)
+
+        /// The kind's name, e.g. `shadowed`.
+        public var description: String { code.rawValue }
+    }
+
+    /// What is wrong.
+    public var kind: Kind
+    /// The pattern as registered.
+    public var pattern: String
+    /// The namespace it was registered in.
+    public var namespace: RouteNamespace
+    /// The other route involved (for ``Kind/duplicate`` and ``Kind/shadowed``).
+    public var relatedPattern: String?
+    /// A sentence naming the route and the problem.
+    public var message: String
+
+    /// Creates a diagnostic.
+    public init(kind: Kind, pattern: String, namespace: RouteNamespace, relatedPattern: String? = nil, message: String) {
+        self.kind = kind
+        self.pattern = pattern
+        self.namespace = namespace
+        self.relatedPattern = relatedPattern
+        self.message = message
+    }
+
+    /// `namespace: pattern: message`.
+    public var description: String { "\(namespace.name): \(pattern): \(message)" }
+}

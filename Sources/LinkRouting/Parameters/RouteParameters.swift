@@ -1,0 +1,99 @@
+import Foundation
+
+/// The parameters handed to a route handler: the JLRoutes dictionary, plus typed access to it.
+///
+/// ``values`` holds exactly the keys and values JLRoutes 2.1 would pass: query items, then route variables, then the
+/// caller's parameters, then ``RouteKey/pattern``, ``RouteKey/url`` and ``RouteKey/scheme`` (later sources win).
+///
+/// ```swift
+/// router.addRoute("/products/:id") { parameters in
+///     guard let id = parameters.value("id", as: Int.self) else { return false }
+///     show(product: id)
+///     return true
+/// }
+/// ```
+public struct RouteParameters: Sendable, Hashable {
+    /// One value of the dictionary: a string, or an array of strings (repeated query items, wildcard components).
+    public enum Value: Sendable, Hashable {
+        /// A single string.
+        case string(String)
+        /// An array of strings.
+        case strings([String])
+    }
+
+    /// The JLRoutes parameter dictionary, `JLRouteURL` as the URL's absolute string.
+    public let values: [String: Value]
+
+    /// The URL that was routed.
+    public let url: URL
+
+    /// Creates parameters from a dictionary; the router builds these, tests may too.
+    ///
+    /// - Parameters:
+    ///   - values: the dictionary, which should hold the ``RouteKey`` entries.
+    ///   - url: the routed URL.
+    public init(values: [String: Value], url: URL) {
+        self.values = values
+        self.url = url
+    }
+
+    /// The single string under `key`, or `nil` when it is missing or an array (as `params[key] as? String` would be).
+    public subscript(key: String) -> String? {
+        if case .string(let value)? = values[key] { return value }
+        return nil
+    }
+
+    /// The strings under `key`: the array, or the single string as a one-element array; `nil` when missing.
+    ///
+    /// - Parameter key: a parameter name.
+    /// - Returns: the values in URL order.
+    public func strings(_ key: String) -> [String]? {
+        switch values[key] {
+        case .string(let value)?: [value]
+        case .strings(let array)?: array
+        case nil: nil
+        }
+    }
+
+    /// The single string under `key` converted to `T` (`Int`, `Double`, `Bool`, any `LosslessStringConvertible`).
+    ///
+    /// - Parameters:
+    ///   - key: a parameter name.
+    ///   - type: the type to convert to.
+    /// - Returns: the converted value, or `nil` when missing, an array, or not convertible.
+    public func value<T: LosslessStringConvertible>(_ key: String, as type: T.Type = T.self) -> T? {
+        self[key].flatMap(T.init)
+    }
+
+    /// The single string under `key` as a `UUID`.
+    ///
+    /// - Parameters:
+    ///   - key: a parameter name.
+    ///   - type: `UUID.self`.
+    /// - Returns: the UUID, or `nil` when missing or not a UUID string.
+    public func value(_ key: String, as type: UUID.Type) -> UUID? {
+        self[key].flatMap(UUID.init(uuidString:))
+    }
+
+    /// The pattern that matched (``RouteKey/pattern``).
+    public var pattern: String { self[RouteKey.pattern] ?? "" }
+
+    /// The namespace name of the matching route (``RouteKey/scheme``).
+    public var scheme: String { self[RouteKey.scheme] ?? RouteKey.globalRoutesScheme }
+
+    /// The raw components captured by `*`, or `nil` when the pattern has no wildcard.
+    public var wildcardComponents: [String]? { strings(RouteKey.wildcardComponents) }
+
+    /// The dictionary as JLRoutes hands it to Objective-C code: `String` and `[String]` values, `JLRouteURL` as `URL`.
+    public var dictionary: [String: Any] {
+        var result: [String: Any] = [:]
+        for (key, value) in values {
+            switch value {
+            case .string(let string): result[key] = string
+            case .strings(let array): result[key] = array
+            }
+        }
+        result[RouteKey.url] = url
+        return result
+    }
+}

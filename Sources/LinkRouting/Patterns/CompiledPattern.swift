@@ -1,0 +1,109 @@
+/// One matchable form of a registered pattern: an optional-group expansion, split into components.
+struct CompiledPattern: Sendable, Hashable {
+    /// One pattern component.
+    enum Component: Sendable, Hashable {
+        /// Must equal the URL component byte for byte (both still percent-encoded).
+        case literal([UInt8])
+        /// `:name`: matches any single component, even an empty one.
+        case variable(String)
+        /// `*`: ends matching and captures the remaining components.
+        case wildcard
+    }
+
+    /// The expanded pattern as reported under `JLRoutePattern`.
+    let pattern: String
+    /// The required scheme and host for a host-aware route.
+    let host: HostPattern?
+    /// The components, cut after the first `*` (JLRoutes stops matching there).
+    let components: [Component]
+
+    /// Compiles `declared` into its expansions (one when it has no optional group), with registration warnings.
+    static func compile(_ declared: String) -> (patterns: [CompiledPattern], problems: [(RouteDiagnostic.Kind, String)]) {
+        var problems: [(RouteDiagnostic.Kind, String)] = []
+        let split = HostPattern.split(declared)
+        let path = split?.path ?? declared
+        if !OptionalGroupExpander.isBalanced(path) {
+            problems.append((.unbalancedParentheses, "its optional groups '( )' are unbalanced or nested; JLRoutes would crash or misparse it"))
+        }
+        var expansions = OptionalGroupExpander.expand(path)
+        if expansions.isEmpty { expansions = [path] }
+
+        var patterns: [CompiledPattern] = []
+        for expansion in expansions {
+            var bytes = Array(expansion.utf8)[...]
+            if bytes.first == UInt8(ascii: "/") { bytes = bytes.dropFirst() }
+            // JLRoutes keeps a trailing `/` as an empty last component that no normalised URL can match: fixed here.
+            if bytes.last == UInt8(ascii: "/") { bytes = bytes.dropLast() }
+            let parts = bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+            var components: [Component] = []
+            components.reserveCapacity(parts.count)
+            var names: Set<String> = []
+            for (position, part) in parts.enumerated() {
+                if part.count == 1, part.first == UInt8(ascii: "*") {
+                    components.append(.wildcard)
+                    if position != parts.count - 1 {
+                        problems.append((.wildcardNotAtEnd, "'*' is not its last component, so the components after it are ignored"))
+                    }
+                    break
+                }
+                if part.first == UInt8(ascii: ":") {
+                    let name = variableName(Substring(String(decoding: part, as: UTF8.self)))
+                    if !names.insert(name).inserted {
+                        problems.append((.conflictingVariableNames, "the variable '\(name)' appears twice; the later value wins"))
+                    }
+                    if name == RouteKey.pattern || name == RouteKey.url || name == RouteKey.scheme {
+                        problems.append((.conflictingVariableNames, "the variable '\(name)' is a reserved key and is always overwritten"))
+                    }
+                    components.append(.variable(name))
+                } else {
+                    components.append(.literal(Array(part)))
+                }
+            }
+            let reported = split.map { "\($0.host.scheme)://\($0.host.isWildcard ? "*" : "")\($0.host.host)\(expansion)" } ?? expansion
+            patterns.append(CompiledPattern(pattern: reported, host: split?.host, components: components))
+        }
+        guard problems.count > 1 else { return (patterns, problems) }
+        var seen: Set<String> = []
+        problems = problems.filter { seen.insert($0.1).inserted }
+        return (patterns, problems)
+    }
+
+    /// JLRoutes' `routeVariableNameForValue`: one leading `:` and one trailing `#` dropped, each only when longer
+    /// than one character (so `/:` captures under the key `:`).
+    static func variableName(_ component: Substring) -> String {
+        var name = component
+        if name.utf16.count > 1, name.first == ":" { name = name.dropFirst() }
+        if name.utf16.count > 1, name.last == "#" { name = name.dropLast() }
+        return String(name)
+    }
+
+    /// The captured values when `components` (of a URL) match this pattern, else `nil`.
+    ///
+    /// The reference matcher: the index only decides the order in which routes are tried.
+    func match(_ urlComponents: [[UInt8]], decodePlusSymbols: Bool) -> (variables: [(String, String)], wildcard: [String]?)? {
+        let hasWildcard = components.last == .wildcard
+        if !hasWildcard, urlComponents.count != components.count { return nil }
+        var variables: [(String, String)] = []
+        for (index, component) in components.enumerated() {
+            switch component {
+            case .wildcard:
+                guard urlComponents.count >= index else { return nil }
+                return (variables, urlComponents[index...].map { String(decoding: $0, as: UTF8.self) })
+            case .variable(let name):
+                guard index < urlComponents.count else { return nil }
+                variables.append((name, Self.variableValue(urlComponents[index], decodePlusSymbols: decodePlusSymbols)))
+            case .literal(let bytes):
+                guard index < urlComponents.count, urlComponents[index] == bytes else { return nil }
+            }
+        }
+        return (variables, nil)
+    }
+
+    /// JLRoutes' variable value: percent-decoded, one trailing `#` dropped (when longer than one character),
+    /// then `+` to space when asked.
+    static func variableValue(_ raw: [UInt8], decodePlusSymbols: Bool) -> String {
+        var value = PercentDecoding.decode(String(decoding: raw, as: UTF8.self))
+        if value.utf16.count > 1, value.hasSuffix("#") { value.removeLast() }
+        return decodePlusSymbols ? PercentDecoding.plusToSpace(value) : value
+    }
+}

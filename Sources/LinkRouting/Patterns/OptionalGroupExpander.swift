@@ -1,0 +1,81 @@
+/// Expands `( )` optional groups the way JLRoutes 2.1's `JLRParsingUtilities` does.
+///
+/// `/path/:thing(/new)(/another/:other)` becomes every ordered combination of the optional subpaths that keeps all
+/// required ones, each joined under `/`, sorted longest string first (ties keep generation order):
+/// `/path/:thing/new/another/:other`, `/path/:thing/another/:other`, `/path/:thing/new`, `/path/:thing`.
+enum OptionalGroupExpander {
+    private struct Subpath: Hashable {
+        var components: [Substring]
+        var isOptional: Bool
+    }
+
+    /// The expansions of `pattern`, or `[]` when it has no `(` or nothing to expand (then it is used as written).
+    static func expand(_ pattern: String) -> [String] {
+        guard pattern.utf8.contains(UInt8(ascii: "(")) else { return [] }
+        let subpaths = subpaths(of: pattern)
+        guard !subpaths.isEmpty else { return [] }
+        let required = Set(subpaths.filter { !$0.isOptional })
+
+        var combinations: [[Subpath]] = [[]]
+        for subpath in subpaths {
+            combinations += combinations.map { $0 + [subpath] }
+        }
+        let routes = combinations
+            .filter { required.isSubset(of: Set($0)) }
+            .map { combination -> String in
+                var route: [UInt8] = [UInt8(ascii: "/")]
+                for subpath in combination {
+                    let joined = subpath.components.joined(separator: "/")
+                    guard !joined.isEmpty else { continue }
+                    route = RouteRequest.appendingPathComponent(route, Array(joined.utf8))
+                }
+                return String(decoding: route, as: UTF8.self)
+            }
+        // A stable sort on the UTF-16 length, as NSSortDescriptor(key: "length", ascending: false) sorts.
+        return routes.enumerated()
+            .sorted { lhs, rhs in
+                let (left, right) = (lhs.element.utf16.count, rhs.element.utf16.count)
+                return left != right ? left > right : lhs.offset < rhs.offset
+            }
+            .map(\.element)
+    }
+
+    /// Whether every `(` has its `)` and groups do not nest.
+    static func isBalanced(_ pattern: String) -> Bool {
+        var open = false
+        for byte in pattern.utf8 {
+            if byte == UInt8(ascii: "(") { if open { return false }; open = true }
+            if byte == UInt8(ascii: ")") { if !open { return false }; open = false }
+        }
+        return !open
+    }
+
+    private static func subpaths(of pattern: String) -> [Subpath] {
+        var result: [Subpath] = []
+        var rest = pattern[...]
+        while !rest.isEmpty {
+            let open = rest.firstIndex(of: "(") ?? rest.endIndex
+            let before = rest[rest.startIndex..<open]
+            rest = open == rest.endIndex ? rest[open...] : rest[rest.index(after: open)...]
+            if !before.isEmpty, before != ")", before != "/" {
+                result.append(Subpath(components: trimmedComponents(before), isOptional: false))
+            }
+            if rest.isEmpty { break }
+            let close = rest.firstIndex(of: ")") ?? rest.endIndex
+            let inside = rest[rest.startIndex..<close]
+            rest = close == rest.endIndex ? rest[close...] : rest[rest.index(after: close)...]
+            if !inside.isEmpty {
+                result.append(Subpath(components: trimmedComponents(inside), isOptional: true))
+            }
+        }
+        return result
+    }
+
+    /// Trims every leading and trailing `/`, then splits on `/`.
+    private static func trimmedComponents(_ text: Substring) -> [Substring] {
+        var trimmed = text
+        while trimmed.first == "/" { trimmed = trimmed.dropFirst() }
+        while trimmed.last == "/" { trimmed = trimmed.dropLast() }
+        return trimmed.split(separator: "/", omittingEmptySubsequences: false)
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+
+extension LinkRouter {
+    /// Says which route a URL would match, or why none does.
+    ///
+    /// Handlers are not called, as with ``canRoute(_:)``. When nothing matches, the nearest routes of the namespaces
+    /// tried are listed with the first component where each one stops matching.
+    ///
+    /// ```swift
+    /// print(router.explain(URL(string: "myapp://user/edit/42")!))
+    /// // myapp://user/edit/42 -> namespace JLRoutesGlobalRoutesScheme, components ["user", "edit", "42"]
+    /// // no route matches; nearest:
+    /// //   /user/view/:userID (JLRoutesGlobalRoutesScheme): component 2 is 'edit', the pattern expects 'view'
+    /// ```
+    ///
+    /// - Parameter url: the URL.
+    /// - Returns: the explanation; its `description` is a readable report.
+    public func explain(_ url: URL) -> RouteExplanation {
+        explain(text: url.absoluteString, url: url)
+    }
+
+    /// Says which route a URL string would match, or why none does, splitting the string as written (see
+    /// ``route(_:parameters:)-(String,_)``).
+    ///
+    /// - Parameter urlString: the URL as text.
+    /// - Returns: the explanation, or `nil` when the text is not a URL.
+    public func explain(_ urlString: String) -> RouteExplanation? {
+        URL(string: urlString).map { explain(text: urlString, url: $0) }
+    }
+
+    private func explain(text: String, url: URL) -> RouteExplanation {
+        let state = snapshot()
+        let request = RouteRequest(text: text, url: url, alwaysTreatsHostAsPathComponent: state.options.alwaysTreatsHostAsPathComponent)
+        let selected = state.selectedNamespace(for: request.scheme)
+        let components = request.components.map { String(decoding: $0, as: UTF8.self) }
+        let matched = matchingRoute(text: text, url: url)
+        var misses: [(RouteExplanation.NearMiss, RouteRank)] = []
+        if matched == nil {
+            var tried = [selected]
+            if selected != .global, state[selected]?.fallsBackToGlobalRoutes == true { tried.append(.global) }
+            for namespace in tried {
+                for number in state[namespace]?.entries ?? [] {
+                    let entry = state.entries[number]
+                    guard !entry.isRemoved else { continue }
+                    let (count, reason) = Self.mismatch(entry, request: request, state: state)
+                    misses.append((RouteExplanation.NearMiss(
+                        pattern: entry.compiled.pattern, namespace: namespace, matchedComponents: count, reason: reason), entry.rank))
+                }
+            }
+        }
+        let nearest = misses
+            .sorted { $0.0.matchedComponents != $1.0.matchedComponents ? $0.0.matchedComponents > $1.0.matchedComponents : $0.1 < $1.1 }
+            .prefix(3)
+            .map(\.0)
+        return RouteExplanation(
+            url: url, namespace: selected, pathComponents: components, matchedPattern: matched?.pattern,
+            matchedNamespace: matched?.namespace, nearMisses: Array(nearest))
+    }
+
+    /// How many components of `request` the entry's pattern matches, and why it stops.
+    private static func mismatch(_ entry: RouterState.Entry, request: RouteRequest, state: RouterState) -> (Int, String) {
+        if let host = entry.compiled.host {
+            let keys = request.scheme.flatMap { scheme in request.host.map { HostPattern.indexKeys(scheme: scheme, host: $0) } } ?? []
+            if !keys.contains(host.indexKey) {
+                return (0, "the URL's scheme and host '\(request.scheme ?? "")://\(request.host ?? "")' are not '\(String(decoding: host.indexKey, as: UTF8.self))'")
+            }
+        }
+        let path = RouterState.components(for: entry, in: request)
+        var index = 0
+        for component in entry.compiled.components {
+            switch component {
+            case .wildcard:
+                return (index, "its group '\(entry.group ?? "")' is disabled")
+            case .variable:
+                guard index < path.count else {
+                    return (index, "the URL has \(path.count) components, the pattern needs \(entry.compiled.components.count)")
+                }
+            case .literal(let bytes):
+                guard index < path.count else {
+                    return (index, "the URL has \(path.count) components, the pattern needs \(entry.compiled.components.count)")
+                }
+                guard path[index] == bytes else {
+                    return (index, "component \(index) is '\(String(decoding: path[index], as: UTF8.self))', the pattern expects '\(String(decoding: bytes, as: UTF8.self))'")
+                }
+            }
+            index += 1
+        }
+        if path.count != index {
+            return (index, "the URL has \(path.count) components, the pattern has \(index)")
+        }
+        return (index, "its group '\(entry.group ?? "")' is disabled")
+    }
+}

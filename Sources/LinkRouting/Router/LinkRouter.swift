@@ -1,0 +1,332 @@
+import Foundation
+import Synchronization
+
+/// A JLRoutes 2.1-compatible URL router, safe to share between threads, matching through an index.
+///
+/// Routes live in namespaces: the global one and one per URL scheme. A URL is routed in its scheme's namespace when
+/// that exists (which then hides the global routes unless it falls back to them), else in the global one. Candidates
+/// are tried in priority order, then registration order; a handler returning `false` passes the URL on.
+///
+/// ```swift
+/// let router = LinkRouter()
+/// router.addRoute("/user/view/:userID") { parameters in
+///     print(parameters["userID"] ?? "")
+///     return true
+/// }
+/// router.addRoute("https://www.example.com/invites/:code", group: "invites") { _ in true }
+/// router.route(URL(string: "myapp://user/view/joeldev")!)    // true
+/// router.setGroup("invites", enabled: false)                 // invitation links now fall through
+/// ```
+///
+/// Adding routes and routing may happen concurrently from any thread. Handlers run on the caller's thread, never
+/// while the router's lock is held: a handler may add routes or route another URL. A routing pass works on the
+/// routes as they were when it started (JLRoutes iterates a copy of its list too).
+public final class LinkRouter: Sendable {
+    /// A route handler: gets the parameters, returns whether it handled the URL (`false` passes it on).
+    public typealias Handler = @Sendable (RouteParameters) -> Bool
+
+    /// Called when no route of a namespace accepted a URL, with the URL and the caller's parameters.
+    public typealias UnmatchedHandler = @Sendable (URL, [String: String]) -> Void
+
+    private let state: Mutex<RouterState>
+
+    /// Creates an empty router.
+    ///
+    /// - Parameter options: JLRoutes' global options, for this router only.
+    public init(options: Options = .init()) {
+        state = Mutex(RouterState(options: options))
+    }
+
+    /// The options; changing them affects URLs routed afterwards.
+    public var options: Options {
+        get { state.withLock { $0.options } }
+        set { state.withLock { $0.options = newValue } }
+    }
+
+    // MARK: - Registering
+
+    /// Adds a route.
+    ///
+    /// The pattern is JLRoutes': `/user/view/:userID`, `/files/*`, `/path/:thing(/new)(/other/:id)` (expanded into
+    /// one route per combination, longest first). A pattern starting with `scheme://host` is host-aware: it only
+    /// matches URLs with that scheme and host (`*.example.com` for any subdomain), and its path is matched without
+    /// the host whatever the dot heuristic says.
+    ///
+    /// - Parameters:
+    ///   - pattern: the route pattern.
+    ///   - namespace: `.global` (default) or `.scheme("myapp")`; the namespace is created when missing.
+    ///   - priority: higher priorities are tried first; equal priorities in registration order.
+    ///   - group: a group name, to switch the route off and on with ``setGroup(_:enabled:)``.
+    ///   - handler: called with the parameters; returns `false` to pass the URL on to the next route.
+    /// - Returns: the warnings about this route (also kept in ``diagnostics``).
+    @discardableResult
+    public func addRoute(
+        _ pattern: String, namespace: RouteNamespace = .global, priority: Int = 0, group: String? = nil,
+        handler: @escaping Handler
+    ) -> [RouteDiagnostic] {
+        state.withLock { $0.add(pattern, namespace: namespace, priority: priority, group: group, handler: handler) }
+    }
+
+    /// Adds several patterns with one handler, in order.
+    ///
+    /// - Parameters:
+    ///   - patterns: the route patterns.
+    ///   - namespace: the namespace for all of them.
+    ///   - priority: their priority.
+    ///   - group: their group.
+    ///   - handler: the shared handler.
+    /// - Returns: the warnings about these routes.
+    @discardableResult
+    public func addRoutes(
+        _ patterns: [String], namespace: RouteNamespace = .global, priority: Int = 0, group: String? = nil,
+        handler: @escaping Handler
+    ) -> [RouteDiagnostic] {
+        state.withLock { state in
+            patterns.flatMap { state.add($0, namespace: namespace, priority: priority, group: group, handler: handler) }
+        }
+    }
+
+    /// Creates the namespace of `scheme` if needed and sets whether it falls back to the global routes.
+    ///
+    /// An existing namespace, even an empty one, hides the global routes from URLs with its scheme, unless it falls
+    /// back (JLRoutes' `shouldFallbackToGlobalRoutes`).
+    ///
+    /// - Parameters:
+    ///   - scheme: the URL scheme, compared case-sensitively.
+    ///   - fallsBackToGlobalRoutes: whether unmatched URLs are tried against the global routes.
+    public func addNamespace(_ scheme: String, fallsBackToGlobalRoutes: Bool = false) {
+        state.withLock { $0.modify(.scheme(scheme)) { $0.fallsBackToGlobalRoutes = fallsBackToGlobalRoutes } }
+    }
+
+    /// Removes the namespace of `scheme` and its routes (JLRoutes' `unregisterRouteScheme:`).
+    ///
+    /// - Parameter scheme: the URL scheme.
+    public func removeNamespace(_ scheme: String) {
+        state.withLock { state in
+            guard let removed = state.schemes.removeValue(forKey: scheme) else { return }
+            for number in removed.entries { state.entries[number].isRemoved = true }
+        }
+    }
+
+    /// The namespaces that exist, global first, then schemes sorted.
+    public var namespaces: [RouteNamespace] {
+        state.withLock { [.global] + $0.schemes.keys.sorted().map(RouteNamespace.scheme) }
+    }
+
+    /// Whether the namespace of `scheme` falls back to the global routes (`false` when it does not exist).
+    ///
+    /// - Parameter scheme: the URL scheme.
+    /// - Returns: the namespace's fallback setting.
+    public func fallsBackToGlobalRoutes(_ scheme: String) -> Bool {
+        state.withLock { $0.schemes[scheme]?.fallsBackToGlobalRoutes ?? false }
+    }
+
+    /// Removes the first route (in trial order) whose pattern is `pattern`, as JLRoutes' `removeRoute:` does
+    /// (a missing leading `/` is added). For an optional-group route, pass one of its expansions.
+    ///
+    /// - Parameters:
+    ///   - pattern: the pattern as registered (or reported under `JLRoutePattern`).
+    ///   - namespace: where to look.
+    /// - Returns: whether a route was removed.
+    @discardableResult
+    public func removeRoute(_ pattern: String, namespace: RouteNamespace = .global) -> Bool {
+        let wanted = Set([pattern, pattern.hasPrefix("/") ? pattern : "/" + pattern])
+        return state.withLock { state in
+            guard let space = state[namespace] else { return false }
+            let found = space.entries
+                .filter { !state.entries[$0].isRemoved && wanted.contains(state.entries[$0].compiled.pattern) }
+                .min { state.entries[$0].rank < state.entries[$1].rank }
+            guard let found else { return false }
+            state.entries[found].isRemoved = true
+            let location = state.entries[found].location
+            state.modify(namespace) { $0.index.remove(entry: found, at: location) }
+            return true
+        }
+    }
+
+    /// Removes every route of a namespace; the namespace itself stays.
+    ///
+    /// - Parameter namespace: the namespace to empty.
+    public func removeAllRoutes(namespace: RouteNamespace = .global) {
+        state.withLock { state in
+            guard let space = state[namespace] else { return }
+            for number in space.entries { state.entries[number].isRemoved = true }
+            state.modify(namespace) { $0.index = SegmentIndex(); $0.entries = [] }
+        }
+    }
+
+    /// Sets the handler called when nothing in `namespace` accepts a URL (not called by ``canRoute(_:)``).
+    ///
+    /// As in JLRoutes, when a scheme namespace falls back to the global routes and those do not accept the URL
+    /// either, the global handler is called first, then the scheme's.
+    ///
+    /// - Parameters:
+    ///   - handler: the handler, or `nil` to remove it.
+    ///   - namespace: the namespace (created when missing).
+    public func setUnmatchedURLHandler(_ handler: UnmatchedHandler?, namespace: RouteNamespace = .global) {
+        state.withLock { $0.modify(namespace) { $0.unmatchedHandler = handler } }
+    }
+
+    // MARK: - Groups
+
+    /// Switches the routes of a group off or on; a disabled route behaves as if it were absent.
+    ///
+    /// - Parameters:
+    ///   - name: the group name given to ``addRoute(_:namespace:priority:group:handler:)``.
+    ///   - enabled: `false` to disable.
+    public func setGroup(_ name: String, enabled: Bool) {
+        state.withLock { state in
+            if enabled { state.disabledGroups.remove(name) } else { state.disabledGroups.insert(name) }
+        }
+    }
+
+    /// Whether a group is enabled (groups are enabled until disabled).
+    ///
+    /// - Parameter name: the group name.
+    /// - Returns: `false` only after `setGroup(name, enabled: false)`.
+    public func isGroupEnabled(_ name: String) -> Bool {
+        state.withLock { !$0.disabledGroups.contains(name) }
+    }
+
+    // MARK: - Routing
+
+    /// Routes a URL: calls the handlers of matching routes in order until one returns `true`.
+    ///
+    /// When none does, the namespace falls back to the global routes if it is set to, then the unmatched-URL
+    /// handlers run.
+    ///
+    /// - Parameters:
+    ///   - url: the URL.
+    ///   - parameters: extra parameters; they override query items and route variables, not the `JLRoute*` keys.
+    /// - Returns: whether a handler accepted the URL.
+    @discardableResult
+    public func route(_ url: URL, parameters: [String: String] = [:]) -> Bool {
+        route(text: url.absoluteString, url: url, parameters: parameters)
+    }
+
+    /// Routes a URL string, split as written (see ``route(_:parameters:)-(URL,_)``).
+    ///
+    /// Prefer this for text from outside (a console, a push payload): Foundation's `URL(string:)` re-encodes every
+    /// `%` of a string with one malformed escape, while this splits the bytes given, so `%zz` stays literal and the
+    /// valid escapes next to it still decode. ``RouteKey/url`` is then `urlString` itself.
+    ///
+    /// - Parameters:
+    ///   - urlString: the URL as text.
+    ///   - parameters: extra parameters, as for the `URL` variant.
+    /// - Returns: whether a handler accepted it; `false` without calling anything when it is not a URL at all.
+    @discardableResult
+    public func route(_ urlString: String, parameters: [String: String] = [:]) -> Bool {
+        guard let url = URL(string: urlString) else { return false }
+        return route(text: urlString, url: url, parameters: parameters)
+    }
+
+    /// Whether some route matches the URL string, split as written; never calls a handler.
+    ///
+    /// - Parameter urlString: the URL as text.
+    /// - Returns: `false` when it is not a URL or nothing matches.
+    public func canRoute(_ urlString: String) -> Bool {
+        guard let url = URL(string: urlString) else { return false }
+        return matchingRoute(text: urlString, url: url) != nil
+    }
+
+    private func route(text: String, url: URL, parameters: [String: String]) -> Bool {
+        let snapshot = state.withLock { $0 }
+        let request = RouteRequest(text: text, url: url, alwaysTreatsHostAsPathComponent: snapshot.options.alwaysTreatsHostAsPathComponent)
+        let selected = snapshot.selectedNamespace(for: request.scheme)
+        var didRoute = Self.attempt(selected, request: request, state: snapshot, parameters: parameters, execute: true)
+        if !didRoute, selected != .global, snapshot[selected]?.fallsBackToGlobalRoutes == true {
+            didRoute = Self.attempt(.global, request: request, state: snapshot, parameters: parameters, execute: true)
+            if !didRoute { snapshot.global.unmatchedHandler?(url, parameters) }
+        }
+        if !didRoute { snapshot[selected]?.unmatchedHandler?(url, parameters) }
+        return didRoute
+    }
+
+    /// Whether some route matches the URL; never calls a handler (so a handler that would decline still counts).
+    ///
+    /// - Parameter url: the URL.
+    /// - Returns: whether ``route(_:parameters:)`` would find a matching route.
+    public func canRoute(_ url: URL) -> Bool {
+        matchingRoute(text: url.absoluteString, url: url) != nil
+    }
+
+    /// The warnings produced so far by route registration.
+    public var diagnostics: [RouteDiagnostic] {
+        state.withLock { $0.diagnostics }
+    }
+
+    /// The registered routes of a namespace in the order they are tried (optional groups expanded).
+    ///
+    /// - Parameter namespace: the namespace.
+    /// - Returns: the routes, disabled groups included.
+    public func routes(in namespace: RouteNamespace = .global) -> [RegisteredRoute] {
+        state.withLock { state in
+            guard let space = state[namespace] else { return [] }
+            return space.entries.map { state.entries[$0] }
+                .filter { !$0.isRemoved }
+                .sorted { $0.rank < $1.rank }
+                .map {
+                    RegisteredRoute(
+                        pattern: $0.compiled.pattern, declaredPattern: $0.declaredPattern, namespace: $0.namespace,
+                        priority: $0.rank.priority, group: $0.group)
+                }
+        }
+    }
+
+    // MARK: - Internals
+
+    /// The first active matching route's pattern and namespace, as `canRoute` sees it.
+    func matchingRoute(text: String, url: URL) -> (pattern: String, namespace: RouteNamespace)? {
+        let snapshot = state.withLock { $0 }
+        let request = RouteRequest(text: text, url: url, alwaysTreatsHostAsPathComponent: snapshot.options.alwaysTreatsHostAsPathComponent)
+        let selected = snapshot.selectedNamespace(for: request.scheme)
+        if let found = Self.firstMatch(selected, request: request, state: snapshot) { return found }
+        if selected != .global, snapshot[selected]?.fallsBackToGlobalRoutes == true {
+            return Self.firstMatch(.global, request: request, state: snapshot)
+        }
+        return nil
+    }
+
+    /// A copy of the state, for ``explain(_:)``.
+    func snapshot() -> RouterState {
+        state.withLock { $0 }
+    }
+
+    private static func firstMatch(_ namespace: RouteNamespace, request: RouteRequest, state: RouterState) -> (String, RouteNamespace)? {
+        guard let space = state[namespace] else { return nil }
+        var search = CandidateSearch(index: space.index, request: request)
+        while let number = search.next() {
+            let entry = state.entries[number]
+            guard state.isActive(entry),
+                  entry.compiled.match(RouterState.components(for: entry, in: request), decodePlusSymbols: false) != nil
+            else { continue }
+            return (entry.compiled.pattern, namespace)
+        }
+        return nil
+    }
+
+    private static func attempt(
+        _ namespace: RouteNamespace, request: RouteRequest, state: RouterState, parameters: [String: String], execute: Bool
+    ) -> Bool {
+        guard let space = state[namespace] else { return false }
+        let decodePlus = state.options.decodePlusSymbols
+        var search = CandidateSearch(index: space.index, request: request)
+        var query: [String: RouteParameters.Value]?
+        while let number = search.next() {
+            let entry = state.entries[number]
+            guard state.isActive(entry),
+                  let captured = entry.compiled.match(RouterState.components(for: entry, in: request), decodePlusSymbols: decodePlus)
+            else { continue }
+            var values = query ?? request.queryParameters(decodePlusSymbols: decodePlus)
+            query = query ?? values
+            for (name, value) in captured.variables { values[name] = .string(value) }
+            if let wildcard = captured.wildcard { values[RouteKey.wildcardComponents] = .strings(wildcard) }
+            for (name, value) in parameters { values[name] = .string(value) }
+            values[RouteKey.pattern] = .string(entry.compiled.pattern)
+            values[RouteKey.url] = .string(request.text)
+            values[RouteKey.scheme] = .string(namespace.name)
+            if entry.handler(RouteParameters(values: values, url: request.url)) { return true }
+        }
+        return false
+    }
+}

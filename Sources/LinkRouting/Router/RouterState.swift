@@ -1,0 +1,155 @@
+/// Everything a ``LinkRouter`` knows, as one value: routing works on a copy taken under the lock.
+struct RouterState: Sendable {
+    struct Entry: Sendable {
+        let declaredPattern: String
+        let registration: Int
+        let compiled: CompiledPattern
+        let namespace: RouteNamespace
+        let rank: RouteRank
+        let group: String?
+        let handler: LinkRouter.Handler
+        let location: SegmentIndex.Location
+        var isRemoved = false
+    }
+
+    struct Namespace: Sendable {
+        var index = SegmentIndex()
+        var fallsBackToGlobalRoutes = false
+        var unmatchedHandler: LinkRouter.UnmatchedHandler?
+        /// Entry numbers in registration order.
+        var entries: [Int] = []
+    }
+
+    var options: LinkRouter.Options
+    var entries: [Entry] = []
+    var registrations = 0
+    var global = Namespace()
+    var schemes: [String: Namespace] = [:]
+    var disabledGroups: Set<String> = []
+    var diagnostics: [RouteDiagnostic] = []
+
+    /// The namespace a URL with `scheme` is routed in.
+    func selectedNamespace(for scheme: String?) -> RouteNamespace {
+        if let scheme, schemes[scheme] != nil { return .scheme(scheme) }
+        return .global
+    }
+
+    subscript(namespace: RouteNamespace) -> Namespace? {
+        switch namespace {
+        case .global: global
+        case .scheme(let scheme): schemes[scheme]
+        }
+    }
+
+    /// Runs `body` on the namespace, creating it when missing (as JLRoutes' `routesForScheme:` does).
+    mutating func modify<Result>(_ namespace: RouteNamespace, _ body: (inout Namespace) -> Result) -> Result {
+        switch namespace {
+        case .global:
+            return body(&global)
+        case .scheme(let scheme):
+            return body(&schemes[scheme, default: Namespace()])
+        }
+    }
+
+    func isActive(_ entry: Entry) -> Bool {
+        !entry.isRemoved && !(entry.group.map(disabledGroups.contains) ?? false)
+    }
+
+    /// The components `entry` matches against in `request`.
+    static func components(for entry: Entry, in request: RouteRequest) -> [[UInt8]] {
+        entry.compiled.host == nil ? request.components : request.hostlessComponents
+    }
+
+    // MARK: - Registration
+
+    mutating func add(
+        _ declared: String, namespace: RouteNamespace, priority: Int, group: String?, handler: @escaping LinkRouter.Handler
+    ) -> [RouteDiagnostic] {
+        registrations += 1
+        let registration = registrations
+        let (patterns, problems) = CompiledPattern.compile(declared)
+        var found = problems.map {
+            RouteDiagnostic(kind: $0.0, pattern: declared, namespace: namespace, message: "'\(declared)': \($0.1)")
+        }
+        for pattern in patterns {
+            let number = entries.count
+            let rank = RouteRank(priority: priority, sequence: number)
+            if let overlap = earlierRoute(covering: pattern, in: namespace, before: rank, registration: registration) {
+                found.append(overlap)
+            }
+            let location = modify(namespace) { space in
+                space.entries.append(number)
+                return space.index.insert(pattern, rank: rank, entry: number)
+            }
+            entries.append(Entry(
+                declaredPattern: declared, registration: registration, compiled: pattern, namespace: namespace,
+                rank: rank, group: group, handler: handler, location: location))
+        }
+        if patterns.isEmpty { modify(namespace) { _ in } }
+        diagnostics += found
+        return found
+    }
+
+    /// The best-ranked existing route that matches every URL `pattern` matches, as a diagnostic.
+    ///
+    /// Walks the index with the pattern itself: a literal may follow a literal or a variable edge, a variable only a
+    /// variable edge; a `*` met on the way, or a route ending where the pattern ends, covers it.
+    private func earlierRoute(
+        covering pattern: CompiledPattern, in namespace: RouteNamespace, before rank: RouteRank, registration: Int
+    ) -> RouteDiagnostic? {
+        guard let space = self[namespace] else { return nil }
+        let nodes = space.index.nodes
+        var start: Int?
+        if let host = pattern.host {
+            start = nodes[SegmentIndex.hostRoot].literals[SegmentKey(host.indexKey)]
+        } else {
+            start = SegmentIndex.plainRoot
+        }
+        guard let start else { return nil }
+        var best: (leaf: SegmentIndex.Leaf, sameShape: Bool)?
+        func consider(_ leaves: [SegmentIndex.Leaf], sameShape: Bool) {
+            for leaf in leaves where leaf.rank < rank {
+                let entry = entries[leaf.entry]
+                guard !entry.isRemoved, entry.registration != registration else { continue }
+                guard let current = best else {
+                    best = (leaf, sameShape)
+                    continue
+                }
+                // A same-shape route (a duplicate) is the more useful report; otherwise the earliest tried.
+                if (sameShape && !current.sameShape) || (sameShape == current.sameShape && leaf.rank < current.leaf.rank) {
+                    best = (leaf, sameShape)
+                }
+            }
+        }
+        let patternIsWildcard = pattern.components.last == .wildcard
+        let fixedCount = pattern.components.count - (patternIsWildcard ? 1 : 0)
+        var stack: [(node: Int, depth: Int, exact: Bool)] = [(start, 0, true)]
+        while let (node, depth, exact) = stack.popLast() {
+            let current = nodes[node]
+            consider(current.wildcard, sameShape: exact && patternIsWildcard && depth == fixedCount)
+            if depth == fixedCount {
+                if !patternIsWildcard { consider(current.terminal, sameShape: exact) }
+                continue
+            }
+            switch pattern.components[depth] {
+            case .literal(let bytes):
+                if let child = current.literals[SegmentKey(bytes)] { stack.append((child, depth + 1, exact)) }
+                if let child = current.variable { stack.append((child, depth + 1, false)) }
+            case .variable:
+                if let child = current.variable { stack.append((child, depth + 1, exact)) }
+            case .wildcard:
+                continue
+            }
+        }
+        guard let best else { return nil }
+        let other = entries[best.leaf.entry].compiled.pattern
+        if best.sameShape {
+            return RouteDiagnostic(
+                kind: .duplicate, pattern: pattern.pattern, namespace: namespace, relatedPattern: other,
+                message: "'\(pattern.pattern)' duplicates '\(other)', registered earlier with the same or a higher priority; it only runs when that handler returns false")
+        }
+        return RouteDiagnostic(
+            kind: .shadowed, pattern: pattern.pattern, namespace: namespace, relatedPattern: other,
+            message: "'\(pattern.pattern)' is shadowed by '\(other)', which is tried first and matches every URL it matches; it only runs when that handler returns false")
+    }
+}

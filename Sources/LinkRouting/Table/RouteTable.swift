@@ -1,0 +1,136 @@
+import Foundation
+
+/// A route table as data: options, namespaces and routes, loaded from and dumped to JSON.
+///
+/// ```json
+/// {"decodePlusSymbols": true, "alwaysTreatsHostAsPathComponent": false,
+///  "namespaces": [
+///    {"scheme": null, "fallbackToGlobal": false,
+///     "routes": [{"pattern": "/user/view/:userID", "priority": 0, "handles": true}]},
+///    {"scheme": "tests", "fallbackToGlobal": true, "routes": []}]}
+/// ```
+///
+/// `scheme: null` is the global namespace. Namespaces and routes are created in array order; an empty namespace still
+/// exists (and hides the global routes from its scheme). `handles: false` is a handler that returns `false`. Routes
+/// may carry a `"group"` name. Missing options default to JLRoutes' (`true`, `false`), a missing `fallbackToGlobal` to
+/// `false`, `priority` to `0`, `handles` to `true`, `routes` to `[]`; `namespaces` and `pattern` are required.
+/// Unknown keys are errors, so a typo does not silently change routing.
+public struct RouteTable: Sendable, Hashable {
+    /// One route of the table.
+    public struct Route: Sendable, Hashable {
+        /// The pattern, as for ``LinkRouter/addRoute(_:namespace:priority:group:handler:)``.
+        public var pattern: String
+        /// The priority.
+        public var priority: Int
+        /// What the route's handler returns: `false` passes the URL on.
+        public var handles: Bool
+        /// The group, to switch the route off at run time.
+        public var group: String?
+
+        /// Creates a route.
+        public init(pattern: String, priority: Int = 0, handles: Bool = true, group: String? = nil) {
+            self.pattern = pattern
+            self.priority = priority
+            self.handles = handles
+            self.group = group
+        }
+    }
+
+    /// One namespace of the table.
+    public struct Namespace: Sendable, Hashable {
+        /// The URL scheme, or `nil` for the global namespace.
+        public var scheme: String?
+        /// Whether URLs unmatched here are tried against the global routes.
+        public var fallbackToGlobal: Bool
+        /// The routes, in registration order.
+        public var routes: [Route]
+
+        /// Creates a namespace.
+        public init(scheme: String?, fallbackToGlobal: Bool = false, routes: [Route] = []) {
+            self.scheme = scheme
+            self.fallbackToGlobal = fallbackToGlobal
+            self.routes = routes
+        }
+    }
+
+    /// ``LinkRouter/Options/decodePlusSymbols``.
+    public var decodePlusSymbols: Bool
+    /// ``LinkRouter/Options/alwaysTreatsHostAsPathComponent``.
+    public var alwaysTreatsHostAsPathComponent: Bool
+    /// The namespaces, in creation order.
+    public var namespaces: [Namespace]
+
+    /// Creates a table.
+    public init(decodePlusSymbols: Bool = true, alwaysTreatsHostAsPathComponent: Bool = false, namespaces: [Namespace] = []) {
+        self.decodePlusSymbols = decodePlusSymbols
+        self.alwaysTreatsHostAsPathComponent = alwaysTreatsHostAsPathComponent
+        self.namespaces = namespaces
+    }
+
+    /// Loads a table from JSON.
+    ///
+    /// - Parameter json: the JSON document.
+    /// - Throws: ``RouteTableError`` naming the key path, what was expected and what was found.
+    public init(json: Data) throws(RouteTableError) {
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed])
+        } catch {
+            throw RouteTableError(code: .invalidJSON, keyPath: "", message: "the table is not valid JSON (\(error.localizedDescription))")
+        }
+        self = try RouteTableReader.table(from: object)
+    }
+
+    /// The table as JSON (keys sorted, `scheme: null` written out), which ``init(json:)`` reads back to an equal table.
+    ///
+    /// - Parameter prettyPrinted: indent for people (default) or write one line.
+    /// - Returns: UTF-8 JSON.
+    public func jsonData(prettyPrinted: Bool = true) -> Data {
+        let namespaces: [[String: Any]] = namespaces.map { namespace in
+            [
+                "scheme": namespace.scheme.map { $0 as Any } ?? NSNull(),
+                "fallbackToGlobal": namespace.fallbackToGlobal,
+                "routes": namespace.routes.map { route -> [String: Any] in
+                    var object: [String: Any] = ["pattern": route.pattern, "priority": route.priority, "handles": route.handles]
+                    if let group = route.group { object["group"] = group }
+                    return object
+                },
+            ]
+        }
+        let document: [String: Any] = [
+            "decodePlusSymbols": decodePlusSymbols,
+            "alwaysTreatsHostAsPathComponent": alwaysTreatsHostAsPathComponent,
+            "namespaces": namespaces,
+        ]
+        var options: JSONSerialization.WritingOptions = [.sortedKeys, .withoutEscapingSlashes]
+        if prettyPrinted { options.insert(.prettyPrinted) }
+        return (try? JSONSerialization.data(withJSONObject: document, options: options)) ?? Data("{}".utf8)
+    }
+
+    /// Builds a router with this table's options, namespaces and routes.
+    ///
+    /// Each route's handler calls `onRoute` with the route and its parameters, then returns the route's `handles`.
+    ///
+    /// - Parameter onRoute: observes every handler call (accepted or not).
+    /// - Returns: a new router.
+    public func makeRouter(onRoute: @escaping @Sendable (Route, RouteParameters) -> Void = { _, _ in }) -> LinkRouter {
+        let router = LinkRouter(options: .init(
+            decodePlusSymbols: decodePlusSymbols, alwaysTreatsHostAsPathComponent: alwaysTreatsHostAsPathComponent))
+        for namespace in namespaces {
+            let target: RouteNamespace
+            if let scheme = namespace.scheme {
+                router.addNamespace(scheme, fallsBackToGlobalRoutes: namespace.fallbackToGlobal)
+                target = .scheme(scheme)
+            } else {
+                target = .global
+            }
+            for route in namespace.routes {
+                router.addRoute(route.pattern, namespace: target, priority: route.priority, group: route.group) { parameters in
+                    onRoute(route, parameters)
+                    return route.handles
+                }
+            }
+        }
+        return router
+    }
+}

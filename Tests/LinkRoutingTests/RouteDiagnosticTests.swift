@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+@testable import LinkRouting
+
+struct RouteDiagnosticTests {
+    @Test func aDuplicatePatternIsReported() {
+        let router = LinkRouter()
+        router.addRoute("/user/:id") { _ in true }
+        let found = router.addRoute("/user/:name") { _ in true }
+        #expect(found.map(\.kind) == [.duplicate])
+        #expect(found.first?.relatedPattern == "/user/:id")
+        #expect(router.diagnostics == found)
+    }
+
+    @Test func aRouteCoveredByAnEarlierOneIsReportedAsShadowed() {
+        let router = LinkRouter()
+        router.addRoute("/:section/:id") { _ in true }
+        router.addRoute("/files/*", priority: 2) { _ in true }
+        #expect(router.addRoute("/user/42") { _ in true }.map(\.kind) == [.shadowed])
+        #expect(router.addRoute("/files/a/b") { _ in true }.first?.relatedPattern == "/files/*")
+        #expect(router.addRoute("/user/42/edit") { _ in true }.isEmpty)
+    }
+
+    @Test func aHigherPriorityRouteIsNotShadowed() {
+        let router = LinkRouter()
+        router.addRoute("/:section/:id") { _ in true }
+        #expect(router.addRoute("/user/42", priority: 1) { _ in true }.isEmpty)
+    }
+
+    @Test func shadowingIsPerNamespace() {
+        let router = LinkRouter()
+        router.addRoute("/:a") { _ in true }
+        #expect(router.addRoute("/x", namespace: .scheme("app")) { _ in true }.isEmpty)
+    }
+
+    @Test func patternProblemsAreReported() {
+        let router = LinkRouter()
+        #expect(router.addRoute("/a/:id/b/:id") { _ in true }.map(\.kind) == [.conflictingVariableNames])
+        #expect(router.addRoute("/x/:JLRoutePattern") { _ in true }.map(\.kind) == [.conflictingVariableNames])
+        #expect(router.addRoute("/files/*/more") { _ in true }.map(\.kind) == [.wildcardNotAtEnd])
+        #expect(router.addRoute("/open(/close") { _ in true }.map(\.kind) == [.unbalancedParentheses])
+        #expect(router.diagnostics.count == 4)
+        #expect(router.diagnostics.first?.description.contains("'id' appears twice") == true)
+    }
+
+    @Test func aWildcardInTheMiddleIgnoresWhatFollows() throws {
+        let router = LinkRouter()
+        let recorder = Recorder()
+        router.addRoute("/a/*/c", handler: recorder.handler())
+        #expect(try route(router, recorder, "app://a/b/d")?.wildcardComponents == ["b", "d"])
+    }
+}

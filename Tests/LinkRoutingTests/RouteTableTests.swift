@@ -1,0 +1,109 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import LinkRouting
+
+struct RouteTableTests {
+    static let issueExample = """
+        {"decodePlusSymbols": true, "alwaysTreatsHostAsPathComponent": false, "namespaces": [{"scheme": null, \
+        "fallbackToGlobal": false, "routes": [{"pattern": "/user/view/:userID", "priority": 0, "handles": true}]}, \
+        {"scheme": "tests", "fallbackToGlobal": true, "routes": []}]}
+        """
+
+    @Test func theIssueExampleLoads() throws {
+        let table = try RouteTable(json: Data(Self.issueExample.utf8))
+        #expect(table == RouteTable(namespaces: [
+            .init(scheme: nil, routes: [.init(pattern: "/user/view/:userID")]),
+            .init(scheme: "tests", fallbackToGlobal: true),
+        ]))
+    }
+
+    @Test func aDumpLoadsBackToAnEqualTable() throws {
+        let table = RouteTable(
+            decodePlusSymbols: false, alwaysTreatsHostAsPathComponent: true,
+            namespaces: [
+                .init(scheme: nil, routes: [.init(pattern: "/a/:b", priority: 3, handles: false, group: "g")]),
+                .init(scheme: "myapp", fallbackToGlobal: true, routes: [.init(pattern: "/x(/y)")]),
+                .init(scheme: "empty"),
+            ])
+        #expect(try RouteTable(json: table.jsonData()) == table)
+        #expect(try RouteTable(json: table.jsonData(prettyPrinted: false)) == table)
+        let text = String(decoding: table.jsonData(prettyPrinted: false), as: UTF8.self)
+        #expect(text.contains(#""scheme":null"#))
+    }
+
+    @Test func missingOptionalKeysTakeJLRoutesDefaults() throws {
+        let table = try RouteTable(json: Data(#"{"namespaces": [{"routes": [{"pattern": "/a"}]}, {"scheme": "s"}]}"#.utf8))
+        #expect(table.decodePlusSymbols)
+        #expect(!table.alwaysTreatsHostAsPathComponent)
+        #expect(table.namespaces == [.init(scheme: nil, routes: [.init(pattern: "/a")]), .init(scheme: "s")])
+    }
+
+    @Test(arguments: [
+        (#"{"namespaces": [{"routes": [{"pattern": "/a", "priority": "high"}]}]}"#,
+         "namespaces[0].routes[0].priority: expected an integer, found the string \"high\""),
+        (#"{"namespaces": [{"routes": [{"pattern": "/a", "handles": 1}]}]}"#,
+         "namespaces[0].routes[0].handles: expected a boolean, found the number 1"),
+        (#"{"namespaces": [{"routes": [{"pattern": "/a", "priority": true}]}]}"#,
+         "namespaces[0].routes[0].priority: expected an integer, found a boolean"),
+        (#"{"namespaces": [{"routes": [{"pattern": "/a", "priority": 1.5}]}]}"#,
+         "namespaces[0].routes[0].priority: expected an integer, found the number 1.5"),
+        (#"{"namespaces": [{"routes": [{"patern": "/a"}]}]}"#,
+         "namespaces[0].routes[0].patern: unknown key; expected one of group, handles, pattern, priority"),
+        (#"{"namespaces": [{"routes": [{}]}]}"#,
+         "namespaces[0].routes[0].pattern: required key missing: expected a pattern string"),
+        (#"{"namespaces": [{"routes": [{"pattern": ""}]}]}"#,
+         "namespaces[0].routes[0].pattern: expected a pattern such as \"/user/view/:userID\", found an empty string"),
+        (#"{"namespaces": [{"scheme": 3}]}"#, "namespaces[0].scheme: expected a string, found the number 3"),
+        (#"{"namespaces": [{"scheme": "a"}, {"scheme": "a"}]}"#,
+         "namespaces[1].scheme: namespace 'a' is listed twice; merge the two entries"),
+        (#"{"namespaces": {}}"#, "namespaces: expected an array, found an object"),
+        (#"{"decodePlusSymbols": "yes", "namespaces": []}"#, "decodePlusSymbols: expected a boolean, found the string \"yes\""),
+        (#"{}"#, "namespaces: required key missing: expected an array of namespaces"),
+        (#"{"namespaces": [], "extra": 1}"#,
+         "extra: unknown key; expected one of alwaysTreatsHostAsPathComponent, decodePlusSymbols, namespaces"),
+        (#"[]"#, "(document): expected an object, found an array"),
+    ])
+    func errorsNameTheKeyPath(json: String, message: String) {
+        #expect(throws: RouteTableError.self) { try RouteTable(json: Data(json.utf8)) }
+        do {
+            _ = try RouteTable(json: Data(json.utf8))
+        } catch {
+            #expect(error.description == message)
+        }
+    }
+
+    @Test func invalidJSONIsReported() {
+        do {
+            _ = try RouteTable(json: Data("{\"namespaces\": [".utf8))
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.code == .invalidJSON)
+        }
+    }
+
+    @Test func theRouterFollowsTheTable() throws {
+        let json = #"""
+            {"decodePlusSymbols": false, "namespaces": [
+              {"scheme": null, "routes": [
+                {"pattern": "/decline/:x", "priority": 5, "handles": false},
+                {"pattern": "/:section/:x"},
+                {"pattern": "/invites/:code", "priority": 9, "group": "invites"}]},
+              {"scheme": "tests", "fallbackToGlobal": true, "routes": []},
+              {"scheme": "closed", "routes": []}]}
+            """#
+        let table = try RouteTable(json: Data(json.utf8))
+        let calls = Mutex<[(String, Bool)]>([])
+        let router = table.makeRouter { route, _ in calls.withLock { $0.append((route.pattern, route.handles)) } }
+        #expect(router.route("app://decline/a+b"))
+        #expect(calls.withLock { $0.map(\.0) } == ["/decline/:x", "/:section/:x"])
+        #expect(router.route("tests://invites/A"))
+        #expect(!router.route("closed://invites/A"))
+        #expect(router.namespaces == [.global, .scheme("closed"), .scheme("tests")])
+        #expect(router.options == .init(decodePlusSymbols: false))
+        router.setGroup("invites", enabled: false)
+        calls.withLock { $0 = [] }
+        #expect(router.route("app://invites/A"))
+        #expect(calls.withLock { $0.map(\.0) } == ["/:section/:x"])
+    }
+}
