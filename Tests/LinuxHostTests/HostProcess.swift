@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// Runs the `linux-host` binary built next to the test bundle and captures its output.
@@ -26,7 +27,17 @@ struct HostProcess {
         return bundle.appendingPathComponent("linux-host")
     }
 
-    static func run(_ arguments: [String], timeout: Duration = .seconds(60)) throws -> Result {
+    /// Runs the binary on a thread of its own, so waiting for it never blocks the cooperative pool.
+    static func run(_ arguments: [String]) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread {
+                continuation.resume(with: Swift.Result { try runBlocking(arguments) })
+            }
+            thread.start()
+        }
+    }
+
+    private static func runBlocking(_ arguments: [String]) throws -> Result {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
@@ -35,18 +46,30 @@ struct HostProcess {
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        // Read both pipes before waiting, so a chatty child never blocks on a full pipe.
-        let group = DispatchGroup()
-        nonisolated(unsafe) var errData = Data()
-        group.enter()
-        DispatchQueue.global().async {
-            errData = err.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
+        // Drain stderr on another thread while this one drains stdout, so a chatty child never blocks on a full pipe.
+        let errData = ErrorDrain(err.fileHandleForReading)
         let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
         process.waitUntilExit()
         return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self))
+                      stderr: String(decoding: errData.wait(), as: UTF8.self))
+    }
+}
+
+/// Reads a pipe to its end on a thread of its own.
+private final class ErrorDrain: Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private let data = Mutex(Data())
+
+    init(_ handle: FileHandle) {
+        Thread { [self] in
+            let bytes = handle.readDataToEndOfFile()
+            data.withLock { $0 = bytes }
+            done.signal()
+        }.start()
+    }
+
+    func wait() -> Data {
+        done.wait()
+        return data.withLock { $0 }
     }
 }

@@ -4,21 +4,21 @@ import UniversalLinkKitTesting
 
 /// The console contract of `linux-host resolve`, `inapp` and `push`, run as a user runs them.
 struct ResolveCommandTests {
-    @Test func theDemoTellsTheWholeStoryAndExitsZero() throws {
-        let result = try HostProcess.run([])
+    @Test func theDemoTellsTheWholeStoryAndExitsZero() async throws {
+        let result = try await HostProcess.run([])
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
         #expect(result.stdout.contains("PIORsysWebURLResolvedNotification"))
         #expect(result.stdout.contains("example-app://products/1234"))
         #expect(!result.stdout.contains("UNEXPECTED"))
-        #expect(try HostProcess.run(["demo"]).status == 0)
+        #expect(try await HostProcess.run(["demo"]).status == 0)
     }
 
-    @Test func resolvePrintsOneJSONLinePerInputInInputOrder() throws {
+    @Test func resolvePrintsOneJSONLinePerInputInInputOrder() async throws {
         let stub = try ResponseHandlerStub(links: ResponseHandlerStub.demoLinks)
         let product = stub.url("/pub/acc?_ri_=product").absoluteString
         let webOnly = stub.url("/pub/acc?_ri_=web-only").absoluteString
         let article = stub.url("/pub/cc?_ri_=article").absoluteString
-        let result = try HostProcess.run(["resolve", "--json", "--allow-loopback", "--allow-http", product, webOnly, product, article])
+        let result = try await HostProcess.run(["resolve", "--json", "--allow-loopback", "--allow-http", product, webOnly, product, article])
         #expect(result.status == 1)  // the /pub/cc link is not handled
         let lines = try result.jsonLines()
         #expect(lines.map { $0["url"] as? String } == [product, webOnly, product, article])
@@ -39,22 +39,22 @@ struct ResolveCommandTests {
         #expect(stub.requestCount == 2)
     }
 
-    @Test func resolveExitsZeroWhenEveryInputWasHandledWithoutError() throws {
+    @Test func resolveExitsZeroWhenEveryInputWasHandledWithoutError() async throws {
         let stub = try ResponseHandlerStub(links: ResponseHandlerStub.demoLinks)
-        let result = try HostProcess.run(["resolve", "--json", "--allow-loopback", "--allow-http", stub.url("/pub/acc?_ri_=product").absoluteString])
+        let result = try await HostProcess.run(["resolve", "--json", "--allow-loopback", "--allow-http", stub.url("/pub/acc?_ri_=product").absoluteString])
         #expect(result.status == 0, "\(result.stdout)")
     }
 
-    @Test func errorsCarryTheirCodeAndMessage() throws {
+    @Test func errorsCarryTheirCodeAndMessage() async throws {
         let stub = try ResponseHandlerStub(links: [:])
         stub.setDefaultBehavior(.noResponse)
         let url = stub.url("/pub/acc?_ri_=slow").absoluteString
-        let result = try HostProcess.run(["resolve", "--json", "--timeout", "0.5", "--allow-loopback", "--allow-http", url])
+        let result = try await HostProcess.run(["resolve", "--json", "--timeout", "0.5", "--allow-loopback", "--allow-http", url])
         #expect(result.status == 1)
         let timeout = try #require(try result.jsonLines().first?["notification"] as? [String: Any])
         #expect((timeout["PIOErrorResolveWebURL"] as? [String: Any])?["code"] as? String == "timeout")
 
-        let refused = try HostProcess.run(["resolve", "--json", "https://127.1/pub/acc"])
+        let refused = try await HostProcess.run(["resolve", "--json", "https://127.1/pub/acc"])
         #expect(refused.status == 1)
         let notification = try #require(try refused.jsonLines().first?["notification"] as? [String: Any])
         let error = try #require(notification["PIOErrorResolveWebURL"] as? [String: Any])
@@ -64,8 +64,8 @@ struct ResolveCommandTests {
         stub.shutdown()
     }
 
-    @Test func junkInputIsReportedAsNotHandledNeverACrash() throws {
-        let result = try HostProcess.run(["resolve", "--json", "not a url", "", "https://[::1", "%", "https://"])
+    @Test func junkInputIsReportedAsNotHandledNeverACrash() async throws {
+        let result = try await HostProcess.run(["resolve", "--json", "not a url", "", "https://[::1", "%", "https://"])
         #expect(result.status == 1)
         let lines = try result.jsonLines()
         #expect(lines.map { $0["url"] as? String } == ["not a url", "", "https://[::1", "%", "https://"])
@@ -74,24 +74,24 @@ struct ResolveCommandTests {
 
     @Test(arguments: [["resolve"], ["resolve", "--timeout", "soon", "https://x.example/pub/acc"], ["resolve", "--bogus", "u"],
                       ["push"], ["push", "{}", "{}"], ["nonsense"], ["serve", "--port", "http"]])
-    func usageErrorsExitTwoWithAMessageOnStderr(arguments: [String]) throws {
-        let result = try HostProcess.run(arguments)
+    func usageErrorsExitTwoWithAMessageOnStderr(arguments: [String]) async throws {
+        let result = try await HostProcess.run(arguments)
         #expect(result.status == 2)
         #expect(result.stderr.hasPrefix("linux-host: "))
         #expect(result.stdout.isEmpty)
     }
 
-    @Test func inAppHyperlinksGoToTheOpenerUnlessExecuteRsysWebURLIsOn() throws {
+    @Test func inAppHyperlinksGoToTheOpenerUnlessExecuteRsysWebURLIsOn() async throws {
         let stub = try ResponseHandlerStub(links: ResponseHandlerStub.demoLinks)
         let article = stub.url("/pub/cc?_ri_=article").absoluteString
-        let off = try HostProcess.run(["inapp", "--json", article])
+        let off = try await HostProcess.run(["inapp", "--json", article])
         #expect(off.status == 0)
         let offLine = try #require(off.jsonLines().first)
         #expect(offLine["handled"] as? Bool == true)
         #expect(offLine["notification"] is NSNull)
         #expect(offLine["opened"] as? String == article)
 
-        let on = try HostProcess.run(["inapp", "--json", "--execute-rsys-web-url", "--allow-loopback", "--allow-http", article, "https://www.example.com/x"])
+        let on = try await HostProcess.run(["inapp", "--json", "--execute-rsys-web-url", "--allow-loopback", "--allow-http", article, "https://www.example.com/x"])
         #expect(on.status == 0)
         let lines = try on.jsonLines()
         #expect((lines[0]["notification"] as? [String: Any])?["PIOResolvedWeblinkURL"] as? String == "https://www.example.com/articles/42")
@@ -99,8 +99,8 @@ struct ResolveCommandTests {
         #expect(stub.requestCount == 1)
     }
 
-    @Test func unsafeInAppHyperlinksAreNeverOpened() throws {
-        let result = try HostProcess.run(["inapp", "--json", "--no-execute-rsys-web-url", "javascript:alert(1)", "data:text/html,x"])
+    @Test func unsafeInAppHyperlinksAreNeverOpened() async throws {
+        let result = try await HostProcess.run(["inapp", "--json", "--no-execute-rsys-web-url", "javascript:alert(1)", "data:text/html,x"])
         #expect(result.status == 1)
         for line in try result.jsonLines() {
             #expect(line["opened"] is NSNull)
@@ -108,18 +108,18 @@ struct ResolveCommandTests {
         }
     }
 
-    @Test func pushReadsTheURLUnderU() throws {
+    @Test func pushReadsTheURLUnderU() async throws {
         let stub = try ResponseHandlerStub(links: ResponseHandlerStub.demoLinks)
         let product = stub.url("/pub/acc?_ri_=product").absoluteString
         let payload = #"{"aps":{"alert":"Hi"},"u":"\#(product)"}"#
-        let result = try HostProcess.run(["push", "--json", "--execute-rsys-web-url", "--allow-loopback", "--allow-http", payload])
+        let result = try await HostProcess.run(["push", "--json", "--execute-rsys-web-url", "--allow-loopback", "--allow-http", payload])
         #expect(result.status == 0)
         let line = try #require(result.jsonLines().first)
         #expect(line["url"] as? String == payload)
         #expect((line["notification"] as? [String: Any])?["PIOResolvedDeeplinkURL"] as? String == "example-app://products/1234")
 
-        let other = try HostProcess.run(["push", "--json", #"{"u":"example-app://inbox"}"#])
+        let other = try await HostProcess.run(["push", "--json", #"{"u":"example-app://inbox"}"#])
         #expect(try other.jsonLines().first?["opened"] as? String == "example-app://inbox")
-        #expect(try HostProcess.run(["push", "--json", "not json"]).status == 1)
+        #expect(try await HostProcess.run(["push", "--json", "not json"]).status == 1)
     }
 }

@@ -205,7 +205,9 @@ struct LinkResolverTests {
                 .resolve(Self.link)
         }
         #expect(error?.code == .timeout)
-        #expect(ContinuousClock.now - start < .seconds(5))
+        // Generous: the bound only has to tell "on time" from "hung" (the hanging transport would take 120 s), and
+        // CPU-heavy tests running in parallel can hold every thread of the cooperative pool for seconds.
+        #expect(ContinuousClock.now - start < .seconds(20))
     }
 
     @Test func theDeadlineCountsFromTheActivation() async {

@@ -71,7 +71,7 @@ struct URLSessionIntegrationTests {
         let start = ContinuousClock.now
         let outcome = await fixture.activate("/pub/acc?_ri_=silent")
         #expect(outcome.resolvedLink?.error?.code == .timeout)
-        #expect(ContinuousClock.now - start < .seconds(4))
+        #expect(ContinuousClock.now - start < .seconds(20))  // without the deadline: the 30 s session backstop
         #expect(fixture.recorder.count == 1)
         fixture.stub.shutdown()
     }
@@ -82,7 +82,7 @@ struct URLSessionIntegrationTests {
         let start = ContinuousClock.now
         let outcome = await fixture.activate("/pub/acc?_ri_=slow")
         #expect(outcome.resolvedLink?.error?.code == .timeout)
-        #expect(ContinuousClock.now - start < .seconds(4))
+        #expect(ContinuousClock.now - start < .seconds(20))  // without the deadline: the 30 s session backstop
         fixture.stub.shutdown()
     }
 

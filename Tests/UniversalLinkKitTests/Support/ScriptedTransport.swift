@@ -65,7 +65,7 @@ struct HangingTransport: LinkTransport {
         } else {
             // Ignores cancellation: the resolver's deadline must still hold.
             let start = ContinuousClock.now
-            while ContinuousClock.now < start + .seconds(30) {
+            while ContinuousClock.now < start + .seconds(120) {
                 try? await Task.sleep(for: .milliseconds(50))
             }
         }
