@@ -630,6 +630,35 @@ struct ResponseHandlerStubTests {
         #expect(Set(stub.requests.map(\.target)).count == 1000)
     }
 
+    @Test func soakWithFaultsChosenByAResponderLeavesTheStubServing() async throws {
+        let stub = try ResponseHandlerStub(links: ["/pub/acc": Self.product])
+        defer { stub.shutdown() }
+        let faults: [Behavior] = [.dropConnection, .resetConnection, .dropAfterHeaders, .status(503), .json("[")]
+        stub.setResponder { request in
+            // Deterministic "randomness": the fault depends only on the request's own number.
+            let number = Int(request.query?.split(separator: "=").last ?? "") ?? 0
+            return number % 3 == 0 ? faults[(number / 3) % faults.count] : nil
+        }
+        let client = HTTPClient()
+
+        let completed = try await withThrowingTaskGroup(of: Int?.self) { group in
+            var completed = 0
+            for index in 0..<300 {
+                if index >= 16, try await group.next() != nil { completed += 1 }
+                group.addTask { try? await client.get(stub.url("/pub/acc?_ri_=\(index)")).status }
+            }
+            for try await status in group where status != nil { completed += 1 }
+            return completed
+        }
+        stub.setResponder(nil)
+        let after = try await client.get(stub.url("/pub/acc?_ri_=after"))
+
+        // Every third request misbehaves; connection faults may fail or be retried by libcurl, never hang.
+        #expect(completed >= 200)
+        #expect(stub.requestCount >= 300)
+        #expect(after.text == Self.product.json)
+    }
+
     @Test func burstOfRawConnectionsOpenedAtOnceIsServed() throws {
         let stub = try ResponseHandlerStub(links: ["/pub/acc": Self.product])
         defer { stub.shutdown() }
