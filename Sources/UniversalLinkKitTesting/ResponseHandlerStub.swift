@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A real HTTP/1.1 server on 127.0.0.1 that answers like Oracle Responsys' Response Handler, and misbehaves on
 /// demand.
@@ -169,7 +168,8 @@ public final class ResponseHandlerStub: Sendable {
     /// Installs (or with `nil` removes) a function choosing the behaviour of each request without a queued one.
     ///
     /// It runs on the connection's thread, outside the stub's lock (it may call the stub), once per request; a
-    /// `nil` result falls through to the default behaviour.
+    /// `nil` result falls through to the default behaviour. A responder that captures the stub keeps it alive
+    /// until ``shutdown()``, which drops the responder; capture it `unowned` to let `deinit` shut it down.
     /// ```swift
     /// stub.setResponder { _ in Int.random(in: 0..<10) == 0 ? .resetConnection : nil }
     /// ```

@@ -105,6 +105,8 @@ final class StubServer: Sendable {
         let first = withState { state in
             guard !state.isShutDown else { return false }
             state.isShutDown = true
+            // A responder capturing the stub would otherwise keep it (and this server) alive forever.
+            state.responder = nil
             // Under the lock: a connection thread unregisters its descriptor under the lock before closing it,
             // and the accept thread closes the listener only after seeing `isShutDown`, so none of these numbers
             // can have been reused by an unrelated file yet. shutdown(2) does not block.
