@@ -1,6 +1,11 @@
 import Foundation
 import Testing
 import UniversalLinkKitTesting
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -699,6 +704,31 @@ struct ResponseHandlerStubTests {
         let client = try RawHTTPClient(port: port)
         client.send("GET / HTTP/1.1\r\n\r\n")
         #expect(client.readResponse()?.status == 404)
+    }
+
+    @Test func childProcessesDoNotInheritConnections() throws {
+        let stub = try ResponseHandlerStub(links: ["/pub/acc": Self.product])
+        defer { stub.shutdown() }
+        stub.enqueue([.dropConnection], for: "/pub/acc")
+        let client = try RawHTTPClient(port: stub.port)
+        client.send("GET /pub/acc HTTP/1.1\r\nHost: x\r\nX-Pad: ")
+        #expect(client.readSome(timeout: 0.2) == .timedOut)  // the connection is open, its request unfinished
+
+        // posix_spawn without file actions (unlike Foundation's Process) hands the child every descriptor that is
+        // not close-on-exec; a child holding the connection would keep the drop below from reaching the client.
+        var child = pid_t()
+        let arguments: [UnsafeMutablePointer<CChar>?] = ["/bin/sleep", "30"].map { (text: String) in strdup(text) } + [nil]
+        defer { arguments.forEach { free($0) } }
+        try #require(posix_spawn(&child, "/bin/sleep", nil, nil, arguments, environ) == 0)
+        defer {
+            kill(child, SIGKILL)
+            waitpid(child, nil, 0)
+        }
+        client.send("1\r\n\r\n")
+        let (end, bytes) = client.readToEnd(timeout: 10)
+
+        #expect(end == .endOfStream)
+        #expect(bytes.isEmpty)
     }
 
     @Test func shutdownIsIdempotentAndRefusesNewConnections() throws {
