@@ -113,8 +113,10 @@ struct ResponseHandlerStubTests {
         #expect(try Self.decode(special.body)["webLinkUrl"] as? String == "https://www.example.com/special")
         #expect(try Self.decode(other.body)["webLinkUrl"] as? String == "https://www.example.com/any")
         #expect(removed.status == 404)
+        #expect(stub.links.keys.sorted() == ["/pub/acc?_ri_=special"])
         #expect(stub.requestCount(for: "/pub/acc") == 3)
         #expect(stub.requestCount(for: "/pub/acc?_ri_=other") == 2)
+        #expect(stub.requests(for: "/pub/acc?_ri_=special").map(\.query) == ["_ri_=special"])
     }
 
     @Test func headRequestGetsTheHeadWithoutABody() throws {
@@ -764,6 +766,30 @@ struct ResponseHandlerStubTests {
         #expect(after.status == 200)
         #expect(stub.requestCount == 1)
         #expect(stub.requestCount(for: "/pub/acc") == 1)
+    }
+
+    @Test func recordedRequestSplitsItsTargetAtTheFirstQuestionMark() {
+        let withQuery = RecordedRequest(method: "GET", target: "/pub/acc?_ri_=a?b&c=%3F")
+        let withoutQuery = RecordedRequest(method: "GET", target: "/pub/acc")
+        let emptyQuery = RecordedRequest(method: "GET", target: "/pub/acc?")
+
+        #expect(withQuery.path == "/pub/acc")
+        #expect(withQuery.query == "_ri_=a?b&c=%3F")
+        #expect(withoutQuery.query == nil)
+        #expect(emptyQuery.query == "")
+    }
+
+    @Test func recordedRequestsCompareHeadersInOrder() {
+        let date = Date()
+        let one = RecordedRequest(method: "GET", target: "/", headers: [("A", "1"), ("B", "2")], receivedAt: date)
+        let same = RecordedRequest(method: "GET", target: "/", headers: [("A", "1"), ("B", "2")], receivedAt: date)
+        let swapped = RecordedRequest(method: "GET", target: "/", headers: [("B", "2"), ("A", "1")], receivedAt: date)
+
+        #expect(one == same)
+        #expect(Set([one, same, swapped]).count == 2)
+        #expect(one != swapped)
+        #expect(swapped.header("a") == "1")
+        #expect(RecordedRequest(method: "GET", target: "/", headers: [("X", "1"), ("x", "2")]).headerValues("X") == ["1", "2"])
     }
 
     @Test func linkJSONEscapesStrings() {
