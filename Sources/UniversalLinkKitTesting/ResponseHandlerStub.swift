@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A real HTTP/1.1 server on 127.0.0.1 that answers like Oracle Responsys' Response Handler, and misbehaves on
 /// demand.
@@ -137,12 +136,12 @@ public final class ResponseHandlerStub: Sendable {
     ///   - key: an exact request target (`/pub/acc?_ri_=1`) or a bare path (`/pub/acc`); a request whose exact
     ///     target is in the table uses that row, otherwise the row for its path.
     public func setLink(_ link: Link?, for key: String) {
-        server.state.withLock { $0.links[key] = link }
+        server.withState { $0.links[key] = link }
     }
 
     /// The current link table.
     public var links: [String: Link] {
-        server.state.withLock { $0.links }
+        server.withState { $0.links }
     }
 
     /// Queues behaviours for the next requests matching `key`, in order; after them, normal service resumes.
@@ -155,7 +154,7 @@ public final class ResponseHandlerStub: Sendable {
     ///   - key: an exact request target (`/pub/acc?_ri_=1`) or a bare path (`/pub/acc`).
     public func enqueue(_ behaviors: [Behavior], for key: String) {
         guard !behaviors.isEmpty else { return }
-        server.state.withLock { $0.queues[key, default: []].append(contentsOf: behaviors) }
+        server.withState { $0.queues[key, default: []].append(contentsOf: behaviors) }
     }
 
     /// The behaviour of every request that finds nothing queued and no responder's choice (``Behavior/normal``
@@ -163,29 +162,30 @@ public final class ResponseHandlerStub: Sendable {
     ///
     /// - Parameter behavior: the new default.
     public func setDefaultBehavior(_ behavior: Behavior) {
-        server.state.withLock { $0.defaultBehavior = behavior }
+        server.withState { $0.defaultBehavior = behavior }
     }
 
     /// Installs (or with `nil` removes) a function choosing the behaviour of each request without a queued one.
     ///
     /// It runs on the connection's thread, outside the stub's lock (it may call the stub), once per request; a
-    /// `nil` result falls through to the default behaviour.
+    /// `nil` result falls through to the default behaviour. A responder that captures the stub keeps it alive
+    /// until ``shutdown()``, which drops the responder; capture it `unowned` to let `deinit` shut it down.
     /// ```swift
     /// stub.setResponder { _ in Int.random(in: 0..<10) == 0 ? .resetConnection : nil }
     /// ```
     /// - Parameter responder: the function, or `nil`.
     public func setResponder(_ responder: (@Sendable (RecordedRequest) -> Behavior?)?) {
-        server.state.withLock { $0.responder = responder }
+        server.withState { $0.responder = responder }
     }
 
     /// How many requests were read (parsed completely) since start or the last ``resetRecording()``.
     public var requestCount: Int {
-        server.state.withLock { $0.requests.count }
+        server.withState { $0.requests.count }
     }
 
     /// Every request read since start or the last ``resetRecording()``, in arrival order.
     public var requests: [RecordedRequest] {
-        server.state.withLock { $0.requests }
+        server.withState { $0.requests }
     }
 
     /// How many recorded requests match `key`.
@@ -194,7 +194,7 @@ public final class ResponseHandlerStub: Sendable {
     ///   matches when its target or its path equals the key.
     /// - Returns: the count.
     public func requestCount(for key: String) -> Int {
-        server.state.withLock { $0.requests.count { $0.matches(key) } }
+        server.withState { $0.requests.count { $0.matches(key) } }
     }
 
     /// The recorded requests matching `key` (exact target or bare path), in arrival order.
@@ -202,7 +202,7 @@ public final class ResponseHandlerStub: Sendable {
     /// - Parameter key: an exact request target or a bare path.
     /// - Returns: the requests.
     public func requests(for key: String) -> [RecordedRequest] {
-        server.state.withLock { $0.requests.filter { $0.matches(key) } }
+        server.withState { $0.requests.filter { $0.matches(key) } }
     }
 
     /// Waits until at least `count` requests have been recorded, or `timeout` passes.
@@ -230,18 +230,18 @@ public final class ResponseHandlerStub: Sendable {
     /// How many TCP connections were accepted since start or the last ``resetRecording()``: with keep-alive,
     /// fewer than ``requestCount``.
     public var connectionCount: Int {
-        server.state.withLock { $0.connectionCount }
+        server.withState { $0.connectionCount }
     }
 
     /// How many requests were refused as unreadable (answered `400`, `431`, `501` or `505`) since start or the
     /// last ``resetRecording()``.
     public var badRequestCount: Int {
-        server.state.withLock { $0.badRequestCount }
+        server.withState { $0.badRequestCount }
     }
 
     /// Forgets recorded requests and counters; the link table, queues, default and responder stay.
     public func resetRecording() {
-        server.state.withLock { state in
+        server.withState { state in
             state.requests.removeAll()
             state.connectionCount = 0
             state.badRequestCount = 0

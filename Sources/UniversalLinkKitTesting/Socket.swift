@@ -19,7 +19,9 @@ enum Socket {
     }
 
     #if canImport(Glibc)
-    private static let streamType = Int32(SOCK_STREAM.rawValue)
+    // The listener is close-on-exec from birth; accepted sockets and the pipe get the flag right after (see
+    // `closeOnExec`), as accept4 and pipe2 are not visible from Swift's Glibc module.
+    private static let streamType = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
     private static let sendFlags = Int32(MSG_NOSIGNAL)
     #else
     private static let streamType = SOCK_STREAM
@@ -32,6 +34,7 @@ enum Socket {
     static func listen(port: UInt16, backlog: Int32) throws(Failure) -> (fd: Int32, port: UInt16) {
         let fd = socket(AF_INET, streamType, 0)
         guard fd >= 0 else { throw Failure(call: "socket", errno: errno) }
+        closeOnExec(fd)
         do throws(Failure) {
             var one: Int32 = 1
             // A fixed port (`linux-host serve --port N`) must be reusable right after a previous run.
@@ -76,11 +79,18 @@ enum Socket {
         let fd = Darwin.accept(listener, nil, nil)
         #endif
         guard fd >= 0 else { return nil }
+        closeOnExec(fd)
         noSigPipe(fd)
         var one: Int32 = 1
         // Small JSON answers must not wait for Nagle's algorithm.
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
         return fd
+    }
+
+    /// Keeps a descriptor out of child processes: a child holding a copy of a connection would keep it open after
+    /// the stub closes it (no FIN for `.dropConnection`, no end of a `Connection: close` answer).
+    private static func closeOnExec(_ fd: Int32) {
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
     }
 
     /// Darwin has no `MSG_NOSIGNAL`; the socket option does the same there.
@@ -201,6 +211,8 @@ enum Socket {
     static func makePipe() throws(Failure) -> (read: Int32, write: Int32) {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw Failure(call: "pipe", errno: errno) }
+        closeOnExec(fds[0])
+        closeOnExec(fds[1])
         return (fds[0], fds[1])
     }
 

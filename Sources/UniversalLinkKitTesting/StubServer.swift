@@ -6,7 +6,7 @@ import Synchronization
 /// It is a separate object so that threads keep it (not the public stub) alive: the stub's `deinit` can then run
 /// while connections are open, and shut them down.
 final class StubServer: Sendable {
-    struct State {
+    struct State: Sendable {
         var links: [String: ResponseHandlerStub.Link]
         var queues: [String: [Behavior]] = [:]
         var defaultBehavior = Behavior.normal
@@ -22,7 +22,7 @@ final class StubServer: Sendable {
     }
 
     let port: UInt16
-    let state: Mutex<State>
+    private let state: Mutex<State>
     private let listener: Int32
     /// Becomes readable, for good, when the stub shuts down: every wait in the server polls it too.
     private let wakeRead: Int32
@@ -40,6 +40,16 @@ final class StubServer: Sendable {
         wakeRead = pipe.read
         wakeWrite = pipe.write
         state = Mutex(State(links: links))
+    }
+
+    /// Runs `body` with exclusive access to the state (and tells ThreadSanitizer so, see ``ThreadSanitizerHints``).
+    func withState<Result: Sendable>(_ body: (inout State) -> Result) -> Result {
+        let address = Unmanaged.passUnretained(self).toOpaque()
+        return state.withLock { state in
+            ThreadSanitizerHints.acquired(address)
+            defer { ThreadSanitizerHints.releasing(address) }
+            return body(&state)
+        }
     }
 
     deinit {
@@ -63,19 +73,19 @@ final class StubServer: Sendable {
     private func acceptLoop() {
         defer {
             Socket.close(listener)
-            state.withLock { $0.acceptThreadDone = true }
+            withState { $0.acceptThreadDone = true }
         }
         while true {
             let readiness = Socket.wait(for: listener, wake: wakeRead, timeout: nil)
             // Leave (and close the listener) only once `shutdown()` has finished with the descriptor, which it
             // does in the same critical section that sets the flag.
-            if state.withLock({ $0.isShutDown }) { return }
+            if withState({ $0.isShutDown }) { return }
             guard readiness == .readable, let fd = Socket.accept(listener) else {
                 // Out of descriptors or an aborted connection: back off instead of spinning on poll.
                 _ = Socket.wait(for: nil, wake: wakeRead, timeout: 0.01)
                 continue
             }
-            let accepted = state.withLock { state in
+            let accepted = withState { state in
                 guard !state.isShutDown else { return false }
                 state.openConnections.insert(fd)
                 state.liveConnectionThreads += 1
@@ -92,9 +102,11 @@ final class StubServer: Sendable {
 
     /// Stops accepting, wakes every waiting thread, and waits a bounded time for them to finish.
     func shutdown() {
-        let first = state.withLock { state in
+        let first = withState { state in
             guard !state.isShutDown else { return false }
             state.isShutDown = true
+            // A responder capturing the stub would otherwise keep it (and this server) alive forever.
+            state.responder = nil
             // Under the lock: a connection thread unregisters its descriptor under the lock before closing it,
             // and the accept thread closes the listener only after seeing `isShutDown`, so none of these numbers
             // can have been reused by an unrelated file yet. shutdown(2) does not block.
@@ -106,7 +118,7 @@ final class StubServer: Sendable {
         Socket.signal(wakeWrite)
         let deadline = Socket.monotonicNow() + 2
         while Socket.monotonicNow() < deadline {
-            let done = state.withLock { $0.acceptThreadDone && $0.liveConnectionThreads == 0 }
+            let done = withState { $0.acceptThreadDone && $0.liveConnectionThreads == 0 }
             if done { return }
             _ = Socket.wait(for: nil, wake: -1, timeout: 0.002)
         }
@@ -127,7 +139,7 @@ final class StubServer: Sendable {
     private func serve(_ fd: Int32) {
         var ending = Ending.close
         defer {
-            state.withLock { state in
+            withState { state in
                 state.openConnections.remove(fd)
                 state.liveConnectionThreads -= 1
             }
@@ -142,7 +154,7 @@ final class StubServer: Sendable {
             case .closed:
                 return
             case .bad(let status, let reason):
-                state.withLock { $0.badRequestCount += 1 }
+                withState { $0.badRequestCount += 1 }
                 let response = StubResponse(status: status, headers: [], body: Array("\(reason)\n".utf8))
                 var writer = ResponseWriter(fd: fd, wake: wakeRead, pacing: nil)
                 _ = writer.send(response.head(close: true))
@@ -178,7 +190,7 @@ final class StubServer: Sendable {
     /// Records the request and picks its behaviour: queued for its exact target, queued for its path, the
     /// responder's choice, then the default.
     private func choose(for request: RecordedRequest) -> Behavior.Kind {
-        let (queued, responder, fallback) = state.withLock { state in
+        let (queued, responder, fallback) = withState { state in
             state.requests.append(request)
             for key in [request.target, request.path] {
                 if var queue = state.queues[key], !queue.isEmpty {
@@ -256,7 +268,7 @@ final class StubServer: Sendable {
 
     /// The answer of the real Response Handler for this request, from the link table.
     func normalResponse(for request: RecordedRequest) -> StubResponse {
-        let link = state.withLock { $0.links[request.target] ?? $0.links[request.path] }
+        let link = withState { $0.links[request.target] ?? $0.links[request.path] }
         guard let link else {
             return StubResponse(
                 status: 404, headers: [("Content-Type", "text/plain; charset=utf-8")],

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
 import UniversalLinkKitTesting
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -108,8 +113,10 @@ struct ResponseHandlerStubTests {
         #expect(try Self.decode(special.body)["webLinkUrl"] as? String == "https://www.example.com/special")
         #expect(try Self.decode(other.body)["webLinkUrl"] as? String == "https://www.example.com/any")
         #expect(removed.status == 404)
+        #expect(stub.links.keys.sorted() == ["/pub/acc?_ri_=special"])
         #expect(stub.requestCount(for: "/pub/acc") == 3)
         #expect(stub.requestCount(for: "/pub/acc?_ri_=other") == 2)
+        #expect(stub.requests(for: "/pub/acc?_ri_=special").map(\.query) == ["_ri_=special"])
     }
 
     @Test func headRequestGetsTheHeadWithoutABody() throws {
@@ -630,6 +637,35 @@ struct ResponseHandlerStubTests {
         #expect(Set(stub.requests.map(\.target)).count == 1000)
     }
 
+    @Test func soakWithFaultsChosenByAResponderLeavesTheStubServing() async throws {
+        let stub = try ResponseHandlerStub(links: ["/pub/acc": Self.product])
+        defer { stub.shutdown() }
+        let faults: [Behavior] = [.dropConnection, .resetConnection, .dropAfterHeaders, .status(503), .json("[")]
+        stub.setResponder { request in
+            // Deterministic "randomness": the fault depends only on the request's own number.
+            let number = Int(request.query?.split(separator: "=").last ?? "") ?? 0
+            return number % 3 == 0 ? faults[(number / 3) % faults.count] : nil
+        }
+        let client = HTTPClient()
+
+        let completed = try await withThrowingTaskGroup(of: Int?.self) { group in
+            var completed = 0
+            for index in 0..<300 {
+                if index >= 16, try await group.next() != nil { completed += 1 }
+                group.addTask { try? await client.get(stub.url("/pub/acc?_ri_=\(index)")).status }
+            }
+            for try await status in group where status != nil { completed += 1 }
+            return completed
+        }
+        stub.setResponder(nil)
+        let after = try await client.get(stub.url("/pub/acc?_ri_=after"))
+
+        // Every third request misbehaves; connection faults may fail or be retried by libcurl, never hang.
+        #expect(completed >= 200)
+        #expect(stub.requestCount >= 300)
+        #expect(after.text == Self.product.json)
+    }
+
     @Test func burstOfRawConnectionsOpenedAtOnceIsServed() throws {
         let stub = try ResponseHandlerStub(links: ["/pub/acc": Self.product])
         defer { stub.shutdown() }
@@ -672,6 +708,31 @@ struct ResponseHandlerStubTests {
         #expect(client.readResponse()?.status == 404)
     }
 
+    @Test func childProcessesDoNotInheritConnections() throws {
+        let stub = try ResponseHandlerStub(links: ["/pub/acc": Self.product])
+        defer { stub.shutdown() }
+        stub.enqueue([.dropConnection], for: "/pub/acc")
+        let client = try RawHTTPClient(port: stub.port)
+        client.send("GET /pub/acc HTTP/1.1\r\nHost: x\r\nX-Pad: ")
+        #expect(client.readSome(timeout: 0.2) == .timedOut)  // the connection is open, its request unfinished
+
+        // posix_spawn without file actions (unlike Foundation's Process) hands the child every descriptor that is
+        // not close-on-exec; a child holding the connection would keep the drop below from reaching the client.
+        var child = pid_t()
+        let arguments: [UnsafeMutablePointer<CChar>?] = ["/bin/sleep", "30"].map { (text: String) in strdup(text) } + [nil]
+        defer { arguments.forEach { free($0) } }
+        try #require(posix_spawn(&child, "/bin/sleep", nil, nil, arguments, environ) == 0)
+        defer {
+            kill(child, SIGKILL)
+            waitpid(child, nil, 0)
+        }
+        client.send("1\r\n\r\n")
+        let (end, bytes) = client.readToEnd(timeout: 10)
+
+        #expect(end == .endOfStream)
+        #expect(bytes.isEmpty)
+    }
+
     @Test func shutdownIsIdempotentAndRefusesNewConnections() throws {
         let stub = try ResponseHandlerStub()
         stub.shutdown()
@@ -705,6 +766,30 @@ struct ResponseHandlerStubTests {
         #expect(after.status == 200)
         #expect(stub.requestCount == 1)
         #expect(stub.requestCount(for: "/pub/acc") == 1)
+    }
+
+    @Test func recordedRequestSplitsItsTargetAtTheFirstQuestionMark() {
+        let withQuery = RecordedRequest(method: "GET", target: "/pub/acc?_ri_=a?b&c=%3F")
+        let withoutQuery = RecordedRequest(method: "GET", target: "/pub/acc")
+        let emptyQuery = RecordedRequest(method: "GET", target: "/pub/acc?")
+
+        #expect(withQuery.path == "/pub/acc")
+        #expect(withQuery.query == "_ri_=a?b&c=%3F")
+        #expect(withoutQuery.query == nil)
+        #expect(emptyQuery.query == "")
+    }
+
+    @Test func recordedRequestsCompareHeadersInOrder() {
+        let date = Date()
+        let one = RecordedRequest(method: "GET", target: "/", headers: [("A", "1"), ("B", "2")], receivedAt: date)
+        let same = RecordedRequest(method: "GET", target: "/", headers: [("A", "1"), ("B", "2")], receivedAt: date)
+        let swapped = RecordedRequest(method: "GET", target: "/", headers: [("B", "2"), ("A", "1")], receivedAt: date)
+
+        #expect(one == same)
+        #expect(Set([one, same, swapped]).count == 2)
+        #expect(one != swapped)
+        #expect(swapped.header("a") == "1")
+        #expect(RecordedRequest(method: "GET", target: "/", headers: [("X", "1"), ("x", "2")]).headerValues("X") == ["1", "2"])
     }
 
     @Test func linkJSONEscapesStrings() {
