@@ -1,4 +1,5 @@
 import Foundation
+import LinkRouting
 import Synchronization
 
 /// Handles email-to-app universal links the way Responsys' `PushIOManager` does on iOS, on plain values.
@@ -71,7 +72,8 @@ public final class LinkManager: Sendable {
     private let broadcaster: LinkBroadcaster
     private let registry: ActivationRegistry
     private let opener: URLOpener
-    private let router: LinkRouterHook?
+    /// The router resolved links are handed to, if any.
+    public let router: LinkRouter?
     private let clock: LinkClock
     private let executeFlag: Mutex<Bool>
 
@@ -83,25 +85,16 @@ public final class LinkManager: Sendable {
     ///   - notificationCenter: Where notifications are posted.
     ///   - opener: Opens URLs that are not resolved (in-app hyperlinks with ``executeRsysWebURL`` off, push
     ///     URLs no route takes, resolved links no route takes when a router is set).
+    ///   - router: Where resolved links go after their notification: the deep link, else the web link, else the
+    ///     opener. `nil` (the default) leaves routing to the host's observer.
     ///   - clock: The clock of deadlines and the duplicate window.
-    public convenience init(
+    public init(
         configuration: Configuration = .init(),
         transport: any LinkTransport = URLSessionTransport(),
         notificationCenter: NotificationCenter = .default,
         opener: URLOpener = .none,
+        router: LinkRouter? = nil,
         clock: LinkClock = .continuous
-    ) {
-        self.init(configuration: configuration, transport: transport, notificationCenter: notificationCenter,
-                  opener: opener, routerHook: nil, clock: clock)
-    }
-
-    init(
-        configuration: Configuration,
-        transport: any LinkTransport,
-        notificationCenter: NotificationCenter,
-        opener: URLOpener,
-        routerHook: LinkRouterHook?,
-        clock: LinkClock
     ) {
         self.configuration = configuration
         self.recognizer = PubWebLinkRecognizer(configuration: configuration.recognition)
@@ -109,7 +102,7 @@ public final class LinkManager: Sendable {
         self.broadcaster = LinkBroadcaster(center: notificationCenter, startsPaused: configuration.startsPaused)
         self.registry = ActivationRegistry(window: configuration.duplicateWindow)
         self.opener = opener
-        self.router = routerHook
+        self.router = router
         self.clock = clock
         self.executeFlag = Mutex(configuration.executeRsysWebURL)
     }
@@ -308,10 +301,4 @@ public final class LinkManager: Sendable {
         guard let url = URL(string: string), url.scheme?.isEmpty == false else { return nil }
         return url
     }
-}
-
-/// Where the manager routes resolved links; backed by `LinkRouting.LinkRouter`.
-struct LinkRouterHook: Sendable {
-    let route: @Sendable (URL) -> Bool
-    func route(_ url: URL) -> Bool { route(url) }
 }
