@@ -27,6 +27,19 @@ struct RouteDiagnosticTests {
         #expect(router.addRoute("/user/42", priority: 1) { _ in true }.isEmpty)
     }
 
+    @Test func aLaterHigherPriorityRouteReportsTheRoutesItNowHides() {
+        let router = LinkRouter()
+        router.addRoute("/user/42") { _ in true }
+        router.addRoute("/user/42/edit") { _ in true }
+        router.addRoute("/files/a/b") { _ in true }
+        let found = router.addRoute("/:section/:id", priority: 5) { _ in true }
+        #expect(found.map(\.pattern) == ["/user/42"])
+        #expect(found.map(\.kind) == [.shadowed])
+        #expect(found.first?.relatedPattern == "/:section/:id")
+        let wildcard = router.addRoute("/files/*", priority: 9) { _ in true }
+        #expect(wildcard.map(\.pattern) == ["/files/a/b"])
+    }
+
     @Test func shadowingIsPerNamespace() {
         let router = LinkRouter()
         router.addRoute("/:a") { _ in true }

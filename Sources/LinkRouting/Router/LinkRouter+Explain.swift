@@ -10,8 +10,10 @@ extension LinkRouter {
     /// print(router.explain(URL(string: "myapp://user/edit/42")!))
     /// // myapp://user/edit/42 -> namespace JLRoutesGlobalRoutesScheme, components ["user", "edit", "42"]
     /// // no route matches; nearest:
-    /// //   /user/view/:userID (JLRoutesGlobalRoutesScheme): component 2 is 'edit', the pattern expects 'view'
+    /// //   /user/view/:userID (JLRoutesGlobalRoutesScheme): component 1 is 'edit', the pattern expects 'view'
     /// ```
+    ///
+    /// Components are counted from 0, as in ``RouteExplanation/pathComponents``.
     ///
     /// - Parameter url: the URL.
     /// - Returns: the explanation; its `description` is a readable report.

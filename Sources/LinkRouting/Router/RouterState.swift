@@ -18,6 +18,8 @@ struct RouterState: Sendable {
         var unmatchedHandler: LinkRouter.UnmatchedHandler?
         /// Entry numbers in registration order.
         var entries: [Int] = []
+        /// The lowest priority registered here: a new route can only shadow existing ones below its own priority.
+        var lowestPriority = Int.max
     }
 
     var options: LinkRouter.Options
@@ -77,7 +79,11 @@ struct RouterState: Sendable {
             if let overlap = earlierRoute(covering: pattern, in: namespace, before: rank, registration: registration) {
                 found.append(overlap)
             }
+            if let lowest = self[namespace]?.lowestPriority, lowest < priority {
+                found += laterRoutes(coveredBy: pattern, in: namespace, after: rank)
+            }
             let location = modify(namespace) { space in
+                space.lowestPriority = min(space.lowestPriority, priority)
                 space.entries.append(number)
                 return space.index.insert(pattern, rank: rank, entry: number)
             }
@@ -89,6 +95,69 @@ struct RouterState: Sendable {
         diagnostics += found
         return found
     }
+
+    /// Existing lower-priority routes that `pattern` now hides (it matches every URL they match and is tried first).
+    ///
+    /// Walks the index the other way round: a literal of the pattern follows only the same literal, a variable
+    /// follows every edge, a `*` covers its whole subtree. The walk stops after ``shadowWalkLimit`` nodes, so a
+    /// `/*` added over a huge table reports what it found so far rather than stalling registration.
+    private func laterRoutes(coveredBy pattern: CompiledPattern, in namespace: RouteNamespace, after rank: RouteRank) -> [RouteDiagnostic] {
+        guard let space = self[namespace] else { return [] }
+        let nodes = space.index.nodes
+        let start: Int? = pattern.host.map { nodes[SegmentIndex.hostRoot].literals[SegmentKey($0.indexKey)] } ?? SegmentIndex.plainRoot
+        guard let start else { return [] }
+        var covered: [SegmentIndex.Leaf] = []
+        // Leaf lists are sorted by rank, so the routes tried after the new one are a suffix: only its start is read.
+        func collect(_ leaves: [SegmentIndex.Leaf]) {
+            var low = 0
+            var high = leaves.count
+            while low < high {
+                let middle = (low + high) / 2
+                if leaves[middle].rank < rank { low = middle + 1 } else { high = middle }
+            }
+            covered += leaves[low...].prefix(Self.shadowReportLimit * 2)
+        }
+        var visited = 0
+        var stack: [(node: Int, depth: Int, everything: Bool)] = [(start, 0, false)]
+        while let (node, depth, everything) = stack.popLast(), visited < Self.shadowWalkLimit {
+            visited += 1
+            let current = nodes[node]
+            let component: CompiledPattern.Component? = depth < pattern.components.count ? pattern.components[depth] : nil
+            if everything || component == .wildcard {
+                collect(current.terminal)
+                collect(current.wildcard)
+                stack += current.literals.values.map { ($0, depth + 1, true) }
+                if let child = current.variable { stack.append((child, depth + 1, true)) }
+                continue
+            }
+            switch component {
+            case nil:
+                collect(current.terminal)
+            case .literal(let bytes):
+                if let child = current.literals[SegmentKey(bytes)] { stack.append((child, depth + 1, false)) }
+            case .variable:
+                stack += current.literals.values.map { ($0, depth + 1, false) }
+                if let child = current.variable { stack.append((child, depth + 1, false)) }
+            case .wildcard:
+                break
+            }
+        }
+        return covered
+            .filter { rank < $0.rank && !entries[$0.entry].isRemoved }
+            .sorted { $0.rank < $1.rank }
+            .prefix(Self.shadowReportLimit)
+            .map { leaf in
+                let hidden = entries[leaf.entry].compiled.pattern
+                return RouteDiagnostic(
+                    kind: .shadowed, pattern: hidden, namespace: namespace, relatedPattern: pattern.pattern,
+                    message: "'\(hidden)' is now shadowed by '\(pattern.pattern)', which has a higher priority and matches every URL it matches; it only runs when that handler returns false")
+            }
+    }
+
+    /// How many index nodes ``laterRoutes(coveredBy:in:after:)`` visits at most.
+    static let shadowWalkLimit = 1_024
+    /// How many newly shadowed routes one registration reports at most.
+    static let shadowReportLimit = 10
 
     /// The best-ranked existing route that matches every URL `pattern` matches, as a diagnostic.
     ///
@@ -107,18 +176,20 @@ struct RouterState: Sendable {
         }
         guard let start else { return nil }
         var best: (leaf: SegmentIndex.Leaf, sameShape: Bool)?
+        // Leaf lists are sorted by rank: the first live leaf of a list is its best candidate.
         func consider(_ leaves: [SegmentIndex.Leaf], sameShape: Bool) {
-            for leaf in leaves where leaf.rank < rank {
-                let entry = entries[leaf.entry]
-                guard !entry.isRemoved, entry.registration != registration else { continue }
+            for leaf in leaves {
+                guard leaf.rank < rank else { return }
+                guard !entries[leaf.entry].isRemoved, entries[leaf.entry].registration != registration else { continue }
                 guard let current = best else {
                     best = (leaf, sameShape)
-                    continue
+                    return
                 }
                 // A same-shape route (a duplicate) is the more useful report; otherwise the earliest tried.
                 if (sameShape && !current.sameShape) || (sameShape == current.sameShape && leaf.rank < current.leaf.rank) {
                     best = (leaf, sameShape)
                 }
+                return
             }
         }
         let patternIsWildcard = pattern.components.last == .wildcard
