@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import LinkRouting
 import UniversalLinkKit
 import UniversalLinkKitTesting
 
@@ -33,6 +33,9 @@ enum DemoCommand {
         stub.setLink(
             .init(webLinkUrl: "https://www.example.com/offers/48h", mobileDeepLinkUrl: "example-app://offers/48h"),
             for: "/pub/acc?_ri_=push-offer")
+        for key in ["/pub/acc?_ri_=invite", "/pub/acc?_ri_=invite-again"] {
+            stub.setLink(.init(webLinkUrl: "https://www.example.com/invites/ABC123", mobileDeepLinkUrl: nil), for: key)
+        }
 
         Console.out("""
             UniversalLinkKit demo
@@ -56,7 +59,8 @@ enum DemoCommand {
             configuration: configuration,
             transport: StubHostTransport(hosts: [domain], stub: stub),
             notificationCenter: center,
-            opener: opener
+            opener: opener,
+            router: makeRouter()
         )
 
         var failures = 0
@@ -81,6 +85,24 @@ enum DemoCommand {
         return 0
     }
 
+    /// The app's routes: a deep-link route and a host-aware universal-link route in a group that can be switched off.
+    static func makeRouter() -> LinkRouter {
+        let router = LinkRouter()
+        router.addRoute("/products/:productID", namespace: .scheme("example-app")) { parameters in
+            Console.out("  router -> products/:productID, productID = \(parameters["productID"] ?? "")")
+            return true
+        }
+        router.addRoute("/offers/:offerID", namespace: .scheme("example-app")) { parameters in
+            Console.out("  router -> offers/:offerID, offerID = \(parameters["offerID"] ?? "")")
+            return true
+        }
+        router.addRoute("https://www.example.com/invites/:invite_code", group: "invites") { parameters in
+            Console.out("  router -> invites/:invite_code, invite_code = \(parameters["invite_code"] ?? "")")
+            return true
+        }
+        return router
+    }
+
     static func link(_ query: String, path: String = "/pub/acc") -> URL {
         URL(string: "https://\(domain)\(path)?_ri_=\(query)")!
     }
@@ -92,8 +114,8 @@ enum DemoCommand {
                 input: link("product").absoluteString,
                 act: { $0.handle(UserActivity(browsingWeb: link("product"))) },
                 check: { _, outcome in
-                    outcome.resolvedLink?.deepLinkURL?.absoluteString == "example-app://products/1234"
-                        ? "the click is counted and the app opens example-app://products/1234" : nil
+                    outcome.routedURL?.absoluteString == "example-app://products/1234"
+                        ? "the click is counted and the deep link is routed to the product screen" : nil
                 }
             ),
             Step(
@@ -110,8 +132,8 @@ enum DemoCommand {
                 act: { $0.handle(UserActivity(browsingWeb: link("web-only"))) },
                 check: { _, outcome in
                     let link = outcome.resolvedLink
-                    return link?.deepLinkURL == nil && link?.webLinkURL?.absoluteString == "https://www.example.com/sale"
-                        ? "no deep link: the app falls back to the web link https://www.example.com/sale" : nil
+                    return link?.deepLinkURL == nil && outcome.openedURL?.absoluteString == "https://www.example.com/sale"
+                        ? "no deep link and no route for the web link: it goes to the opener" : nil
                 }
             ),
             Step(
@@ -137,7 +159,7 @@ enum DemoCommand {
                 },
                 check: { _, outcome in
                     outcome.resolvedLink?.webLinkURL?.absoluteString == "https://www.example.com/articles/42"
-                        ? "resolved and notified: the app shows https://www.example.com/articles/42 itself" : nil
+                        ? "resolved and notified; no route takes the article, so its web link goes to the opener" : nil
                 }
             ),
             Step(
@@ -160,8 +182,32 @@ enum DemoCommand {
                     return manager.didReceiveRemoteNotification(["aps": ["alert": "48h sale"], "u": link("push-offer").absoluteString])
                 },
                 check: { _, outcome in
-                    outcome.resolvedLink?.deepLinkURL?.absoluteString == "example-app://offers/48h"
-                        ? "a pub-web URL in a push is handled like an in-app hyperlink: resolved and notified" : nil
+                    outcome.routedURL?.absoluteString == "example-app://offers/48h"
+                        ? "a pub-web URL in a push is handled like an in-app hyperlink: resolved, notified, routed" : nil
+                }
+            ),
+            Step(
+                title: "An invitation link while the invitation-only launch is switched off (route group \"invites\" off)",
+                input: link("invite").absoluteString,
+                act: { manager in
+                    manager.router?.setGroup("invites", enabled: false)
+                    return manager.handle(UserActivity(browsingWeb: link("invite")))
+                },
+                check: { _, outcome in
+                    outcome.routedURL == nil && outcome.openedURL != nil
+                        ? "a disabled route behaves as if absent: the web link goes to the opener" : nil
+                }
+            ),
+            Step(
+                title: "The same campaign's invitation once the group is switched on again, no new build needed",
+                input: link("invite-again").absoluteString,
+                act: { manager in
+                    manager.router?.setGroup("invites", enabled: true)
+                    return manager.handle(UserActivity(browsingWeb: link("invite-again")))
+                },
+                check: { _, outcome in
+                    outcome.routedURL?.absoluteString == "https://www.example.com/invites/ABC123"
+                        ? "no deep link, so the web link is routed by the host-aware invitation route" : nil
                 }
             ),
             Step(
@@ -179,7 +225,7 @@ enum DemoCommand {
                 act: { $0.handle(UserActivity(browsingWeb: link("slow"))) },
                 check: { _, outcome in
                     outcome.resolvedLink?.error?.code == .timeout
-                        ? "one notification with error timeout, on time, even though FoundationNetworking ignores request timeouts" : nil
+                        ? "one notification with error timeout, on time: the library enforces the deadline itself" : nil
                 }
             ),
             Step(
