@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+/// The console contract of `linux-host route`, run as a user runs it.
+struct RouteCommandTests {
+    static let table = """
+        {"decodePlusSymbols": true, "alwaysTreatsHostAsPathComponent": false, "namespaces": [
+          {"scheme": null, "fallbackToGlobal": false, "routes": [
+            {"pattern": "/user/view/:userID", "priority": 0, "handles": true},
+            {"pattern": "/files/*", "priority": 0, "handles": true},
+            {"pattern": "/declines/:x", "priority": 0, "handles": false}]},
+          {"scheme": "tests", "fallbackToGlobal": true, "routes": []}]}
+        """
+
+    func write(_ text: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("routes-\(UUID().uuidString).json").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func routePrintsTheHandlersParametersOnePerURLInInputOrder() async throws {
+        let table = try write(Self.table)
+        let result = try await HostProcess.run([
+            "route", "--table", table,
+            "myapp://user/view/joeldev?tag=a&tag=b", "tests://files/a/b", "https://www.example.com/declines/1", "not a url",
+        ])
+        #expect(result.status == 1)
+        let lines = try result.jsonLines()
+        #expect(lines.map { $0["url"] as? String } == [
+            "myapp://user/view/joeldev?tag=a&tag=b", "tests://files/a/b", "https://www.example.com/declines/1", "not a url",
+        ])
+        #expect(lines.map { $0["routed"] as? Bool } == [true, true, false, false])
+        let user = try #require(lines[0]["parameters"] as? [String: Any])
+        #expect(user["userID"] as? String == "joeldev")
+        #expect(user["tag"] as? [String] == ["a", "b"])
+        #expect(user["JLRoutePattern"] as? String == "/user/view/:userID")
+        #expect(user["JLRouteURL"] as? String == "myapp://user/view/joeldev?tag=a&tag=b")
+        #expect(user["JLRouteScheme"] as? String == "JLRoutesGlobalRoutesScheme")
+        let files = try #require(lines[1]["parameters"] as? [String: Any])
+        #expect(files["JLRouteWildcardComponents"] as? [String] == ["a", "b"])
+        #expect(lines[2]["parameters"] is NSNull)
+    }
+
+    @Test func canRouteMatchesWithoutCallingHandlers() async throws {
+        let table = try write(Self.table)
+        let result = try await HostProcess.run(["route", "--table", table, "--can-route", "myapp://user/view/1", "https://www.example.com/declines/1"])
+        #expect(result.status == 0)
+        #expect(try result.jsonLines().map { $0["canRoute"] as? Bool } == [true, true])
+    }
+
+    @Test func aBadTableExitsTwoNamingTheKey() async throws {
+        let table = try write(#"{"namespaces": [{"scheme": null, "routes": [{"pattern": 7}]}]}"#)
+        let result = try await HostProcess.run(["route", "--table", table, "myapp://x"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("namespaces[0].routes[0].pattern"))
+        #expect(result.stdout.isEmpty)
+        #expect(try await HostProcess.run(["route", "--table", "/nonexistent/routes.json", "myapp://x"]).status == 2)
+        #expect(try await HostProcess.run(["route", "myapp://x"]).status == 2)
+    }
+}
