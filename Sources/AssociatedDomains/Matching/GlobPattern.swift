@@ -1,0 +1,354 @@
+/// A compiled AASA glob: anchored, `*` is any run of characters (`/` included), `?` exactly one character,
+/// `$(name)` any one value of a substitution variable; no escaping.
+///
+/// Compiled once when a matcher is built. Matching works on UTF-8 bytes; a "character" for `?` and for the
+/// steps of `*` is one Unicode scalar (a stray byte of invalid UTF-8 counts as one character). Case-insensitive
+/// patterns are compiled folded to ASCII lower case and must be given folded input.
+struct GlobPattern: Sendable {
+    enum Token: Sendable {
+        case literal([UInt8])
+        case anyCharacter
+        case star
+        case byteClass(ByteSet)
+        case codeSet(CodeSet)
+        case alternation([GlobPattern])
+        case never
+    }
+
+    /// Literal alternatives of at most 7 bytes, packed into integers for a hash lookup.
+    struct CodeSet: Sendable {
+        var lengths: [Int]
+        var values: Set<UInt64>
+
+        static func pack(_ input: UnsafeBufferPointer<UInt8>, _ start: Int, _ length: Int) -> UInt64 {
+            var v = UInt64(length) << 56
+            for k in 0..<length {
+                v |= UInt64(input[start + k]) << UInt64(8 * k)
+            }
+            return v
+        }
+
+        static func pack(_ bytes: [UInt8]) -> UInt64 {
+            bytes.withUnsafeBufferPointer { pack($0, 0, bytes.count) }
+        }
+    }
+
+    let tokens: [Token]
+    /// No token can match input of more than one length at a given position: the linear algorithm applies.
+    let isDeterministic: Bool
+    /// Names in `$(name)` that are neither custom nor built-in; such a pattern never matches.
+    let undefinedVariables: [String]
+    /// The pattern's literal text up to its first wildcard or variable (folded if case-insensitive).
+    let literalPrefix: [UInt8]
+    /// The pattern is only stars: it matches anything.
+    let matchesEverything: Bool
+    /// The longest input this pattern can match, or `nil` when unbounded.
+    let maximumLength: Int?
+
+    /// Compiles a pattern.
+    /// - Parameters:
+    ///   - text: The pattern's bytes.
+    ///   - variables: Custom substitution variables (they take precedence over built-ins); `nil` inside a
+    ///     variable value, where variables are not expanded.
+    ///   - caseInsensitive: Fold the pattern to ASCII lower case.
+    init<C: Collection<UInt8>>(_ text: C, variables: [String: [String]]?, caseInsensitive: Bool)
+    where C.Index == Int {
+        var tokens: [Token] = []
+        var undefined: [String] = []
+        var literal: [UInt8] = []
+        var prefix: [UInt8] = []
+        var prefixOpen = true
+        func flush() {
+            if !literal.isEmpty {
+                tokens.append(.literal(literal))
+                if prefixOpen { prefix.append(contentsOf: literal) }
+                literal = []
+            }
+        }
+        func closePrefix() {
+            flush()
+            prefixOpen = false
+        }
+        var i = text.startIndex
+        while i < text.endIndex {
+            let b = text[i]
+            switch b {
+            case UInt8(ascii: "*"):
+                closePrefix()
+                if case .star? = tokens.last {} else { tokens.append(.star) }
+                i += 1
+            case UInt8(ascii: "?"):
+                closePrefix()
+                tokens.append(.anyCharacter)
+                i += 1
+            case UInt8(ascii: "$") where variables != nil && i + 1 < text.endIndex && text[i + 1] == UInt8(ascii: "("):
+                // A variable name runs to the next ')' and contains no '$' or '('; otherwise the text is literal.
+                var j = i + 2
+                while j < text.endIndex, text[j] != UInt8(ascii: ")"), text[j] != UInt8(ascii: "$"),
+                      text[j] != UInt8(ascii: "(") {
+                    j += 1
+                }
+                guard j < text.endIndex, text[j] == UInt8(ascii: ")") else {
+                    literal.append(caseInsensitive ? ASCII.lower(b) : b)
+                    i += 1
+                    continue
+                }
+                closePrefix()
+                let name = String(decoding: text[(i + 2)..<j], as: UTF8.self)
+                if let token = GlobPattern.variableToken(
+                    name, variables: variables ?? [:], caseInsensitive: caseInsensitive) {
+                    tokens.append(token)
+                } else {
+                    undefined.append(name)
+                    tokens.append(.never)
+                }
+                i = j + 1
+            default:
+                literal.append(caseInsensitive ? ASCII.lower(b) : b)
+                i += 1
+            }
+        }
+        flush()
+        self.tokens = tokens
+        self.undefinedVariables = undefined
+        self.literalPrefix = prefix
+        self.matchesEverything = !tokens.isEmpty && tokens.allSatisfy { if case .star = $0 { true } else { false } }
+        var deterministic = true
+        var maximum: Int? = 0
+        for token in tokens {
+            switch token {
+            case .literal(let bytes): maximum = maximum.map { $0 + bytes.count }
+            case .anyCharacter: maximum = maximum.map { $0 + 4 }
+            case .byteClass: maximum = maximum.map { $0 + 1 }
+            case .never: break
+            case .star: maximum = nil
+            case .codeSet(let set):
+                if set.lengths.count > 1 { deterministic = false }
+                maximum = maximum.map { $0 + (set.lengths.max() ?? 0) }
+            case .alternation(let alternatives):
+                deterministic = false
+                var longest: Int? = 0
+                for alternative in alternatives {
+                    guard let m = alternative.maximumLength, let l = longest else { longest = nil; break }
+                    longest = max(l, m)
+                }
+                if let longest { maximum = maximum.map { $0 + longest } } else { maximum = nil }
+            }
+        }
+        self.isDeterministic = deterministic
+        self.maximumLength = maximum
+    }
+
+    init(_ text: String, variables: [String: [String]]?, caseInsensitive: Bool) {
+        self.init(Array(text.utf8), variables: variables, caseInsensitive: caseInsensitive)
+    }
+
+    /// The names of the built-in substitution variables.
+    static let builtInVariableNames: Set<String> = ["alpha", "upper", "lower", "alnum", "digit", "xdigit", "region", "lang"]
+
+    private static let upper = ByteSet(UInt8(ascii: "A")...UInt8(ascii: "Z"))
+    private static let lower = ByteSet(UInt8(ascii: "a")...UInt8(ascii: "z"))
+    private static let digits = ByteSet(UInt8(ascii: "0")...UInt8(ascii: "9"))
+    private static let regionSet = makeCodeSet(ISOCodes.regions.map { Array($0.utf8) }, caseInsensitive: false)
+    private static let regionSetFolded = makeCodeSet(ISOCodes.regions.map { Array($0.utf8) }, caseInsensitive: true)
+    private static let languageSet = makeCodeSet(ISOCodes.languages.map { Array($0.utf8) }, caseInsensitive: false)
+    private static let languageSetFolded = makeCodeSet(
+        ISOCodes.languages.map { Array($0.utf8) }, caseInsensitive: true)
+
+    private static func makeCodeSet(_ values: [[UInt8]], caseInsensitive: Bool) -> CodeSet {
+        var lengths = Set<Int>()
+        var packed = Set<UInt64>()
+        for value in values {
+            lengths.insert(value.count)
+            packed.insert(CodeSet.pack(caseInsensitive ? ASCII.lowered(value) : value))
+        }
+        return CodeSet(lengths: lengths.sorted(by: >), values: packed)
+    }
+
+    private static func variableToken(
+        _ name: String, variables: [String: [String]], caseInsensitive: Bool
+    ) -> Token? {
+        if let values = variables[name] {
+            let bytes = values.map { Array($0.utf8) }
+            let plain = bytes.allSatisfy { value in
+                value.count <= 7 && !value.contains(UInt8(ascii: "*")) && !value.contains(UInt8(ascii: "?"))
+            }
+            if plain {
+                return .codeSet(makeCodeSet(bytes, caseInsensitive: caseInsensitive))
+            }
+            // Values may hold '*' and '?' but never other variables.
+            return .alternation(bytes.map { GlobPattern($0, variables: nil, caseInsensitive: caseInsensitive) })
+        }
+        func byteClass(_ set: ByteSet) -> Token { .byteClass(caseInsensitive ? set.folded : set) }
+        var alpha = upper
+        for b in UInt8(ascii: "a")...UInt8(ascii: "z") { alpha.insert(b) }
+        switch name {
+        case "alpha": return byteClass(alpha)
+        case "upper": return byteClass(upper)
+        case "lower": return byteClass(lower)
+        case "alnum":
+            var set = alpha
+            for b in UInt8(ascii: "0")...UInt8(ascii: "9") { set.insert(b) }
+            return byteClass(set)
+        case "digit": return byteClass(digits)
+        case "xdigit":
+            var set = digits
+            for b in UInt8(ascii: "a")...UInt8(ascii: "f") { set.insert(b) }
+            for b in UInt8(ascii: "A")...UInt8(ascii: "F") { set.insert(b) }
+            return byteClass(set)
+        case "region": return .codeSet(caseInsensitive ? regionSetFolded : regionSet)
+        case "lang": return .codeSet(caseInsensitive ? languageSetFolded : languageSet)
+        default: return nil
+        }
+    }
+
+    // MARK: Matching
+
+    /// Whether the pattern matches all of `input[start..<end]`.
+    func matches(_ input: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
+        if isDeterministic {
+            return matchLinear(input, start, end)
+        }
+        var memo = FailureMemo(tokens: tokens.count, positions: end - start + 1)
+        return matchBacktracking(0, input, start, start, end, &memo)
+    }
+
+    /// Whether the pattern matches all of `bytes`.
+    func matches(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { matches($0, 0, $0.count) }
+    }
+
+    /// The index after the character (Unicode scalar, or one stray byte) that starts at `p`.
+    @inline(__always)
+    static func nextCharacter(_ input: UnsafeBufferPointer<UInt8>, _ p: Int, _ end: Int) -> Int {
+        let b = input[p]
+        var q = p + 1
+        if b >= 0xC0 {
+            let length = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2
+            let limit = min(p + length, end)
+            while q < limit, input[q] & 0xC0 == 0x80 { q += 1 }
+        }
+        return q
+    }
+
+    /// Matches one non-star token at `p`; returns the index after it, or -1.
+    @inline(__always)
+    private static func step(_ token: Token, _ input: UnsafeBufferPointer<UInt8>, _ p: Int, _ end: Int) -> Int {
+        switch token {
+        case .literal(let bytes):
+            let count = bytes.count
+            guard end - p >= count else { return -1 }
+            return bytes.withUnsafeBufferPointer { lit in
+                for k in 0..<count where input[p + k] != lit[k] { return -1 }
+                return p + count
+            }
+        case .anyCharacter:
+            return p < end ? nextCharacter(input, p, end) : -1
+        case .byteClass(let set):
+            return p < end && set.contains(input[p]) ? p + 1 : -1
+        case .codeSet(let set):
+            guard let length = set.lengths.first, end - p >= length else { return -1 }
+            return set.values.contains(CodeSet.pack(input, p, length)) ? p + length : -1
+        case .never, .star, .alternation:
+            return -1
+        }
+    }
+
+    /// The classic last-star backtracking algorithm: correct when every token matches at most one length at a
+    /// given position, and linear in practice.
+    private func matchLinear(_ input: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
+        let count = tokens.count
+        var t = 0
+        var p = start
+        var starToken = -1
+        var starPosition = 0
+        while true {
+            if t < count {
+                if case .star = tokens[t] {
+                    starToken = t
+                    starPosition = p
+                    t += 1
+                    continue
+                }
+                let q = GlobPattern.step(tokens[t], input, p, end)
+                if q >= 0 {
+                    t += 1
+                    p = q
+                    continue
+                }
+            } else if p == end {
+                return true
+            }
+            guard starToken >= 0, starPosition < end else { return false }
+            starPosition = GlobPattern.nextCharacter(input, starPosition, end)
+            p = starPosition
+            t = starToken + 1
+        }
+    }
+
+    /// Remembers (token, position) pairs already known to fail, so backtracking stays polynomial.
+    struct FailureMemo {
+        private var bits: [UInt64]
+        private let positions: Int
+
+        init(tokens: Int, positions: Int) {
+            self.positions = positions
+            self.bits = Array(repeating: 0, count: ((tokens + 1) * positions + 63) / 64)
+        }
+
+        func failed(_ t: Int, _ offset: Int) -> Bool {
+            let i = t * positions + offset
+            return bits[i >> 6] & (1 << UInt64(i & 63)) != 0
+        }
+
+        mutating func markFailed(_ t: Int, _ offset: Int) {
+            let i = t * positions + offset
+            bits[i >> 6] |= 1 << UInt64(i & 63)
+        }
+    }
+
+    private func matchBacktracking(
+        _ t: Int, _ input: UnsafeBufferPointer<UInt8>, _ p: Int, _ start: Int, _ end: Int,
+        _ memo: inout FailureMemo
+    ) -> Bool {
+        if t == tokens.count { return p == end }
+        if memo.failed(t, p - start) { return false }
+        var result = false
+        switch tokens[t] {
+        case .star:
+            var q = p
+            while true {
+                if matchBacktracking(t + 1, input, q, start, end, &memo) { result = true; break }
+                if q >= end { break }
+                q = GlobPattern.nextCharacter(input, q, end)
+            }
+        case .codeSet(let set):
+            for length in set.lengths where end - p >= length {
+                if set.values.contains(CodeSet.pack(input, p, length)),
+                   matchBacktracking(t + 1, input, p + length, start, end, &memo) {
+                    result = true
+                    break
+                }
+            }
+        case .alternation(let alternatives):
+            var q = p
+            outer: while q <= end {
+                for alternative in alternatives {
+                    if let m = alternative.maximumLength, q - p > m { continue }
+                    if alternative.matches(input, p, q),
+                       matchBacktracking(t + 1, input, q, start, end, &memo) {
+                        result = true
+                        break outer
+                    }
+                }
+                if q == end { break }
+                q = GlobPattern.nextCharacter(input, q, end)
+            }
+        default:
+            let q = GlobPattern.step(tokens[t], input, p, end)
+            result = q >= 0 && matchBacktracking(t + 1, input, q, start, end, &memo)
+        }
+        if !result { memo.markFailed(t, p - start) }
+        return result
+    }
+}
