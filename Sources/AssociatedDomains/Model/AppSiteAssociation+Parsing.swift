@@ -32,7 +32,7 @@ extension AppSiteAssociation {
     /// - Parameters:
     ///   - bytes: The file's bytes.
     ///   - configuration: Size and depth limits.
-    /// - Returns: Errors first, then warnings, each in file order; empty for a clean file.
+    /// - Returns: Errors first, then warnings; empty for a clean file.
     public static func check<Bytes: Collection<UInt8>>(_ bytes: Bytes, configuration: Configuration = Configuration())
     -> [AssociationDiagnostic] {
         var reader = AssociationReader(configuration: configuration)

@@ -18,7 +18,7 @@ public struct AppSiteAssociation: Sendable, Hashable {
     public var appclips: AppIDList?
     /// The `activitycontinuation` section (`{"apps": [...]}`), if present.
     public var activitycontinuation: AppIDList?
-    /// Findings from reading the file: errors first, then warnings, each in file order.
+    /// Findings from reading the file: errors first, then warnings.
     public var diagnostics: [AssociationDiagnostic]
 
     /// Creates a file from its sections.
