@@ -113,7 +113,7 @@ struct AssociationReader {
         for (key, member) in members {
             let memberPath = AssociationReader.child(path, key)
             if key == "apps" {
-                list.apps = readStrings(member, path: memberPath, appIDs: true)
+                list.apps = readStrings(member, path: memberPath, appIDs: true) ?? []
             } else {
                 unknownKey(path, key, known: "\"apps\"")
             }
@@ -121,10 +121,11 @@ struct AssociationReader {
         return list
     }
 
-    private mutating func readStrings(_ value: JSONValue, path: String, appIDs: Bool) -> [String] {
+    /// The strings of an array (non-strings reported and skipped), or `nil` when the value is not an array.
+    private mutating func readStrings(_ value: JSONValue, path: String, appIDs: Bool) -> [String]? {
         guard case .array(let elements) = value else {
             typeError(path, expected: appIDs ? "an array of app ID strings" : "an array of strings", found: value)
-            return []
+            return nil
         }
         var result: [String] = []
         for (i, element) in elements.enumerated() {
@@ -203,7 +204,7 @@ struct AssociationReader {
             if name.isEmpty || name.contains(where: { $0 == "$" || $0 == "(" || $0 == ")" }) {
                 error(.invalidPattern, memberPath, "expected a variable name without \"$\", \"(\" or \")\", found \(JSONValue.quoted(name)); it can never be referenced")
             }
-            let values = readStrings(member, path: memberPath, appIDs: false)
+            let values = readStrings(member, path: memberPath, appIDs: false) ?? []
             for (i, v) in values.enumerated() where v.contains("$(") {
                 error(.invalidPattern, AssociationReader.child(memberPath, i), "expected a value without substitution variables, found \(JSONValue.quoted(v)); \"$(\" is literal text here")
             }
@@ -274,7 +275,7 @@ struct AssociationReader {
                 }
                 detail.components = components
             case "paths":
-                let paths = readStrings(member, path: memberPath, appIDs: false)
+                guard let paths = readStrings(member, path: memberPath, appIDs: false) else { continue }
                 for (i, p) in paths.enumerated() { checkLegacyPath(p, path: AssociationReader.child(memberPath, i)) }
                 detail.paths = paths
             case "defaults":
@@ -284,7 +285,7 @@ struct AssociationReader {
             }
         }
         if detail.appID == nil && detail.appIDs == nil {
-            error(.missingKey, path, "expected \"appIDs\" (or \"appID\"), found neither; this detail applies to no app")
+            error(.missingKey, path, "expected \"appIDs\" (or \"appID\"), found none usable; this detail applies to no app")
         }
         if detail.components == nil, detail.paths != nil, detail.defaults != nil || fileDefaults != nil {
             warning(.defaultsIgnoredForLegacyPaths, path, "expected \"components\" where \"defaults\" apply, found only legacy \"paths\"; defaults are not applied to legacy paths (AppLinkMatcher.Configuration.appliesDefaultsToLegacyPaths), write these rules as components")
