@@ -64,6 +64,21 @@ public struct AppLinkMatcher: Sendable {
     public let configuration: Configuration
     private let rulesByDetail: [[CompiledRule]]
     private let detailsByApp: [String: [Int]]
+    /// Per rule, the literal text its path must start with: checked on plain bytes before the rule itself, so
+    /// most rules of a large file are passed over without touching their compiled patterns.
+    private let prefixFilters: [[PrefixFilter]]
+    private let prefixPool: [UInt8]
+    /// Which (decoded, folded) variants of the path some filter needs.
+    private let usedPathVariants: [Bool]
+
+    private struct PrefixFilter: Sendable {
+        var start: Int
+        var count: Int
+        var suffixStart: Int
+        var suffixCount: Int
+        var variant: Int
+        var hasPath: Bool
+    }
 
     /// Compiles every rule of a file.
     /// - Parameters:
@@ -109,6 +124,30 @@ public struct AppLinkMatcher: Sendable {
         }
         self.rulesByDetail = rulesByDetail
         self.detailsByApp = detailsByApp
+        var pool: [UInt8] = []
+        var used = [false, false, false, false]
+        self.prefixFilters = rulesByDetail.map { rules in
+            rules.map { rule in
+                guard let path = rule.path else {
+                    return PrefixFilter(start: 0, count: 0, suffixStart: 0, suffixCount: 0, variant: 0, hasPath: false)
+                }
+                let variant = (rule.percentEncoded ? 0 : 2) + (rule.caseSensitive ? 0 : 1)
+                used[variant] = true
+                // A path matching `X/*` through `X` starts with X's prefix, itself a prefix of `X/*`'s. A pattern
+                // without a leading `/` is also tried one byte in, so it gets no filter.
+                let prefix = path.alsoWithoutLeadingSlash ? [] : path.parent?.literalPrefix ?? path.glob.literalPrefix
+                // Only a pattern tried as itself alone (no `X/*` parent) must end with its final literal.
+                let suffix = path.parent == nil ? path.glob.literalSuffix : []
+                let start = pool.count
+                pool.append(contentsOf: prefix)
+                pool.append(contentsOf: suffix)
+                return PrefixFilter(
+                    start: start, count: prefix.count, suffixStart: start + prefix.count, suffixCount: suffix.count,
+                    variant: variant, hasPath: true)
+            }
+        }
+        self.prefixPool = pool
+        self.usedPathVariants = used
     }
 
     /// Reads and compiles a file in one step.
@@ -175,20 +214,22 @@ public struct AppLinkMatcher: Sendable {
         var context = MatchContext(parts: parts)
         var misses: [(score: Int, text: String)] = []
         var ruleCount = 0
-        for d in detailIndexes {
-            for rule in rulesByDetail[d] {
-                ruleCount += 1
-                guard let part = rule.firstMismatch(&context) else {
-                    let outcome: AppLinkMatch.Outcome = rule.exclude ? .exclude : .match
-                    return AppLinkMatch(
-                        outcome: outcome, detailIndex: rule.detailIndex, ruleIndex: rule.ruleIndex,
-                        keyPath: rule.keyPath,
-                        explanation: "\(rule.exclude ? "excluded by" : "matched") \(rule.keyPath) \(rule.source)")
-                }
-                if collectNearMisses {
+        for d in detailIndexes { ruleCount += rulesByDetail[d].count }
+        func decided(_ rule: CompiledRule) -> AppLinkMatch {
+            AppLinkMatch(
+                outcome: rule.exclude ? .exclude : .match, detailIndex: rule.detailIndex, ruleIndex: rule.ruleIndex,
+                keyPath: rule.keyPath,
+                explanation: "\(rule.exclude ? "excluded by" : "matched") \(rule.keyPath) \(rule.source)")
+        }
+        if collectNearMisses {
+            for d in detailIndexes {
+                for rule in rulesByDetail[d] {
+                    guard let part = rule.firstMismatch(&context) else { return decided(rule) }
                     misses.append(nearMiss(rule, part, &context))
                 }
             }
+        } else if let rule = firstMatchingRule(detailIndexes, &context) {
+            return decided(rule)
         }
         let plural = ruleCount == 1 ? "rule" : "rules"
         let nearest = misses.enumerated()
@@ -198,6 +239,59 @@ public struct AppLinkMatcher: Sendable {
             outcome: .none,
             explanation: "no rule matched (\(ruleCount) \(plural) for \"\(appID)\")",
             nearMisses: nearest)
+    }
+
+    /// The hot path: prefix filters on plain bytes first, compiled patterns only for the survivors.
+    private func firstMatchingRule(_ detailIndexes: [Int], _ context: inout MatchContext) -> CompiledRule? {
+        var paths: [UInt8] = []
+        var offsets = [0, 0, 0, 0, 0]
+        for variant in 0..<4 {
+            if usedPathVariants[variant] {
+                paths += context.path(decoded: variant >= 2, folded: variant & 1 == 1)
+            }
+            offsets[variant + 1] = paths.count
+        }
+        return paths.withUnsafeBufferPointer { paths in
+            prefixPool.withUnsafeBufferPointer { pool in
+                for d in detailIndexes {
+                    let rules = rulesByDetail[d]
+                    let found: CompiledRule? = prefixFilters[d].withUnsafeBufferPointer { filters in
+                        for i in 0..<filters.count {
+                            let filter = filters[i]
+                            let rule: CompiledRule
+                            if filter.hasPath {
+                                let start = offsets[filter.variant]
+                                let end = offsets[filter.variant + 1]
+                                guard end - start >= filter.count else { continue }
+                                var same = true
+                                for k in 0..<filter.count where paths[start + k] != pool[filter.start + k] {
+                                    same = false
+                                    break
+                                }
+                                if !same { continue }
+                                let tail = end - filter.suffixCount
+                                guard tail >= start else { continue }
+                                for k in 0..<filter.suffixCount where paths[tail + k] != pool[filter.suffixStart + k] {
+                                    same = false
+                                    break
+                                }
+                                if !same { continue }
+                                rule = rules[i]
+                                guard rule.pathMatches(UnsafeBufferPointer(rebasing: paths[start..<end])) else { continue }
+                            } else {
+                                rule = rules[i]
+                            }
+                            if !rule.checksQueryOrFragment || rule.queryOrFragmentMismatch(&context) == nil {
+                                return rule
+                            }
+                        }
+                        return nil
+                    }
+                    if let found { return found }
+                }
+                return nil
+            }
+        }
     }
 
     private func nearMiss(_ rule: CompiledRule, _ part: CompiledRule.Part, _ context: inout MatchContext)

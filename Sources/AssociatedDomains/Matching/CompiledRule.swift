@@ -1,5 +1,7 @@
 /// One rule, with its defaults merged and its patterns compiled; what the matcher walks for every URL.
-struct CompiledRule: Sendable {
+///
+/// A final class so that walking a thousand rules copies one reference per rule, not every field.
+final class CompiledRule: Sendable {
     /// Which part of a URL a rule stopped matching at.
     enum Part: Sendable, Hashable {
         case path
@@ -27,20 +29,27 @@ struct CompiledRule: Sendable {
         case items([QueryItemPattern])
     }
 
-    var detailIndex: Int
-    var ruleIndex: Int
+    let detailIndex: Int
+    let ruleIndex: Int
     /// e.g. `applinks.details[0].components[1]`.
-    var keyPath: String
+    let keyPath: String
     /// The rule as written, one line of JSON, for explanations.
-    var source: String
-    var exclude: Bool
-    var caseSensitive: Bool
-    var percentEncoded: Bool
-    var foldsQueryItemNames: Bool
-    var path: PathPattern?
-    var query: QueryPattern?
-    var fragment: GlobPattern?
-    var undefinedVariables: [String]
+    let source: String
+    let exclude: Bool
+    let caseSensitive: Bool
+    let percentEncoded: Bool
+    let foldsQueryItemNames: Bool
+    let path: PathPattern?
+    // The path pattern's parts again as plain stored properties, so the hot path reads them without copying
+    // the struct (and retaining its patterns).
+    let pathGlob: GlobPattern?
+    let pathParent: GlobPattern?
+    let pathAlsoWithoutLeadingSlash: Bool
+    /// The rule has a query or fragment pattern to check after the path.
+    let checksQueryOrFragment: Bool
+    let query: QueryPattern?
+    let fragment: GlobPattern?
+    let undefinedVariables: [String]
 
     /// Compiles a merged rule.
     /// - Parameters:
@@ -65,6 +74,7 @@ struct CompiledRule: Sendable {
             undefined += glob.undefinedVariables
             return glob
         }
+        var pathPattern: PathPattern?
         if let text = rule.path {
             let normalised = CompiledRule.normalisedPathPattern(Array(text.utf8))
             let glob = GlobPattern(normalised, variables: variables, caseInsensitive: !caseSensitive)
@@ -76,27 +86,36 @@ struct CompiledRule: Sendable {
                     CompiledRule.normalisedPathPattern(Array(normalised.dropLast(2))),
                     variables: variables, caseInsensitive: !caseSensitive)
             }
-            self.path = PathPattern(
+            pathPattern = PathPattern(
                 glob: glob, parent: parent, alsoWithoutLeadingSlash: normalised.first != UInt8(ascii: "/"))
         }
+        self.path = pathPattern
+        self.pathGlob = pathPattern?.glob
+        self.pathParent = pathPattern?.parent
+        self.pathAlsoWithoutLeadingSlash = pathPattern?.alsoWithoutLeadingSlash ?? false
+        var queryPattern: QueryPattern?
+        var fragmentPattern: GlobPattern?
         if !ignoresQueryAndFragment {
             switch rule.query {
             case .string(let text)?:
-                self.query = .whole(compile(text))
+                queryPattern = .whole(compile(text))
             case .items(let items)?:
-                self.query = .items(items.map { item in
+                queryPattern = .items(items.map { item in
                     let name = Array(item.name.utf8)
                     let foldName = !caseSensitive && foldsQueryItemNames
                     return QueryItemPattern(
                         name: foldName ? ASCII.lowered(name) : name, displayName: item.name, value: compile(item.value))
                 })
             case .ignoredDictionary?, nil:
-                self.query = nil
+                break
             }
             if let text = rule.fragment {
-                self.fragment = compile(text)
+                fragmentPattern = compile(text)
             }
         }
+        self.query = queryPattern
+        self.fragment = fragmentPattern
+        self.checksQueryOrFragment = queryPattern != nil || fragmentPattern != nil
         self.undefinedVariables = undefined
     }
 
@@ -119,23 +138,32 @@ struct CompiledRule: Sendable {
         return pathAll && queryAll && fragmentAll
     }
 
+    /// Whether the path pattern (if any) matches the normalised path variant this rule asks for.
+    @inline(__always)
+    func pathMatches(_ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let glob = pathGlob else { return true }
+        if glob.matches(buffer, 0, buffer.count) { return true }
+        if let parent = pathParent, parent.matches(buffer, 0, buffer.count) { return true }
+        if pathAlsoWithoutLeadingSlash, buffer.count > 0, buffer[0] == 0x2F {
+            if glob.matches(buffer, 1, buffer.count) { return true }
+            if let parent = pathParent, parent.matches(buffer, 1, buffer.count) { return true }
+        }
+        return false
+    }
+
     /// `nil` when the rule matches the URL, else the first part that did not match.
     func firstMismatch(_ context: inout MatchContext) -> Part? {
+        if pathGlob != nil {
+            let bytes = context.path(decoded: !percentEncoded, folded: !caseSensitive)
+            if !bytes.withUnsafeBufferPointer({ pathMatches($0) }) { return .path }
+        }
+        return queryOrFragmentMismatch(&context)
+    }
+
+    /// `nil` when the query and fragment patterns (if any) match, else the first that did not.
+    func queryOrFragmentMismatch(_ context: inout MatchContext) -> Part? {
         let decoded = !percentEncoded
         let folded = !caseSensitive
-        if let path {
-            let bytes = context.path(decoded: decoded, folded: folded)
-            let ok = bytes.withUnsafeBufferPointer { buffer -> Bool in
-                if path.glob.matches(buffer, 0, buffer.count) { return true }
-                if let parent = path.parent, parent.matches(buffer, 0, buffer.count) { return true }
-                if path.alsoWithoutLeadingSlash, buffer.count > 0, buffer[0] == 0x2F {
-                    if path.glob.matches(buffer, 1, buffer.count) { return true }
-                    if let parent = path.parent, parent.matches(buffer, 1, buffer.count) { return true }
-                }
-                return false
-            }
-            if !ok { return .path }
-        }
         switch query {
         case .whole(let glob)?:
             if !glob.matches(context.query(decoded: decoded, folded: folded)) { return .query }

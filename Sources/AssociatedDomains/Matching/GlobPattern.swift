@@ -4,14 +4,17 @@
 /// Compiled once when a matcher is built. Matching works on UTF-8 bytes; a "character" for `?` and for the
 /// steps of `*` is one Unicode scalar (a stray byte of invalid UTF-8 counts as one character). Case-insensitive
 /// patterns are compiled folded to ASCII lower case and must be given folded input.
-struct GlobPattern: Sendable {
+///
+/// A final class with trivially copyable tokens (literals live in one byte pool, sets and alternatives in side
+/// tables), so the matching loop does no reference counting.
+final class GlobPattern: Sendable {
     enum Token: Sendable {
-        case literal([UInt8])
+        case literal(start: Int, count: Int)
         case anyCharacter
         case star
         case byteClass(ByteSet)
-        case codeSet(CodeSet)
-        case alternation([GlobPattern])
+        case codeSet(Int)
+        case alternation(Int)
         case never
     }
 
@@ -34,12 +37,21 @@ struct GlobPattern: Sendable {
     }
 
     let tokens: [Token]
+    /// The bytes of every literal token.
+    let pool: [UInt8]
+    let codeSets: [CodeSet]
+    let alternations: [[GlobPattern]]
     /// No token can match input of more than one length at a given position: the linear algorithm applies.
     let isDeterministic: Bool
     /// Names in `$(name)` that are neither custom nor built-in; such a pattern never matches.
     let undefinedVariables: [String]
     /// The pattern's literal text up to its first wildcard or variable (folded if case-insensitive).
     let literalPrefix: [UInt8]
+    /// The pattern's literal text after its last wildcard or variable (empty when it ends with one).
+    var literalSuffix: ArraySlice<UInt8> {
+        guard case .literal(let start, let count)? = tokens.last else { return [] }
+        return pool[start..<(start + count)]
+    }
     /// The pattern is only stars: it matches anything.
     let matchesEverything: Bool
     /// The longest input this pattern can match, or `nil` when unbounded.
@@ -54,13 +66,17 @@ struct GlobPattern: Sendable {
     init<C: Collection<UInt8>>(_ text: C, variables: [String: [String]]?, caseInsensitive: Bool)
     where C.Index == Int {
         var tokens: [Token] = []
+        var pool: [UInt8] = []
+        var codeSets: [CodeSet] = []
+        var alternations: [[GlobPattern]] = []
         var undefined: [String] = []
         var literal: [UInt8] = []
         var prefix: [UInt8] = []
         var prefixOpen = true
         func flush() {
             if !literal.isEmpty {
-                tokens.append(.literal(literal))
+                tokens.append(.literal(start: pool.count, count: literal.count))
+                pool.append(contentsOf: literal)
                 if prefixOpen { prefix.append(contentsOf: literal) }
                 literal = []
             }
@@ -95,10 +111,16 @@ struct GlobPattern: Sendable {
                 }
                 closePrefix()
                 let name = String(decoding: text[(i + 2)..<j], as: UTF8.self)
-                if let token = GlobPattern.variableToken(
-                    name, variables: variables ?? [:], caseInsensitive: caseInsensitive) {
-                    tokens.append(token)
-                } else {
+                switch GlobPattern.variableToken(name, variables: variables ?? [:], caseInsensitive: caseInsensitive) {
+                case .byteClass(let set)?:
+                    tokens.append(.byteClass(set))
+                case .codeSet(let set)?:
+                    tokens.append(.codeSet(codeSets.count))
+                    codeSets.append(set)
+                case .alternatives(let alternatives)?:
+                    tokens.append(.alternation(alternations.count))
+                    alternations.append(alternatives)
+                case nil:
                     undefined.append(name)
                     tokens.append(.never)
                 }
@@ -110,6 +132,9 @@ struct GlobPattern: Sendable {
         }
         flush()
         self.tokens = tokens
+        self.pool = pool
+        self.codeSets = codeSets
+        self.alternations = alternations
         self.undefinedVariables = undefined
         self.literalPrefix = prefix
         self.matchesEverything = !tokens.isEmpty && tokens.allSatisfy { if case .star = $0 { true } else { false } }
@@ -117,15 +142,17 @@ struct GlobPattern: Sendable {
         var maximum: Int? = 0
         for token in tokens {
             switch token {
-            case .literal(let bytes): maximum = maximum.map { $0 + bytes.count }
+            case .literal(_, let length): maximum = maximum.map { $0 + length }
             case .anyCharacter: maximum = maximum.map { $0 + 4 }
             case .byteClass: maximum = maximum.map { $0 + 1 }
             case .never: break
             case .star: maximum = nil
-            case .codeSet(let set):
+            case .codeSet(let index):
+                let set = codeSets[index]
                 if set.lengths.count > 1 { deterministic = false }
                 maximum = maximum.map { $0 + (set.lengths.max() ?? 0) }
-            case .alternation(let alternatives):
+            case .alternation(let index):
+                let alternatives = alternations[index]
                 deterministic = false
                 var longest: Int? = 0
                 for alternative in alternatives {
@@ -139,7 +166,7 @@ struct GlobPattern: Sendable {
         self.maximumLength = maximum
     }
 
-    init(_ text: String, variables: [String: [String]]?, caseInsensitive: Bool) {
+    convenience init(_ text: String, variables: [String: [String]]?, caseInsensitive: Bool) {
         self.init(Array(text.utf8), variables: variables, caseInsensitive: caseInsensitive)
     }
 
@@ -165,9 +192,15 @@ struct GlobPattern: Sendable {
         return CodeSet(lengths: lengths.sorted(by: >), values: packed)
     }
 
+    private enum VariableMatcher {
+        case byteClass(ByteSet)
+        case codeSet(CodeSet)
+        case alternatives([GlobPattern])
+    }
+
     private static func variableToken(
         _ name: String, variables: [String: [String]], caseInsensitive: Bool
-    ) -> Token? {
+    ) -> VariableMatcher? {
         if let values = variables[name] {
             let bytes = values.map { Array($0.utf8) }
             let plain = bytes.allSatisfy { value in
@@ -177,9 +210,9 @@ struct GlobPattern: Sendable {
                 return .codeSet(makeCodeSet(bytes, caseInsensitive: caseInsensitive))
             }
             // Values may hold '*' and '?' but never other variables.
-            return .alternation(bytes.map { GlobPattern($0, variables: nil, caseInsensitive: caseInsensitive) })
+            return .alternatives(bytes.map { GlobPattern($0, variables: nil, caseInsensitive: caseInsensitive) })
         }
-        func byteClass(_ set: ByteSet) -> Token { .byteClass(caseInsensitive ? set.folded : set) }
+        func byteClass(_ set: ByteSet) -> VariableMatcher { .byteClass(caseInsensitive ? set.folded : set) }
         var alpha = upper
         for b in UInt8(ascii: "a")...UInt8(ascii: "z") { alpha.insert(b) }
         switch name {
@@ -206,11 +239,13 @@ struct GlobPattern: Sendable {
 
     /// Whether the pattern matches all of `input[start..<end]`.
     func matches(_ input: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
-        if isDeterministic {
-            return matchLinear(input, start, end)
+        pool.withUnsafeBufferPointer { pool in
+            if isDeterministic {
+                return matchLinear(input, start, end, pool)
+            }
+            var memo = FailureMemo(tokens: tokens.count, positions: end - start + 1)
+            return matchBacktracking(0, input, start, start, end, pool, &memo)
         }
-        var memo = FailureMemo(tokens: tokens.count, positions: end - start + 1)
-        return matchBacktracking(0, input, start, start, end, &memo)
     }
 
     /// Whether the pattern matches all of `bytes`.
@@ -233,20 +268,20 @@ struct GlobPattern: Sendable {
 
     /// Matches one non-star token at `p`; returns the index after it, or -1.
     @inline(__always)
-    private static func step(_ token: Token, _ input: UnsafeBufferPointer<UInt8>, _ p: Int, _ end: Int) -> Int {
+    private func step(
+        _ token: Token, _ input: UnsafeBufferPointer<UInt8>, _ p: Int, _ end: Int, _ pool: UnsafeBufferPointer<UInt8>
+    ) -> Int {
         switch token {
-        case .literal(let bytes):
-            let count = bytes.count
+        case .literal(let start, let count):
             guard end - p >= count else { return -1 }
-            return bytes.withUnsafeBufferPointer { lit in
-                for k in 0..<count where input[p + k] != lit[k] { return -1 }
-                return p + count
-            }
+            for k in 0..<count where input[p + k] != pool[start + k] { return -1 }
+            return p + count
         case .anyCharacter:
-            return p < end ? nextCharacter(input, p, end) : -1
+            return p < end ? GlobPattern.nextCharacter(input, p, end) : -1
         case .byteClass(let set):
             return p < end && set.contains(input[p]) ? p + 1 : -1
-        case .codeSet(let set):
+        case .codeSet(let index):
+            let set = codeSets[index]
             guard let length = set.lengths.first, end - p >= length else { return -1 }
             return set.values.contains(CodeSet.pack(input, p, length)) ? p + length : -1
         case .never, .star, .alternation:
@@ -256,33 +291,38 @@ struct GlobPattern: Sendable {
 
     /// The classic last-star backtracking algorithm: correct when every token matches at most one length at a
     /// given position, and linear in practice.
-    private func matchLinear(_ input: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
-        let count = tokens.count
-        var t = 0
-        var p = start
-        var starToken = -1
-        var starPosition = 0
-        while true {
-            if t < count {
-                if case .star = tokens[t] {
-                    starToken = t
-                    starPosition = p
-                    t += 1
-                    continue
+    private func matchLinear(
+        _ input: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ pool: UnsafeBufferPointer<UInt8>
+    ) -> Bool {
+        tokens.withUnsafeBufferPointer { tokens in
+            let count = tokens.count
+            var t = 0
+            var p = start
+            var starToken = -1
+            var starPosition = 0
+            while true {
+                if t < count {
+                    let token = tokens[t]
+                    if case .star = token {
+                        starToken = t
+                        starPosition = p
+                        t += 1
+                        continue
+                    }
+                    let q = step(token, input, p, end, pool)
+                    if q >= 0 {
+                        t += 1
+                        p = q
+                        continue
+                    }
+                } else if p == end {
+                    return true
                 }
-                let q = GlobPattern.step(tokens[t], input, p, end)
-                if q >= 0 {
-                    t += 1
-                    p = q
-                    continue
-                }
-            } else if p == end {
-                return true
+                guard starToken >= 0, starPosition < end else { return false }
+                starPosition = GlobPattern.nextCharacter(input, starPosition, end)
+                p = starPosition
+                t = starToken + 1
             }
-            guard starToken >= 0, starPosition < end else { return false }
-            starPosition = GlobPattern.nextCharacter(input, starPosition, end)
-            p = starPosition
-            t = starToken + 1
         }
     }
 
@@ -309,7 +349,7 @@ struct GlobPattern: Sendable {
 
     private func matchBacktracking(
         _ t: Int, _ input: UnsafeBufferPointer<UInt8>, _ p: Int, _ start: Int, _ end: Int,
-        _ memo: inout FailureMemo
+        _ pool: UnsafeBufferPointer<UInt8>, _ memo: inout FailureMemo
     ) -> Bool {
         if t == tokens.count { return p == end }
         if memo.failed(t, p - start) { return false }
@@ -318,25 +358,27 @@ struct GlobPattern: Sendable {
         case .star:
             var q = p
             while true {
-                if matchBacktracking(t + 1, input, q, start, end, &memo) { result = true; break }
+                if matchBacktracking(t + 1, input, q, start, end, pool, &memo) { result = true; break }
                 if q >= end { break }
                 q = GlobPattern.nextCharacter(input, q, end)
             }
-        case .codeSet(let set):
+        case .codeSet(let index):
+            let set = codeSets[index]
             for length in set.lengths where end - p >= length {
                 if set.values.contains(CodeSet.pack(input, p, length)),
-                   matchBacktracking(t + 1, input, p + length, start, end, &memo) {
+                   matchBacktracking(t + 1, input, p + length, start, end, pool, &memo) {
                     result = true
                     break
                 }
             }
-        case .alternation(let alternatives):
+        case .alternation(let index):
+            let alternatives = alternations[index]
             var q = p
             outer: while q <= end {
                 for alternative in alternatives {
                     if let m = alternative.maximumLength, q - p > m { continue }
                     if alternative.matches(input, p, q),
-                       matchBacktracking(t + 1, input, q, start, end, &memo) {
+                       matchBacktracking(t + 1, input, q, start, end, pool, &memo) {
                         result = true
                         break outer
                     }
@@ -345,8 +387,8 @@ struct GlobPattern: Sendable {
                 q = GlobPattern.nextCharacter(input, q, end)
             }
         default:
-            let q = GlobPattern.step(tokens[t], input, p, end)
-            result = q >= 0 && matchBacktracking(t + 1, input, q, start, end, &memo)
+            let q = step(tokens[t], input, p, end, pool)
+            result = q >= 0 && matchBacktracking(t + 1, input, q, start, end, pool, &memo)
         }
         if !result { memo.markFailed(t, p - start) }
         return result
