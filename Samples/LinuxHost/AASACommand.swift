@@ -20,7 +20,7 @@ enum AASACommand {
 
     static func run(_ arguments: [String]) -> Int32 {
         guard let sub = arguments.first else {
-            return Console.usageError("aasa: expected match, check or generate\n" + usage)
+            return Console.usageError("aasa: expected match, check or generate (see linux-host aasa --help)")
         }
         let rest = Array(arguments.dropFirst())
         switch sub {
@@ -30,7 +30,7 @@ enum AASACommand {
         case "-h", "--help", "help":
             Console.out(usage)
             return 0
-        default: return Console.usageError("aasa: unknown sub-command '\(sub)'\n" + usage)
+        default: return Console.usageError("aasa: unknown sub-command '\(sub)' (see linux-host aasa --help)")
         }
     }
 

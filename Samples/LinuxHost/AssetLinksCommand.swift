@@ -19,7 +19,7 @@ enum AssetLinksCommand {
                 Console.out(usage)
                 return 0
             }
-            return Console.usageError("assetlinks: expected generate\n" + usage)
+            return Console.usageError("assetlinks: expected generate (see linux-host assetlinks --help)")
         }
         let options: CommandOptions
         do {
