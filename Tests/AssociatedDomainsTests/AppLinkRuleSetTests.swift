@@ -171,3 +171,20 @@ private extension String {
         String(map { $0 == ":" ? replacement : $0 })
     }
 }
+
+struct AppLinkRuleSetEscapingTests {
+    @Test func oddPathsSurviveTheRoundTrip() throws {
+        let rules = AppLinkRuleSet(appIDs: [app], rules: [
+            .exclude(#"/a"b\c"#), .include("/ünï/*", comment: "tab\tand \"quotes\""), .include("/a b/$(digit)"),
+            .include("/x\u{1}"),
+        ])
+        for format in AppLinkRuleSet.Format.allCases {
+            let text = try rules.appSiteAssociation(format: format)
+            #expect(AppSiteAssociation.check(Array(text.utf8)).isEmpty)
+            let m = AppLinkMatcher(try AppSiteAssociation(parsing: text))
+            #expect(m.match(E + #"/a"b\c"#, appID: app).outcome == .exclude)
+            #expect(m.match(E + "/ünï/1", appID: app).outcome == .match)
+            #expect(m.match(E + "/a b/7", appID: app).outcome == .match)
+        }
+    }
+}

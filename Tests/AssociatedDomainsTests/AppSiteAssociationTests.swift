@@ -164,3 +164,20 @@ struct AppSiteAssociationTests {
         #expect(check("{}") == [#"warning: expected an "applinks" section, found none; no URL opens an app"#])
     }
 }
+
+struct SubstitutionVariableDiagnosticsTests {
+    @Test func variableNamesAndValuesAreChecked() {
+        let text = #"{"applinks": {"substitutionVariables": {"a(b": ["x"], "ok": ["$(digit)", 3]}, "details": []}}"#
+        #expect(AppSiteAssociation.check(Array(text.utf8)).map(\.description) == [
+            #"error: applinks.substitutionVariables["a(b"]: expected a variable name without "$", "(" or ")", found "a(b"; it can never be referenced"#,
+            #"error: applinks.substitutionVariables.ok[1]: expected a string, found a number (3); iOS ignores this value"#,
+            #"error: applinks.substitutionVariables.ok[0]: expected a value without substitution variables, found "$(digit)"; "$(" is literal text here"#,
+        ])
+    }
+
+    @Test func variableValuesAreLiteralAboutVariables() throws {
+        let m = try matcher(components: #"{"/": "/$(ok)"}"#, extra: #""substitutionVariables": {"ok": ["$(digit)"]}, "#)
+        #expect(m.match(E + "/$(digit)", appID: app).outcome == .match)
+        #expect(m.match(E + "/7", appID: app).outcome == .none)
+    }
+}

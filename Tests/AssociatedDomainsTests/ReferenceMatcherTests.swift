@@ -237,3 +237,52 @@ struct ReferenceMatcherTests {
         #expect((outcomes[.exclude] ?? 0) > 10)
     }
 }
+
+/// Several rules per file: the first rule the reference says decides must be the one the matcher reports.
+struct ReferenceMatcherMultiRuleTests {
+    @Test func firstDecidingRuleAgreesWithTheReferenceOnGeneratedFiles() throws {
+        var rng = SeededGenerator(state: 99)
+        let pieces = ["/", "/", "a", "b", "ab", "*", "?", "$(digit)", "A"]
+        var decidedByLaterRule = 0
+        for _ in 0..<300 {
+            let count = Int.random(in: 1...6, using: &rng)
+            var rules: [ReferenceMatcher.Rule] = []
+            var json: [String] = []
+            for _ in 0..<count {
+                var rule = ReferenceMatcher.Rule()
+                let path = "/" + ReferenceMatcherTests.randomText(pieces, maxCount: 4, &rng)
+                rule.path = path
+                rule.exclude = Int.random(in: 0..<3, using: &rng) == 0
+                rule.caseSensitive = Int.random(in: 0..<4, using: &rng) != 0
+                var keys = ["\"/\": " + ReferenceMatcherTests.jsonString(path), "\"exclude\": \(rule.exclude)",
+                            "\"caseSensitive\": \(rule.caseSensitive)"]
+                if Int.random(in: 0..<4, using: &rng) == 0 {
+                    rule.items = [("a", "1")]
+                    keys.append(#""?": {"a": "1"}"#)
+                }
+                rules.append(rule)
+                json.append("{" + keys.joined(separator: ", ") + "}")
+            }
+            let m = try matcher(components: json.joined(separator: ", "))
+            for _ in 0..<5 {
+                let path = "/" + ReferenceMatcherTests.randomText(["a", "b", "/", "1", "A", "B"], maxCount: 5, &rng)
+                let url = "https://example.com" + path + (Bool.random(using: &rng) ? "?a=1" : "")
+                var expectedIndex: Int?
+                var expected = AppLinkMatch.Outcome.none
+                for (i, rule) in rules.enumerated() {
+                    let outcome = ReferenceMatcher.outcome(rule, url: url, vars: [:])
+                    if outcome != .none {
+                        expected = outcome
+                        expectedIndex = i
+                        break
+                    }
+                }
+                let actual = m.match(url, appID: app)
+                #expect(actual.outcome == expected, "rules \(json) url \(url)")
+                #expect(actual.ruleIndex == expectedIndex, "rules \(json) url \(url)")
+                if let expectedIndex, expectedIndex > 0 { decidedByLaterRule += 1 }
+            }
+        }
+        #expect(decidedByLaterRule > 50)
+    }
+}

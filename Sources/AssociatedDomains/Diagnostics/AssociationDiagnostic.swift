@@ -28,7 +28,7 @@ public struct AssociationDiagnostic: Sendable, Hashable, CustomStringConvertible
             case notJSON, notAnObject, tooLarge, byteOrderMark, invalidType, missingKey, appsNotEmpty,
                  malformedAppID, unknownKey, duplicateKey, notPrefixTypo, queryInLegacyPath,
                  exclusionBlocksEverything, unreachableRule, undefinedVariable, nonStringQueryPredicate,
-                 defaultsIgnoredForLegacyPaths, invalidPattern, invalidAssetLink
+                 defaultsIgnoredForLegacyPaths, invalidPattern
         }
         private let kind: Kind
         private init(_ kind: Kind) { self.kind = kind }
@@ -69,8 +69,6 @@ public struct AssociationDiagnostic: Sendable, Hashable, CustomStringConvertible
         public static let defaultsIgnoredForLegacyPaths = Code(.defaultsIgnoredForLegacyPaths)
         /// A pattern that cannot be compiled.
         public static let invalidPattern = Code(.invalidPattern)
-        /// An `assetlinks.json` statement that Android will not verify.
-        public static let invalidAssetLink = Code(.invalidAssetLink)
 
         /// The code's name, e.g. `malformedAppID`.
         public var description: String { kind.rawValue }
