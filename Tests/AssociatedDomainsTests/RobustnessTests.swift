@@ -66,3 +66,12 @@ struct RobustnessTests {
         #expect(m.match(E + "/" + String(repeating: "a", count: 300) + "x", appID: app).outcome == .match)
     }
 }
+
+struct HugePatternTests {
+    @Test func aPatternOfThousandsOfVariablesNeitherRecursesNorExplodes() throws {
+        let pattern = "/" + String(repeating: "$(v)", count: 2_000)
+        let m = try matcher(components: "{\"/\": \"\(pattern)\"}", extra: #""substitutionVariables": {"v": ["a", "aa", "*b"]}, "#)
+        #expect(m.match(E + "/" + String(repeating: "a", count: 500), appID: app).outcome == .none)
+        #expect(m.match(E + "/" + String(repeating: "b", count: 2_000), appID: app).outcome == .match)
+    }
+}

@@ -54,8 +54,6 @@ final class GlobPattern: Sendable {
     }
     /// The pattern is only stars: it matches anything.
     let matchesEverything: Bool
-    /// The longest input this pattern can match, or `nil` when unbounded.
-    let maximumLength: Int?
 
     /// Compiles a pattern.
     /// - Parameters:
@@ -139,31 +137,14 @@ final class GlobPattern: Sendable {
         self.literalPrefix = prefix
         self.matchesEverything = !tokens.isEmpty && tokens.allSatisfy { if case .star = $0 { true } else { false } }
         var deterministic = true
-        var maximum: Int? = 0
         for token in tokens {
             switch token {
-            case .literal(_, let length): maximum = maximum.map { $0 + length }
-            case .anyCharacter: maximum = maximum.map { $0 + 4 }
-            case .byteClass: maximum = maximum.map { $0 + 1 }
-            case .never: break
-            case .star: maximum = nil
-            case .codeSet(let index):
-                let set = codeSets[index]
-                if set.lengths.count > 1 { deterministic = false }
-                maximum = maximum.map { $0 + (set.lengths.max() ?? 0) }
-            case .alternation(let index):
-                let alternatives = alternations[index]
-                deterministic = false
-                var longest: Int? = 0
-                for alternative in alternatives {
-                    guard let m = alternative.maximumLength, let l = longest else { longest = nil; break }
-                    longest = max(l, m)
-                }
-                if let longest { maximum = maximum.map { $0 + longest } } else { maximum = nil }
+            case .codeSet(let index): if codeSets[index].lengths.count > 1 { deterministic = false }
+            case .alternation: deterministic = false
+            default: break
             }
         }
         self.isDeterministic = deterministic
-        self.maximumLength = maximum
     }
 
     convenience init(_ text: String, variables: [String: [String]]?, caseInsensitive: Bool) {
@@ -243,8 +224,9 @@ final class GlobPattern: Sendable {
             if isDeterministic {
                 return matchLinear(input, start, end, pool)
             }
-            var memo = FailureMemo(tokens: tokens.count, positions: end - start + 1)
-            return matchBacktracking(0, input, start, start, end, pool, &memo)
+            var initial = PositionSet(count: end - start + 1)
+            initial.insert(0)
+            return simulate(input, start, end, pool, from: initial).contains(end - start)
         }
     }
 
@@ -326,71 +308,92 @@ final class GlobPattern: Sendable {
         }
     }
 
-    /// Remembers (token, position) pairs already known to fail, so backtracking stays polynomial.
-    struct FailureMemo {
-        private var bits: [UInt64]
-        private let positions: Int
+    /// Input positions (offsets from the start of the matched range), as a bit set.
+    struct PositionSet {
+        private var words: [UInt64]
+        let count: Int
 
-        init(tokens: Int, positions: Int) {
-            self.positions = positions
-            self.bits = Array(repeating: 0, count: ((tokens + 1) * positions + 63) / 64)
+        init(count: Int) {
+            self.count = count
+            self.words = Array(repeating: 0, count: (count + 63) / 64)
         }
 
-        func failed(_ t: Int, _ offset: Int) -> Bool {
-            let i = t * positions + offset
-            return bits[i >> 6] & (1 << UInt64(i & 63)) != 0
+        func contains(_ i: Int) -> Bool {
+            i < count && words[i >> 6] & (1 << UInt64(i & 63)) != 0
         }
 
-        mutating func markFailed(_ t: Int, _ offset: Int) {
-            let i = t * positions + offset
-            bits[i >> 6] |= 1 << UInt64(i & 63)
+        mutating func insert(_ i: Int) {
+            words[i >> 6] |= 1 << UInt64(i & 63)
+        }
+
+        mutating func formUnion(_ other: PositionSet) {
+            for k in 0..<words.count { words[k] |= other.words[k] }
+        }
+
+        var isEmpty: Bool { words.allSatisfy { $0 == 0 } }
+
+        /// The smallest member, or `nil`.
+        var first: Int? {
+            for (k, word) in words.enumerated() where word != 0 { return k << 6 + word.trailingZeroBitCount }
+            return nil
+        }
+
+        /// Calls `body` with each member in increasing order, skipping empty words.
+        func forEach(_ body: (Int) -> Void) {
+            for (k, word) in words.enumerated() where word != 0 {
+                var w = word
+                while w != 0 {
+                    body(k << 6 + w.trailingZeroBitCount)
+                    w &= w - 1
+                }
+            }
         }
     }
 
-    private func matchBacktracking(
-        _ t: Int, _ input: UnsafeBufferPointer<UInt8>, _ p: Int, _ start: Int, _ end: Int,
-        _ pool: UnsafeBufferPointer<UInt8>, _ memo: inout FailureMemo
-    ) -> Bool {
-        if t == tokens.count { return p == end }
-        if memo.failed(t, p - start) { return false }
-        var result = false
-        switch tokens[t] {
-        case .star:
-            var q = p
-            while true {
-                if matchBacktracking(t + 1, input, q, start, end, pool, &memo) { result = true; break }
-                if q >= end { break }
-                q = GlobPattern.nextCharacter(input, q, end)
-            }
-        case .codeSet(let index):
-            let set = codeSets[index]
-            for length in set.lengths where end - p >= length {
-                if set.values.contains(CodeSet.pack(input, p, length)),
-                   matchBacktracking(t + 1, input, p + length, start, end, pool, &memo) {
-                    result = true
-                    break
-                }
-            }
-        case .alternation(let index):
-            let alternatives = alternations[index]
-            var q = p
-            outer: while q <= end {
-                for alternative in alternatives {
-                    if let m = alternative.maximumLength, q - p > m { continue }
-                    if alternative.matches(input, p, q),
-                       matchBacktracking(t + 1, input, q, start, end, pool, &memo) {
-                        result = true
-                        break outer
+    /// For patterns whose tokens can match several lengths: a set simulation, token by token, of every input
+    /// position the pattern so far can end at. No recursion and no backtracking, so any pattern against any
+    /// input runs in tokens × input length steps with memory for two position sets.
+    private func simulate(
+        _ input: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ pool: UnsafeBufferPointer<UInt8>,
+        from initial: PositionSet
+    ) -> PositionSet {
+        let n = end - start
+        var current = initial
+        for token in tokens {
+            var next = PositionSet(count: n + 1)
+            switch token {
+            case .star:
+                // Every character boundary reachable from a current position by whole characters.
+                var pending = current
+                if let first = current.first {
+                    for q in first...n where pending.contains(q) {
+                        next.insert(q)
+                        if q < n { pending.insert(GlobPattern.nextCharacter(input, start + q, end) - start) }
                     }
                 }
-                if q == end { break }
-                q = GlobPattern.nextCharacter(input, q, end)
+            case .codeSet(let index):
+                let set = codeSets[index]
+                current.forEach { p in
+                    for length in set.lengths where n - p >= length {
+                        if set.values.contains(CodeSet.pack(input, start + p, length)) { next.insert(p + length) }
+                    }
+                }
+            case .alternation(let index):
+                // Each alternative (variables cannot nest) is simulated from the same positions.
+                for alternative in alternations[index] {
+                    next.formUnion(alternative.pool.withUnsafeBufferPointer { altPool in
+                        alternative.simulate(input, start, end, altPool, from: current)
+                    })
+                }
+            default:
+                current.forEach { p in
+                    let q = step(token, input, start + p, end, pool)
+                    if q >= 0 { next.insert(q - start) }
+                }
             }
-        default:
-            let q = step(tokens[t], input, p, end, pool)
-            result = q >= 0 && matchBacktracking(t + 1, input, q, start, end, pool, &memo)
+            if next.isEmpty { return next }
+            current = next
         }
-        if !result { memo.markFailed(t, p - start) }
-        return result
+        return current
     }
 }
