@@ -276,7 +276,7 @@ struct JSONParser {
     private mutating func parseObject(depth: Int) throws(Failure) -> JSONValue {
         index += 1
         var members: [(key: String, value: JSONValue)] = []
-        var seen: Set<String> = []
+        var positions: [String: Int] = [:]
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
@@ -297,14 +297,13 @@ struct JSONParser {
             path.append(key)
             let value = try parseValue(depth: depth)
             path.removeLast()
-            if seen.insert(key).inserted {
-                members.append((key, value))
-            } else {
+            if let existing = positions[key] {
                 // Foundation's parsers keep the last occurrence; so do we, and we say so.
                 duplicateKeys.append((path, key))
-                if let existing = members.firstIndex(where: { $0.key == key }) {
-                    members[existing].value = value
-                }
+                members[existing].value = value
+            } else {
+                positions[key] = members.count
+                members.append((key, value))
             }
             skipWhitespace()
             guard index < bytes.count else { throw failure("unterminated object, expected ',' or '}'") }
