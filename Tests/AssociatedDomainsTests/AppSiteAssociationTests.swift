@@ -181,3 +181,14 @@ struct SubstitutionVariableDiagnosticsTests {
         #expect(m.match(E + "/7", appID: app).outcome == .none)
     }
 }
+
+struct UnreadablePartsTests {
+    @Test func aComponentThatIsNotAnObjectIsReportedAndLeftOut() throws {
+        let text = #"{"applinks": {"details": [{"appIDs": ["\#(app)"], "components": ["/x", {"/": "/y"}]}]}}"#
+        let f = try AppSiteAssociation(parsing: text)
+        #expect(f.diagnostics.map(\.description) == [
+            #"error: applinks.details[0].components[0]: expected a component object, found the string "/x"; iOS ignores this value"#,
+        ])
+        #expect(f.applinks?.details.first?.components == [AppLinkComponent(path: "/y")])
+    }
+}

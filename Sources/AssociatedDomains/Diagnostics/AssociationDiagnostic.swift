@@ -5,7 +5,7 @@
 ///
 /// ```swift
 /// let diagnostics = AppSiteAssociation.check(bytes)
-/// for d in diagnostics { print(d) }
+/// for d in diagnostics { log(d.description) }
 /// // error: applinks.details[0].appIDs[0]: expected an app ID "TEAMID.bundle.identifier" ..., found the string "abc"
 /// ```
 public struct AssociationDiagnostic: Sendable, Hashable, CustomStringConvertible {

@@ -266,11 +266,9 @@ struct AssociationReader {
                 }
                 var components: [AppLinkComponent] = []
                 for (i, element) in elements.enumerated() {
+                    // A component that is not an object is reported and left out, as iOS ignores it.
                     if let c = readComponent(element, path: AssociationReader.child(memberPath, i), isDefaults: false) {
                         components.append(c)
-                    } else {
-                        // Keep indexes aligned with the file: an unreadable component matches nothing.
-                        components.append(AppLinkComponent(path: "$()", comment: "unreadable"))
                     }
                 }
                 detail.components = components
@@ -368,7 +366,6 @@ struct AssociationReader {
         let defaults = detail.defaults?.merged(over: fileDefaults) ?? fileDefaults
         var catchAll: Int?
         for (r, rule) in detail.modernRules.enumerated() {
-            if usesComponents, rule.comment == "unreadable", rule.path == "$()" { continue }
             let rulePath = AssociationReader.child(AssociationReader.child(path, key), r)
             let merged = usesComponents ? rule.merged(over: defaults) : rule
             let compiled = CompiledRule(
