@@ -112,6 +112,18 @@ struct AppLinkMatcherRulesTests {
         #expect(try matcher(components: #"{"/": "/x/"}"#).match(E + path, appID: app).outcome == expected)
     }
 
+    @Test func unknownKeysAreIgnoredWhenMatching() throws {
+        let m = try matcher(components: #"{"/": "/x", "path": "/y", "excluded": true}"#, extra: #""future": 1, "#)
+        #expect(m.match(E + "/x", appID: app).outcome == .match)
+        #expect(m.match(E + "/y", appID: app).outcome == .none)
+    }
+
+    @Test func aMissingKeyMeansAnything() throws {
+        let m = try matcher(components: "{}")
+        #expect(m.match(E + "/any/thing?q=1#f", appID: app).outcome == .match)
+        #expect(try matcher(components: #"{"?": {}}"#).match(E + "/x?a=1", appID: app).outcome == .match)
+    }
+
     @Test func patternWithoutLeadingSlashIsAlsoTriedWithoutIt() throws {
         let m = try matcher(components: #"{"/": "x/*"}"#)
         #expect(m.match(E + "/x/1", appID: app).outcome == .match)

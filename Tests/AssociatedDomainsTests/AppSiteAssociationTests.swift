@@ -192,3 +192,19 @@ struct UnreadablePartsTests {
         #expect(f.applinks?.details.first?.components == [AppLinkComponent(path: "/y")])
     }
 }
+
+struct UnreachableDetailTests {
+    @Test func aDetailWhoseAppsAreAllCaughtEarlierIsAWarning() {
+        let other = "ZZZZZ99999.com.example.other"
+        let text = #"""
+            {"applinks": {"details": [
+              {"appIDs": ["\#(app)"], "components": [{"/": "/a"}, {"/": "*"}]},
+              {"appIDs": ["\#(app)", "\#(other)"], "components": [{"/": "/b"}]},
+              {"appIDs": ["\#(app)"], "components": [{"/": "/c"}]}
+            ]}}
+            """#
+        #expect(AppSiteAssociation.check(Array(text.utf8)).map(\.description) == [
+            "warning: applinks.details[2]: expected a reachable detail, found one whose apps all match applinks.details[0].components[1] first, which matches every URL; this detail is never used",
+        ])
+    }
+}

@@ -5,6 +5,8 @@ struct AssociationReader {
     private(set) var diagnostics: [AssociationDiagnostic] = []
     private var variables: [String: [String]] = [:]
     private var fileDefaults: AppLinkComponent?
+    /// App IDs whose earlier detail ends in a catch-all rule, with that rule's key path.
+    private var caughtApps: [String: String] = [:]
 
     init(configuration: AppSiteAssociation.Configuration) {
         self.configuration = configuration
@@ -288,7 +290,13 @@ struct AssociationReader {
         if detail.components == nil, detail.paths != nil, detail.defaults != nil || fileDefaults != nil {
             warning(.defaultsIgnoredForLegacyPaths, path, "expected \"components\" where \"defaults\" apply, found only legacy \"paths\"; defaults are not applied to legacy paths (AppLinkMatcher.Configuration.appliesDefaultsToLegacyPaths), write these rules as components")
         }
-        checkRules(detail, path: path, index: index)
+        let appIDs = detail.modernAppIDs
+        if !appIDs.isEmpty, let first = caughtApps[appIDs[0]], appIDs.allSatisfy({ caughtApps[$0] != nil }) {
+            warning(.unreachableRule, path, "expected a reachable detail, found one whose apps all match \(first) first, which matches every URL; this detail is never used")
+        }
+        if let catchAll = checkRules(detail, path: path, index: index) {
+            for appID in appIDs where caughtApps[appID] == nil { caughtApps[appID] = catchAll }
+        }
         return detail
     }
 
@@ -360,7 +368,8 @@ struct AssociationReader {
     }
 
     /// Unreachable rules, blocking exclusions and undefined variables, on the rules as iOS 13+ sees them.
-    private mutating func checkRules(_ detail: AppLinkDetail, path: String, index: Int) {
+    /// - Returns: The key path of the detail's catch-all rule, if it has one.
+    private mutating func checkRules(_ detail: AppLinkDetail, path: String, index: Int) -> String? {
         let usesComponents = detail.components != nil
         let key = usesComponents ? "components" : "paths"
         let defaults = detail.defaults?.merged(over: fileDefaults) ?? fileDefaults
@@ -384,6 +393,7 @@ struct AssociationReader {
                 }
             }
         }
+        return catchAll.map { AssociationReader.child(AssociationReader.child(path, key), $0) }
     }
 }
 
