@@ -35,9 +35,9 @@ enum AASACommand {
     }
 
     static func match(_ arguments: [String]) -> Int32 {
-        var options: CommandOptions
+        var options: AssociationCommandOptions
         do {
-            options = try CommandOptions(
+            options = try AssociationCommandOptions(
                 arguments, valued: ["--file", "--domain", "--app"], flags: ["--legacy", "--json"])
         } catch {
             return Console.usageError("aasa match: \(error.message)")
@@ -77,9 +77,9 @@ enum AASACommand {
     }
 
     static func check(_ arguments: [String]) -> Int32 {
-        let options: CommandOptions
+        let options: AssociationCommandOptions
         do {
-            options = try CommandOptions(arguments, valued: ["--file"], flags: ["--json"])
+            options = try AssociationCommandOptions(arguments, valued: ["--file"], flags: ["--json"])
         } catch {
             return Console.usageError("aasa check: \(error.message)")
         }
@@ -115,9 +115,9 @@ enum AASACommand {
     }
 
     static func generate(_ arguments: [String]) -> Int32 {
-        let options: CommandOptions
+        let options: AssociationCommandOptions
         do {
-            options = try CommandOptions(
+            options = try AssociationCommandOptions(
                 arguments, valued: ["--app", "--include", "--exclude", "--format"], flags: ["--responsys"])
         } catch {
             return Console.usageError("aasa generate: \(error.message)")

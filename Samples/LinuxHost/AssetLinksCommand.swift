@@ -21,9 +21,9 @@ enum AssetLinksCommand {
             }
             return Console.usageError("assetlinks: expected generate (see linux-host assetlinks --help)")
         }
-        let options: CommandOptions
+        let options: AssociationCommandOptions
         do {
-            options = try CommandOptions(
+            options = try AssociationCommandOptions(
                 Array(arguments.dropFirst()),
                 valued: ["--package", "--fingerprint", "--domain", "--include", "--exclude"],
                 flags: ["--intent-filter", "--responsys"])

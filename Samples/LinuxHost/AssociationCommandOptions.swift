@@ -2,7 +2,7 @@ import AssociatedDomains
 
 /// Hand-rolled option parsing for the `aasa` and `assetlinks` commands: `--name value` (or `--name=value`)
 /// options, repeatable, in order; flags; everything else positional; `--` ends options.
-struct CommandOptions {
+struct AssociationCommandOptions {
     struct Failure: Error {
         var message: String
     }
