@@ -35,7 +35,7 @@ enum AASACommand {
     }
 
     static func match(_ arguments: [String]) -> Int32 {
-        var options: AssociationCommandOptions
+        let options: AssociationCommandOptions
         do {
             options = try AssociationCommandOptions(
                 arguments, valued: ["--file", "--domain", "--app"], flags: ["--legacy", "--json"])
