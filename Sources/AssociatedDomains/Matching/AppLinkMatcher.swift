@@ -1,0 +1,321 @@
+/// Answers "will this URL open this app?" for one association file, as iOS does.
+///
+/// Build it once per file (every pattern is compiled here) and ask many times; one answer against a
+/// 1 000-rule file takes microseconds. The rules (from recorded `swcutil` output):
+/// - details in order, rules in order, first match wins; an `exclude` rule turns its match into ``AppLinkMatch/Outcome-swift.enum/exclude``;
+/// - `components` replaces `paths`; legacy `"NOT /x"` is `{"/": "/x", "exclude": true}`;
+/// - `/`, `?`, `#`, `exclude`, `caseSensitive`, `percentEncoded` merge per key from `applinks.defaults`, the
+///   detail's `defaults`, then the rule;
+/// - anchored globs: `*` any run (including `/`), `?` one character, `$(name)` one value of a variable;
+/// - trailing slashes ignored, a leading `//` collapsed, `X/*` also matches `X`, an empty path is `/`;
+/// - a missing query item or fragment matches as `""`; every repetition of a query item must match.
+///
+/// ```swift
+/// let matcher = try AppLinkMatcher(parsing: Array(#"{"applinks":{"details":[{"appID":"ABCDE12345.com.example.app","paths":["/pub/acc"]}]}}"#.utf8))
+/// matcher.match("https://news.example.com/pub/acc?_ri_=1", appID: "ABCDE12345.com.example.app").outcome  // .match
+/// matcher.match("https://news.example.com/pub/cc", appID: "ABCDE12345.com.example.app").outcome          // .none
+/// ```
+public struct AppLinkMatcher: Sendable {
+    /// How to match.
+    public struct Configuration: Sendable, Hashable {
+        /// Which generation of Apple's matcher to reproduce.
+        public enum Platform: String, Sendable, Hashable {
+            /// iOS 13 and later: `appIDs`/`components`/`defaults`, query and fragment rules.
+            case iOS13AndLater
+            /// iOS 9–12: only `appID` and `paths`; query and fragment ignored; always case-sensitive and
+            /// compared percent-encoded.
+            case iOS9To12
+        }
+
+        /// Which matcher to reproduce. Default ``Platform-swift.enum/iOS13AndLater``.
+        public var platform: Platform
+        /// Whether `caseSensitive: false` also folds the names of query dictionary items (not only values).
+        /// Apple does not document it; default `true`, because the dictionary's keys are part of the rule that
+        /// `caseSensitive` describes.
+        public var foldsQueryItemNames: Bool
+        /// Whether `defaults` apply to rules written as legacy `paths` on iOS 13+. Apple documents `defaults`
+        /// with `components` only; default `false`, so a legacy path means the same on every iOS version.
+        public var appliesDefaultsToLegacyPaths: Bool
+        /// URLs longer than this (in UTF-8 bytes) are answered `none` without matching. Default 65 536.
+        public var maximumURLLength: Int
+
+        /// Creates a configuration.
+        /// - Parameters:
+        ///   - platform: Which matcher to reproduce.
+        ///   - foldsQueryItemNames: Whether `caseSensitive: false` folds query item names.
+        ///   - appliesDefaultsToLegacyPaths: Whether `defaults` apply to legacy `paths`.
+        ///   - maximumURLLength: The longest URL matched.
+        public init(
+            platform: Platform = .iOS13AndLater,
+            foldsQueryItemNames: Bool = true,
+            appliesDefaultsToLegacyPaths: Bool = false,
+            maximumURLLength: Int = 65_536
+        ) {
+            self.platform = platform
+            self.foldsQueryItemNames = foldsQueryItemNames
+            self.appliesDefaultsToLegacyPaths = appliesDefaultsToLegacyPaths
+            self.maximumURLLength = maximumURLLength
+        }
+    }
+
+    /// The file this matcher answers for.
+    public let association: AppSiteAssociation
+    /// How it matches.
+    public let configuration: Configuration
+    private let rulesByDetail: [[CompiledRule]]
+    private let detailsByApp: [String: [Int]]
+    /// Per rule, the literal text its path must start with: checked on plain bytes before the rule itself, so
+    /// most rules of a large file are passed over without touching their compiled patterns.
+    private let prefixFilters: [[PrefixFilter]]
+    private let prefixPool: [UInt8]
+    /// Which (decoded, folded) variants of the path some filter needs.
+    private let usedPathVariants: [Bool]
+
+    private struct PrefixFilter: Sendable {
+        var start: Int
+        var count: Int
+        var suffixStart: Int
+        var suffixCount: Int
+        var variant: Int
+        var hasPath: Bool
+    }
+
+    /// Compiles every rule of a file.
+    /// - Parameters:
+    ///   - association: The file, as read by ``AppSiteAssociation/init(parsing:configuration:)`` or built in code.
+    ///   - configuration: How to match.
+    public init(_ association: AppSiteAssociation, configuration: Configuration = Configuration()) {
+        self.association = association
+        self.configuration = configuration
+        let applinks = association.applinks ?? AppLinks()
+        var rulesByDetail: [[CompiledRule]] = []
+        var detailsByApp: [String: [Int]] = [:]
+        let legacy = configuration.platform == .iOS9To12
+        for (d, detail) in applinks.details.enumerated() {
+            let appIDs: [String] = legacy ? (detail.appID.map { [$0] } ?? []) : detail.modernAppIDs
+            for appID in Set(appIDs) { detailsByApp[appID, default: []].append(d) }
+            var rules: [CompiledRule] = []
+            let mergedDefaults = detail.defaults?.merged(over: applinks.defaults) ?? applinks.defaults
+            if !legacy, let components = detail.components {
+                for (r, component) in components.enumerated() {
+                    rules.append(CompiledRule(
+                        component.merged(over: mergedDefaults), detailIndex: d, ruleIndex: r,
+                        keyPath: "applinks.details[\(d)].components[\(r)]",
+                        source: JSONWriter.compact(component.jsonValue),
+                        variables: applinks.substitutionVariables,
+                        foldsQueryItemNames: configuration.foldsQueryItemNames, ignoresQueryAndFragment: false))
+                }
+            } else {
+                for (r, path) in (detail.paths ?? []).enumerated() {
+                    var component = AppLinkComponent(legacyPath: path)
+                    if !legacy && configuration.appliesDefaultsToLegacyPaths {
+                        component = component.merged(over: mergedDefaults)
+                    }
+                    rules.append(CompiledRule(
+                        component, detailIndex: d, ruleIndex: r,
+                        keyPath: "applinks.details[\(d)].paths[\(r)]",
+                        source: JSONWriter.write(.string(path)),
+                        variables: legacy ? [:] : applinks.substitutionVariables,
+                        foldsQueryItemNames: configuration.foldsQueryItemNames,
+                        ignoresQueryAndFragment: legacy))
+                }
+            }
+            rulesByDetail.append(rules)
+        }
+        self.rulesByDetail = rulesByDetail
+        self.detailsByApp = detailsByApp
+        var pool: [UInt8] = []
+        var used = [false, false, false, false]
+        self.prefixFilters = rulesByDetail.map { rules in
+            rules.map { rule in
+                guard let path = rule.path else {
+                    return PrefixFilter(start: 0, count: 0, suffixStart: 0, suffixCount: 0, variant: 0, hasPath: false)
+                }
+                let variant = (rule.percentEncoded ? 0 : 2) + (rule.caseSensitive ? 0 : 1)
+                used[variant] = true
+                // A path matching `X/*` through `X` starts with X's prefix, itself a prefix of `X/*`'s. A pattern
+                // without a leading `/` is also tried one byte in, so it gets no filter.
+                let prefix = path.alsoWithoutLeadingSlash ? [] : path.parent?.literalPrefix ?? path.glob.literalPrefix
+                // Only a pattern tried as itself alone (no `X/*` parent) must end with its final literal.
+                let suffix = path.parent == nil ? path.glob.literalSuffix : []
+                let start = pool.count
+                pool.append(contentsOf: prefix)
+                pool.append(contentsOf: suffix)
+                return PrefixFilter(
+                    start: start, count: prefix.count, suffixStart: start + prefix.count, suffixCount: suffix.count,
+                    variant: variant, hasPath: true)
+            }
+        }
+        self.prefixPool = pool
+        self.usedPathVariants = used
+    }
+
+    /// Reads and compiles a file in one step.
+    /// - Parameters:
+    ///   - bytes: The file's bytes.
+    ///   - configuration: How to match.
+    /// - Throws: ``AssociationError`` with code ``AssociationError/Code-swift.struct/unreadableFile`` when the
+    ///   bytes are not a JSON object (see ``AppSiteAssociation/init(parsing:configuration:)``).
+    public init<Bytes: Collection<UInt8>>(parsing bytes: Bytes, configuration: Configuration = Configuration())
+    throws(AssociationError) {
+        self.init(try AppSiteAssociation(parsing: bytes), configuration: configuration)
+    }
+
+    /// Decides whether `url` opens the app `appID`.
+    /// - Parameters:
+    ///   - url: An absolute `http` or `https` URL, as text (compared byte for byte, never re-encoded).
+    ///   - appID: `TEAMID.bundle.identifier`, compared exactly.
+    ///   - domain: The domain the file was served from; when given, the URL's host must equal it (compared
+    ///     case-insensitively). `nil` skips the host check.
+    /// - Returns: The outcome, the deciding rule and a one-sentence explanation.
+    public func match(_ url: String, appID: String, domain: String? = nil) -> AppLinkMatch {
+        evaluate(url, appID: appID, domain: domain, collectNearMisses: false)
+    }
+
+    /// Like ``match(_:appID:domain:)``, and for `none` also the nearest rules and where each stopped matching.
+    /// - Parameters:
+    ///   - url: The URL.
+    ///   - appID: The app ID.
+    ///   - domain: The domain the file was served from, or `nil`.
+    /// - Returns: The outcome with ``AppLinkMatch/nearMisses`` filled for `none`.
+    public func explain(_ url: String, appID: String, domain: String? = nil) -> AppLinkMatch {
+        evaluate(url, appID: appID, domain: domain, collectNearMisses: true)
+    }
+
+    private func evaluate(_ url: String, appID: String, domain: String?, collectNearMisses: Bool) -> AppLinkMatch {
+        guard url.utf8.count <= configuration.maximumURLLength else {
+            return AppLinkMatch(
+                outcome: .none,
+                explanation: "the URL is longer than \(configuration.maximumURLLength) bytes; it was not matched")
+        }
+        guard let parts = URLParts(url) else {
+            return AppLinkMatch(outcome: .none, explanation: "not an absolute URL (scheme://host/path)")
+        }
+        guard parts.scheme == Array("https".utf8) || parts.scheme == Array("http".utf8) else {
+            return AppLinkMatch(
+                outcome: .none,
+                explanation: "scheme \"\(String(decoding: parts.scheme, as: UTF8.self))\" is not http or https")
+        }
+        if let domain {
+            var expected = ASCII.lowered(domain.utf8)
+            if expected.last == UInt8(ascii: ".") { expected.removeLast() }
+            var host = parts.host
+            if host.last == UInt8(ascii: ".") { host.removeLast() }
+            guard host == expected else {
+                return AppLinkMatch(
+                    outcome: .none,
+                    explanation: "host \"\(String(decoding: parts.host, as: UTF8.self))\" is not the file's domain \"\(domain)\"")
+            }
+        }
+        guard let detailIndexes = detailsByApp[appID] else {
+            let key = configuration.platform == .iOS9To12 ? "appID" : "appIDs/appID"
+            return AppLinkMatch(outcome: .none, explanation: "no detail lists \"\(appID)\" in \(key)")
+        }
+        var context = MatchContext(parts: parts)
+        var misses: [(score: Int, text: String)] = []
+        var ruleCount = 0
+        for d in detailIndexes { ruleCount += rulesByDetail[d].count }
+        func decided(_ rule: CompiledRule) -> AppLinkMatch {
+            AppLinkMatch(
+                outcome: rule.exclude ? .exclude : .match, detailIndex: rule.detailIndex, ruleIndex: rule.ruleIndex,
+                keyPath: rule.keyPath,
+                explanation: "\(rule.exclude ? "excluded by" : "matched") \(rule.keyPath) \(rule.source)")
+        }
+        if collectNearMisses {
+            for d in detailIndexes {
+                for rule in rulesByDetail[d] {
+                    guard let part = rule.firstMismatch(&context) else { return decided(rule) }
+                    misses.append(nearMiss(rule, part, &context))
+                }
+            }
+        } else if let rule = firstMatchingRule(detailIndexes, &context) {
+            return decided(rule)
+        }
+        let plural = ruleCount == 1 ? "rule" : "rules"
+        let nearest = misses.enumerated()
+            .sorted { $0.element.score != $1.element.score ? $0.element.score > $1.element.score : $0.offset < $1.offset }
+            .prefix(3).map { $0.element.text }
+        return AppLinkMatch(
+            outcome: .none,
+            explanation: "no rule matched (\(ruleCount) \(plural) for \"\(appID)\")",
+            nearMisses: nearest)
+    }
+
+    /// The hot path: prefix filters on plain bytes first, compiled patterns only for the survivors.
+    private func firstMatchingRule(_ detailIndexes: [Int], _ context: inout MatchContext) -> CompiledRule? {
+        var paths: [UInt8] = []
+        var offsets = [0, 0, 0, 0, 0]
+        for variant in 0..<4 {
+            if usedPathVariants[variant] {
+                paths += context.path(decoded: variant >= 2, folded: variant & 1 == 1)
+            }
+            offsets[variant + 1] = paths.count
+        }
+        return paths.withUnsafeBufferPointer { paths in
+            prefixPool.withUnsafeBufferPointer { pool in
+                for d in detailIndexes {
+                    let rules = rulesByDetail[d]
+                    let found: CompiledRule? = prefixFilters[d].withUnsafeBufferPointer { filters in
+                        for i in 0..<filters.count {
+                            let filter = filters[i]
+                            let rule: CompiledRule
+                            if filter.hasPath {
+                                let start = offsets[filter.variant]
+                                let end = offsets[filter.variant + 1]
+                                guard end - start >= filter.count else { continue }
+                                var same = true
+                                for k in 0..<filter.count where paths[start + k] != pool[filter.start + k] {
+                                    same = false
+                                    break
+                                }
+                                if !same { continue }
+                                let tail = end - filter.suffixCount
+                                guard tail >= start else { continue }
+                                for k in 0..<filter.suffixCount where paths[tail + k] != pool[filter.suffixStart + k] {
+                                    same = false
+                                    break
+                                }
+                                if !same { continue }
+                                rule = rules[i]
+                                guard rule.pathMatches(UnsafeBufferPointer(rebasing: paths[start..<end])) else { continue }
+                            } else {
+                                rule = rules[i]
+                            }
+                            if !rule.checksQueryOrFragment || rule.queryOrFragmentMismatch(&context) == nil {
+                                return rule
+                            }
+                        }
+                        return nil
+                    }
+                    if let found { return found }
+                }
+                return nil
+            }
+        }
+    }
+
+    private func nearMiss(_ rule: CompiledRule, _ part: CompiledRule.Part, _ context: inout MatchContext)
+    -> (score: Int, text: String) {
+        let decoded = !rule.percentEncoded
+        let folded = !rule.caseSensitive
+        func text(_ bytes: [UInt8]) -> String { JSONWriter.write(.string(String(decoding: bytes, as: UTF8.self))) }
+        let head = "\(rule.keyPath) \(rule.source)"
+        switch part {
+        case .path:
+            let path = context.path(decoded: decoded, folded: folded)
+            let prefix = rule.path?.glob.literalPrefix ?? []
+            var common = 0
+            while common < prefix.count, common < path.count, prefix[common] == path[common] { common += 1 }
+            if common < prefix.count {
+                return (common, "\(head): path \(text(path)) differs at character \(common + 1)")
+            }
+            return (common, "\(head): path \(text(path)) does not match after \(text(prefix))")
+        case .query:
+            return (100_000, "\(head): query \(text(context.query(decoded: decoded, folded: folded))) does not match")
+        case .queryItem(let name):
+            return (100_000, "\(head): query item \(text(Array(name.utf8))) does not match (a missing item is \"\")")
+        case .fragment:
+            return (200_000, "\(head): fragment \(text(context.fragment(decoded: decoded, folded: folded))) does not match")
+        }
+    }
+}

@@ -1,0 +1,193 @@
+/// One rule, with its defaults merged and its patterns compiled; what the matcher walks for every URL.
+///
+/// A final class so that walking a thousand rules copies one reference per rule, not every field.
+final class CompiledRule: Sendable {
+    /// Which part of a URL a rule stopped matching at.
+    enum Part: Sendable, Hashable {
+        case path
+        case query
+        case queryItem(String)
+        case fragment
+    }
+
+    struct PathPattern: Sendable {
+        var glob: GlobPattern
+        /// For `X/*`: the pattern `X`, which iOS also accepts.
+        var parent: GlobPattern?
+        /// The pattern has no leading `/`: also try the path without its leading `/`.
+        var alsoWithoutLeadingSlash: Bool
+    }
+
+    struct QueryItemPattern: Sendable {
+        var name: [UInt8]
+        var displayName: String
+        var value: GlobPattern
+    }
+
+    enum QueryPattern: Sendable {
+        case whole(GlobPattern)
+        case items([QueryItemPattern])
+    }
+
+    let detailIndex: Int
+    let ruleIndex: Int
+    /// e.g. `applinks.details[0].components[1]`.
+    let keyPath: String
+    /// The rule as written, one line of JSON, for explanations.
+    let source: String
+    let exclude: Bool
+    let caseSensitive: Bool
+    let percentEncoded: Bool
+    let foldsQueryItemNames: Bool
+    let path: PathPattern?
+    // The path pattern's parts again as plain stored properties, so the hot path reads them without copying
+    // the struct (and retaining its patterns).
+    let pathGlob: GlobPattern?
+    let pathParent: GlobPattern?
+    let pathAlsoWithoutLeadingSlash: Bool
+    /// The rule has a query or fragment pattern to check after the path.
+    let checksQueryOrFragment: Bool
+    let query: QueryPattern?
+    let fragment: GlobPattern?
+    let undefinedVariables: [String]
+
+    /// Compiles a merged rule.
+    /// - Parameters:
+    ///   - rule: The rule with defaults already merged.
+    ///   - ignoresQueryAndFragment: iOS 9–12 mode: only the path counts.
+    init(
+        _ rule: AppLinkComponent, detailIndex: Int, ruleIndex: Int, keyPath: String, source: String,
+        variables: [String: [String]], foldsQueryItemNames: Bool, ignoresQueryAndFragment: Bool
+    ) {
+        self.detailIndex = detailIndex
+        self.ruleIndex = ruleIndex
+        self.keyPath = keyPath
+        self.source = source
+        self.exclude = rule.exclude ?? false
+        let caseSensitive = rule.caseSensitive ?? true
+        self.caseSensitive = caseSensitive
+        self.percentEncoded = rule.percentEncoded ?? true
+        self.foldsQueryItemNames = foldsQueryItemNames
+        var undefined: [String] = []
+        func compile(_ text: String) -> GlobPattern {
+            let glob = GlobPattern(text, variables: variables, caseInsensitive: !caseSensitive)
+            undefined += glob.undefinedVariables
+            return glob
+        }
+        var pathPattern: PathPattern?
+        if let text = rule.path {
+            let normalised = CompiledRule.normalisedPathPattern(Array(text.utf8))
+            let glob = GlobPattern(normalised, variables: variables, caseInsensitive: !caseSensitive)
+            undefined += glob.undefinedVariables
+            var parent: GlobPattern?
+            if normalised.count >= 2, normalised[normalised.count - 1] == UInt8(ascii: "*"),
+               normalised[normalised.count - 2] == UInt8(ascii: "/") {
+                parent = GlobPattern(
+                    CompiledRule.normalisedPathPattern(Array(normalised.dropLast(2))),
+                    variables: variables, caseInsensitive: !caseSensitive)
+            }
+            pathPattern = PathPattern(
+                glob: glob, parent: parent, alsoWithoutLeadingSlash: normalised.first != UInt8(ascii: "/"))
+        }
+        self.path = pathPattern
+        self.pathGlob = pathPattern?.glob
+        self.pathParent = pathPattern?.parent
+        self.pathAlsoWithoutLeadingSlash = pathPattern?.alsoWithoutLeadingSlash ?? false
+        var queryPattern: QueryPattern?
+        var fragmentPattern: GlobPattern?
+        if !ignoresQueryAndFragment {
+            switch rule.query {
+            case .string(let text)?:
+                queryPattern = .whole(compile(text))
+            case .items(let items)?:
+                queryPattern = .items(items.map { item in
+                    let name = Array(item.name.utf8)
+                    let foldName = !caseSensitive && foldsQueryItemNames
+                    return QueryItemPattern(
+                        name: foldName ? ASCII.lowered(name) : name, displayName: item.name, value: compile(item.value))
+                })
+            case .ignoredDictionary?, nil:
+                break
+            }
+            if let text = rule.fragment {
+                fragmentPattern = compile(text)
+            }
+        }
+        self.query = queryPattern
+        self.fragment = fragmentPattern
+        self.checksQueryOrFragment = queryPattern != nil || fragmentPattern != nil
+        self.undefinedVariables = undefined
+    }
+
+    /// Trailing slashes dropped (a lone `/` stays), leading slashes collapsed to one: as for URL paths.
+    static func normalisedPathPattern(_ bytes: [UInt8]) -> [UInt8] {
+        if bytes.isEmpty { return bytes }
+        return URLParts.normalisedPath(bytes)
+    }
+
+    /// The rule matches everything (no path, query or fragment restriction left).
+    var isCatchAll: Bool {
+        let pathAll = path.map { $0.glob.matchesEverything } ?? true
+        var queryAll = true
+        switch query {
+        case .whole(let glob)?: queryAll = glob.matchesEverything
+        case .items(let items)?: queryAll = items.allSatisfy { $0.value.matchesEverything }
+        case nil: break
+        }
+        let fragmentAll = fragment?.matchesEverything ?? true
+        return pathAll && queryAll && fragmentAll
+    }
+
+    /// Whether the path pattern (if any) matches the normalised path variant this rule asks for.
+    @inline(__always)
+    func pathMatches(_ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let glob = pathGlob else { return true }
+        if glob.matches(buffer, 0, buffer.count) { return true }
+        if let parent = pathParent, parent.matches(buffer, 0, buffer.count) { return true }
+        if pathAlsoWithoutLeadingSlash, buffer.count > 0, buffer[0] == 0x2F {
+            if glob.matches(buffer, 1, buffer.count) { return true }
+            if let parent = pathParent, parent.matches(buffer, 1, buffer.count) { return true }
+        }
+        return false
+    }
+
+    /// `nil` when the rule matches the URL, else the first part that did not match.
+    func firstMismatch(_ context: inout MatchContext) -> Part? {
+        if pathGlob != nil {
+            let bytes = context.path(decoded: !percentEncoded, folded: !caseSensitive)
+            if !bytes.withUnsafeBufferPointer({ pathMatches($0) }) { return .path }
+        }
+        return queryOrFragmentMismatch(&context)
+    }
+
+    /// `nil` when the query and fragment patterns (if any) match, else the first that did not.
+    func queryOrFragmentMismatch(_ context: inout MatchContext) -> Part? {
+        let decoded = !percentEncoded
+        let folded = !caseSensitive
+        switch query {
+        case .whole(let glob)?:
+            if !glob.matches(context.query(decoded: decoded, folded: folded)) { return .query }
+        case .items(let patterns)?:
+            let items = context.queryItems(decoded: decoded)
+            let foldNames = folded && foldsQueryItemNames
+            for pattern in patterns {
+                var seen = false
+                for item in items where (foldNames ? item.foldedName : item.name) == pattern.name {
+                    seen = true
+                    if !pattern.value.matches(folded ? item.foldedValue : item.value) {
+                        return .queryItem(pattern.displayName)
+                    }
+                }
+                if !seen, !pattern.value.matches([]) {
+                    return .queryItem(pattern.displayName)
+                }
+            }
+        case nil:
+            break
+        }
+        if let fragment, !fragment.matches(context.fragment(decoded: decoded, folded: folded)) {
+            return .fragment
+        }
+        return nil
+    }
+}

@@ -1,0 +1,399 @@
+/// A compiled AASA glob: anchored, `*` is any run of characters (`/` included), `?` exactly one character,
+/// `$(name)` any one value of a substitution variable; no escaping.
+///
+/// Compiled once when a matcher is built. Matching works on UTF-8 bytes; a "character" for `?` and for the
+/// steps of `*` is one Unicode scalar (a stray byte of invalid UTF-8 counts as one character). Case-insensitive
+/// patterns are compiled folded to ASCII lower case and must be given folded input.
+///
+/// A final class with trivially copyable tokens (literals live in one byte pool, sets and alternatives in side
+/// tables), so the matching loop does no reference counting.
+final class GlobPattern: Sendable {
+    enum Token: Sendable {
+        case literal(start: Int, count: Int)
+        case anyCharacter
+        case star
+        case byteClass(ByteSet)
+        case codeSet(Int)
+        case alternation(Int)
+        case never
+    }
+
+    /// Literal alternatives of at most 7 bytes, packed into integers for a hash lookup.
+    struct CodeSet: Sendable {
+        var lengths: [Int]
+        var values: Set<UInt64>
+
+        static func pack(_ input: UnsafeBufferPointer<UInt8>, _ start: Int, _ length: Int) -> UInt64 {
+            var v = UInt64(length) << 56
+            for k in 0..<length {
+                v |= UInt64(input[start + k]) << UInt64(8 * k)
+            }
+            return v
+        }
+
+        static func pack(_ bytes: [UInt8]) -> UInt64 {
+            bytes.withUnsafeBufferPointer { pack($0, 0, bytes.count) }
+        }
+    }
+
+    let tokens: [Token]
+    /// The bytes of every literal token.
+    let pool: [UInt8]
+    let codeSets: [CodeSet]
+    let alternations: [[GlobPattern]]
+    /// No token can match input of more than one length at a given position: the linear algorithm applies.
+    let isDeterministic: Bool
+    /// Names in `$(name)` that are neither custom nor built-in; such a pattern never matches.
+    let undefinedVariables: [String]
+    /// The pattern's literal text up to its first wildcard or variable (folded if case-insensitive).
+    let literalPrefix: [UInt8]
+    /// The pattern's literal text after its last wildcard or variable (empty when it ends with one).
+    var literalSuffix: ArraySlice<UInt8> {
+        guard case .literal(let start, let count)? = tokens.last else { return [] }
+        return pool[start..<(start + count)]
+    }
+    /// The pattern is only stars: it matches anything.
+    let matchesEverything: Bool
+
+    /// Compiles a pattern.
+    /// - Parameters:
+    ///   - text: The pattern's bytes.
+    ///   - variables: Custom substitution variables (they take precedence over built-ins); `nil` inside a
+    ///     variable value, where variables are not expanded.
+    ///   - caseInsensitive: Fold the pattern to ASCII lower case.
+    init<C: Collection<UInt8>>(_ text: C, variables: [String: [String]]?, caseInsensitive: Bool)
+    where C.Index == Int {
+        var tokens: [Token] = []
+        var pool: [UInt8] = []
+        var codeSets: [CodeSet] = []
+        var alternations: [[GlobPattern]] = []
+        var undefined: [String] = []
+        var literal: [UInt8] = []
+        var prefix: [UInt8] = []
+        var prefixOpen = true
+        func flush() {
+            if !literal.isEmpty {
+                tokens.append(.literal(start: pool.count, count: literal.count))
+                pool.append(contentsOf: literal)
+                if prefixOpen { prefix.append(contentsOf: literal) }
+                literal = []
+            }
+        }
+        func closePrefix() {
+            flush()
+            prefixOpen = false
+        }
+        var i = text.startIndex
+        while i < text.endIndex {
+            let b = text[i]
+            switch b {
+            case UInt8(ascii: "*"):
+                closePrefix()
+                if case .star? = tokens.last {} else { tokens.append(.star) }
+                i += 1
+            case UInt8(ascii: "?"):
+                closePrefix()
+                tokens.append(.anyCharacter)
+                i += 1
+            case UInt8(ascii: "$") where variables != nil && i + 1 < text.endIndex && text[i + 1] == UInt8(ascii: "("):
+                // A variable name runs to the next ')' and contains no '$' or '('; otherwise the text is literal.
+                var j = i + 2
+                while j < text.endIndex, text[j] != UInt8(ascii: ")"), text[j] != UInt8(ascii: "$"),
+                      text[j] != UInt8(ascii: "(") {
+                    j += 1
+                }
+                guard j < text.endIndex, text[j] == UInt8(ascii: ")") else {
+                    literal.append(caseInsensitive ? ASCII.lower(b) : b)
+                    i += 1
+                    continue
+                }
+                closePrefix()
+                let name = String(decoding: text[(i + 2)..<j], as: UTF8.self)
+                switch GlobPattern.variableToken(name, variables: variables ?? [:], caseInsensitive: caseInsensitive) {
+                case .byteClass(let set)?:
+                    tokens.append(.byteClass(set))
+                case .codeSet(let set)?:
+                    tokens.append(.codeSet(codeSets.count))
+                    codeSets.append(set)
+                case .alternatives(let alternatives)?:
+                    tokens.append(.alternation(alternations.count))
+                    alternations.append(alternatives)
+                case nil:
+                    undefined.append(name)
+                    tokens.append(.never)
+                }
+                i = j + 1
+            default:
+                literal.append(caseInsensitive ? ASCII.lower(b) : b)
+                i += 1
+            }
+        }
+        flush()
+        self.tokens = tokens
+        self.pool = pool
+        self.codeSets = codeSets
+        self.alternations = alternations
+        self.undefinedVariables = undefined
+        self.literalPrefix = prefix
+        self.matchesEverything = !tokens.isEmpty && tokens.allSatisfy { if case .star = $0 { true } else { false } }
+        var deterministic = true
+        for token in tokens {
+            switch token {
+            case .codeSet(let index): if codeSets[index].lengths.count > 1 { deterministic = false }
+            case .alternation: deterministic = false
+            default: break
+            }
+        }
+        self.isDeterministic = deterministic
+    }
+
+    convenience init(_ text: String, variables: [String: [String]]?, caseInsensitive: Bool) {
+        self.init(Array(text.utf8), variables: variables, caseInsensitive: caseInsensitive)
+    }
+
+    /// The names of the built-in substitution variables.
+    static let builtInVariableNames: Set<String> = ["alpha", "upper", "lower", "alnum", "digit", "xdigit", "region", "lang"]
+
+    private static let upper = ByteSet(UInt8(ascii: "A")...UInt8(ascii: "Z"))
+    private static let lower = ByteSet(UInt8(ascii: "a")...UInt8(ascii: "z"))
+    private static let digits = ByteSet(UInt8(ascii: "0")...UInt8(ascii: "9"))
+    private static let regionSet = makeCodeSet(ISOCodes.regions.map { Array($0.utf8) }, caseInsensitive: false)
+    private static let regionSetFolded = makeCodeSet(ISOCodes.regions.map { Array($0.utf8) }, caseInsensitive: true)
+    private static let languageSet = makeCodeSet(ISOCodes.languages.map { Array($0.utf8) }, caseInsensitive: false)
+    private static let languageSetFolded = makeCodeSet(
+        ISOCodes.languages.map { Array($0.utf8) }, caseInsensitive: true)
+
+    private static func makeCodeSet(_ values: [[UInt8]], caseInsensitive: Bool) -> CodeSet {
+        var lengths = Set<Int>()
+        var packed = Set<UInt64>()
+        for value in values {
+            lengths.insert(value.count)
+            packed.insert(CodeSet.pack(caseInsensitive ? ASCII.lowered(value) : value))
+        }
+        return CodeSet(lengths: lengths.sorted(by: >), values: packed)
+    }
+
+    private enum VariableMatcher {
+        case byteClass(ByteSet)
+        case codeSet(CodeSet)
+        case alternatives([GlobPattern])
+    }
+
+    private static func variableToken(
+        _ name: String, variables: [String: [String]], caseInsensitive: Bool
+    ) -> VariableMatcher? {
+        if let values = variables[name] {
+            let bytes = values.map { Array($0.utf8) }
+            let plain = bytes.allSatisfy { value in
+                value.count <= 7 && !value.contains(UInt8(ascii: "*")) && !value.contains(UInt8(ascii: "?"))
+            }
+            if plain {
+                return .codeSet(makeCodeSet(bytes, caseInsensitive: caseInsensitive))
+            }
+            // Values may hold '*' and '?' but never other variables.
+            return .alternatives(bytes.map { GlobPattern($0, variables: nil, caseInsensitive: caseInsensitive) })
+        }
+        func byteClass(_ set: ByteSet) -> VariableMatcher { .byteClass(caseInsensitive ? set.folded : set) }
+        var alpha = upper
+        for b in UInt8(ascii: "a")...UInt8(ascii: "z") { alpha.insert(b) }
+        switch name {
+        case "alpha": return byteClass(alpha)
+        case "upper": return byteClass(upper)
+        case "lower": return byteClass(lower)
+        case "alnum":
+            var set = alpha
+            for b in UInt8(ascii: "0")...UInt8(ascii: "9") { set.insert(b) }
+            return byteClass(set)
+        case "digit": return byteClass(digits)
+        case "xdigit":
+            var set = digits
+            for b in UInt8(ascii: "a")...UInt8(ascii: "f") { set.insert(b) }
+            for b in UInt8(ascii: "A")...UInt8(ascii: "F") { set.insert(b) }
+            return byteClass(set)
+        case "region": return .codeSet(caseInsensitive ? regionSetFolded : regionSet)
+        case "lang": return .codeSet(caseInsensitive ? languageSetFolded : languageSet)
+        default: return nil
+        }
+    }
+
+    // MARK: Matching
+
+    /// Whether the pattern matches all of `input[start..<end]`.
+    func matches(_ input: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
+        pool.withUnsafeBufferPointer { pool in
+            if isDeterministic {
+                return matchLinear(input, start, end, pool)
+            }
+            var initial = PositionSet(count: end - start + 1)
+            initial.insert(0)
+            return simulate(input, start, end, pool, from: initial).contains(end - start)
+        }
+    }
+
+    /// Whether the pattern matches all of `bytes`.
+    func matches(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { matches($0, 0, $0.count) }
+    }
+
+    /// The index after the character (Unicode scalar, or one stray byte) that starts at `p`.
+    @inline(__always)
+    static func nextCharacter(_ input: UnsafeBufferPointer<UInt8>, _ p: Int, _ end: Int) -> Int {
+        let b = input[p]
+        var q = p + 1
+        if b >= 0xC0 {
+            let length = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2
+            let limit = min(p + length, end)
+            while q < limit, input[q] & 0xC0 == 0x80 { q += 1 }
+        }
+        return q
+    }
+
+    /// Matches one non-star token at `p`; returns the index after it, or -1.
+    @inline(__always)
+    private func step(
+        _ token: Token, _ input: UnsafeBufferPointer<UInt8>, _ p: Int, _ end: Int, _ pool: UnsafeBufferPointer<UInt8>
+    ) -> Int {
+        switch token {
+        case .literal(let start, let count):
+            guard end - p >= count else { return -1 }
+            for k in 0..<count where input[p + k] != pool[start + k] { return -1 }
+            return p + count
+        case .anyCharacter:
+            return p < end ? GlobPattern.nextCharacter(input, p, end) : -1
+        case .byteClass(let set):
+            return p < end && set.contains(input[p]) ? p + 1 : -1
+        case .codeSet(let index):
+            let set = codeSets[index]
+            guard let length = set.lengths.first, end - p >= length else { return -1 }
+            return set.values.contains(CodeSet.pack(input, p, length)) ? p + length : -1
+        case .never, .star, .alternation:
+            return -1
+        }
+    }
+
+    /// The classic last-star backtracking algorithm: correct when every token matches at most one length at a
+    /// given position, and linear in practice.
+    private func matchLinear(
+        _ input: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ pool: UnsafeBufferPointer<UInt8>
+    ) -> Bool {
+        tokens.withUnsafeBufferPointer { tokens in
+            let count = tokens.count
+            var t = 0
+            var p = start
+            var starToken = -1
+            var starPosition = 0
+            while true {
+                if t < count {
+                    let token = tokens[t]
+                    if case .star = token {
+                        starToken = t
+                        starPosition = p
+                        t += 1
+                        continue
+                    }
+                    let q = step(token, input, p, end, pool)
+                    if q >= 0 {
+                        t += 1
+                        p = q
+                        continue
+                    }
+                } else if p == end {
+                    return true
+                }
+                guard starToken >= 0, starPosition < end else { return false }
+                starPosition = GlobPattern.nextCharacter(input, starPosition, end)
+                p = starPosition
+                t = starToken + 1
+            }
+        }
+    }
+
+    /// Input positions (offsets from the start of the matched range), as a bit set.
+    struct PositionSet {
+        private var words: [UInt64]
+        let count: Int
+
+        init(count: Int) {
+            self.count = count
+            self.words = Array(repeating: 0, count: (count + 63) / 64)
+        }
+
+        func contains(_ i: Int) -> Bool {
+            i < count && words[i >> 6] & (1 << UInt64(i & 63)) != 0
+        }
+
+        mutating func insert(_ i: Int) {
+            words[i >> 6] |= 1 << UInt64(i & 63)
+        }
+
+        mutating func formUnion(_ other: PositionSet) {
+            for k in 0..<words.count { words[k] |= other.words[k] }
+        }
+
+        var isEmpty: Bool { words.allSatisfy { $0 == 0 } }
+
+        /// The smallest member, or `nil`.
+        var first: Int? {
+            for (k, word) in words.enumerated() where word != 0 { return k << 6 + word.trailingZeroBitCount }
+            return nil
+        }
+
+        /// Calls `body` with each member in increasing order, skipping empty words.
+        func forEach(_ body: (Int) -> Void) {
+            for (k, word) in words.enumerated() where word != 0 {
+                var w = word
+                while w != 0 {
+                    body(k << 6 + w.trailingZeroBitCount)
+                    w &= w - 1
+                }
+            }
+        }
+    }
+
+    /// For patterns whose tokens can match several lengths: a set simulation, token by token, of every input
+    /// position the pattern so far can end at. No recursion and no backtracking, so any pattern against any
+    /// input runs in tokens × input length steps with memory for two position sets.
+    private func simulate(
+        _ input: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ pool: UnsafeBufferPointer<UInt8>,
+        from initial: PositionSet
+    ) -> PositionSet {
+        let n = end - start
+        var current = initial
+        for token in tokens {
+            var next = PositionSet(count: n + 1)
+            switch token {
+            case .star:
+                // Every character boundary reachable from a current position by whole characters.
+                var pending = current
+                if let first = current.first {
+                    for q in first...n where pending.contains(q) {
+                        next.insert(q)
+                        if q < n { pending.insert(GlobPattern.nextCharacter(input, start + q, end) - start) }
+                    }
+                }
+            case .codeSet(let index):
+                let set = codeSets[index]
+                current.forEach { p in
+                    for length in set.lengths where n - p >= length {
+                        if set.values.contains(CodeSet.pack(input, start + p, length)) { next.insert(p + length) }
+                    }
+                }
+            case .alternation(let index):
+                // Each alternative (variables cannot nest) is simulated from the same positions.
+                for alternative in alternations[index] {
+                    next.formUnion(alternative.pool.withUnsafeBufferPointer { altPool in
+                        alternative.simulate(input, start, end, altPool, from: current)
+                    })
+                }
+            default:
+                current.forEach { p in
+                    let q = step(token, input, start + p, end, pool)
+                    if q >= 0 { next.insert(q - start) }
+                }
+            }
+            if next.isEmpty { return next }
+            current = next
+        }
+        return current
+    }
+}

@@ -1,0 +1,42 @@
+extension AppSiteAssociation {
+    /// Reads a file; content problems become ``diagnostics``, only an unusable file throws.
+    /// - Parameters:
+    ///   - bytes: The file's bytes.
+    ///   - configuration: Size and depth limits.
+    /// - Throws: ``AssociationError`` (``AssociationError/Code-swift.struct/unreadableFile``) when the bytes are
+    ///   over the hard size limit, not JSON, or not a JSON object; its `diagnostics` say where.
+    public init<Bytes: Collection<UInt8>>(parsing bytes: Bytes, configuration: Configuration = Configuration())
+    throws(AssociationError) {
+        var reader = AssociationReader(configuration: configuration)
+        guard let file = reader.read(bytes) else {
+            let diagnostics = reader.sortedDiagnostics
+            let first = diagnostics.first { $0.severity == .error }?.message ?? "unreadable file"
+            throw AssociationError(
+                code: .unreadableFile,
+                message: "the association file cannot be read: \(first)",
+                diagnostics: diagnostics)
+        }
+        self = file
+    }
+
+    /// Reads a file from a string.
+    /// - Parameters:
+    ///   - text: The file's text.
+    ///   - configuration: Size and depth limits.
+    /// - Throws: As ``init(parsing:configuration:)``.
+    public init(parsing text: String, configuration: Configuration = Configuration()) throws(AssociationError) {
+        try self.init(parsing: Array(text.utf8), configuration: configuration)
+    }
+
+    /// Every finding about a file, fatal or not: what `linux-host aasa check` prints. Never throws.
+    /// - Parameters:
+    ///   - bytes: The file's bytes.
+    ///   - configuration: Size and depth limits.
+    /// - Returns: Errors first, then warnings; empty for a clean file.
+    public static func check<Bytes: Collection<UInt8>>(_ bytes: Bytes, configuration: Configuration = Configuration())
+    -> [AssociationDiagnostic] {
+        var reader = AssociationReader(configuration: configuration)
+        _ = reader.read(bytes)
+        return reader.sortedDiagnostics
+    }
+}

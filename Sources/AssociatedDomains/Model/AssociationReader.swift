@@ -1,0 +1,420 @@
+/// Turns bytes into an ``AppSiteAssociation`` and every diagnostic the issue asks for, in one pass plus a
+/// compile of each detail's rules (for unreachable rules and undefined variables).
+struct AssociationReader {
+    let configuration: AppSiteAssociation.Configuration
+    private(set) var diagnostics: [AssociationDiagnostic] = []
+    private var variables: [String: [String]] = [:]
+    private var fileDefaults: AppLinkComponent?
+    /// App IDs whose earlier detail ends in a catch-all rule, with that rule's key path.
+    private var caughtApps: [String: String] = [:]
+
+    init(configuration: AppSiteAssociation.Configuration) {
+        self.configuration = configuration
+    }
+
+    /// Errors first, then warnings, each in file order.
+    var sortedDiagnostics: [AssociationDiagnostic] {
+        diagnostics.filter { $0.severity == .error } + diagnostics.filter { $0.severity == .warning }
+    }
+
+    private mutating func error(_ code: AssociationDiagnostic.Code, _ keyPath: String, _ message: String) {
+        diagnostics.append(AssociationDiagnostic(severity: .error, code: code, keyPath: keyPath, message: message))
+    }
+
+    private mutating func warning(_ code: AssociationDiagnostic.Code, _ keyPath: String, _ message: String) {
+        diagnostics.append(AssociationDiagnostic(severity: .warning, code: code, keyPath: keyPath, message: message))
+    }
+
+    static func child(_ path: String, _ key: String) -> String {
+        var isIdentifier = !key.isEmpty
+        for (i, b) in key.utf8.enumerated() {
+            let letter = (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A
+            let digit = b >= 0x30 && b <= 0x39
+            if !(letter || b == 0x5F || (i > 0 && digit)) { isIdentifier = false }
+        }
+        if isIdentifier { return path.isEmpty ? key : path + "." + key }
+        return path + "[" + JSONWriter.write(.string(key)) + "]"
+    }
+
+    static func child(_ path: String, _ index: Int) -> String {
+        path + "[\(index)]"
+    }
+
+    private mutating func typeError(_ path: String, expected: String, found: JSONValue) {
+        error(.invalidType, path, "expected \(expected), found \(found.foundDescription); iOS ignores this value")
+    }
+
+    private mutating func unknownKey(_ path: String, _ key: String, known: String) {
+        warning(
+            .unknownKey, AssociationReader.child(path, key),
+            "unknown key \(JSONValue.quoted(key)) (expected one of \(known)); iOS ignores it")
+    }
+
+    // MARK: File
+
+    mutating func read<Bytes: Collection<UInt8>>(_ input: Bytes) -> AppSiteAssociation? {
+        let count = input.count
+        if count > configuration.maximumReadSize {
+            error(.tooLarge, "", "the file is \(count) bytes, over the reader's limit of \(configuration.maximumReadSize) bytes; it was not read")
+            return nil
+        }
+        let bytes = Array(input)
+        if count > configuration.appleSizeLimit {
+            error(.tooLarge, "", "the file is \(count) bytes; Apple's CDN refuses association files over \(configuration.appleSizeLimit) bytes (128 KB), so iOS never sees it")
+        }
+        var start = 0
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+            error(.byteOrderMark, "", "expected JSON text, found a UTF-8 byte order mark (EF BB BF) at the start; iOS cannot parse the file: save it without a BOM")
+            start = 3
+        }
+        var parser = JSONParser(bytes: bytes, startIndex: start, maximumDepth: configuration.maximumDepth)
+        let root: JSONValue
+        do {
+            root = try parser.parseDocument()
+        } catch {
+            self.error(.notJSON, "", "not valid JSON at line \(error.line), column \(error.column): \(error.message)")
+            return nil
+        }
+        for duplicate in parser.duplicateKeys {
+            var path = ""
+            for component in duplicate.path {
+                path = component.hasPrefix("[") ? path + component : AssociationReader.child(path, component)
+            }
+            warning(.duplicateKey, AssociationReader.child(path, duplicate.key),
+                    "key \(JSONValue.quoted(duplicate.key)) appears more than once; the last value wins")
+        }
+        guard case .object(let members) = root else {
+            error(.notAnObject, "", "expected a JSON object at the top level, found \(root.foundDescription)")
+            return nil
+        }
+        var file = AppSiteAssociation()
+        for (key, value) in members {
+            switch key {
+            case "applinks": file.applinks = readAppLinks(value)
+            case "webcredentials": file.webcredentials = readAppIDList(value, path: key)
+            case "appclips": file.appclips = readAppIDList(value, path: key)
+            case "activitycontinuation": file.activitycontinuation = readAppIDList(value, path: key)
+            default:
+                unknownKey("", key, known: "\"applinks\", \"webcredentials\", \"appclips\", \"activitycontinuation\"")
+            }
+        }
+        if file.applinks == nil && file.webcredentials == nil && file.appclips == nil
+            && file.activitycontinuation == nil {
+            warning(.missingKey, "", "expected an \"applinks\" section, found none; no URL opens an app")
+        }
+        file.diagnostics = sortedDiagnostics
+        return file
+    }
+
+    private mutating func readAppIDList(_ value: JSONValue, path: String) -> AppIDList? {
+        guard case .object(let members) = value else {
+            typeError(path, expected: "an object {\"apps\": [...]}", found: value)
+            return nil
+        }
+        var list = AppIDList(apps: [])
+        for (key, member) in members {
+            let memberPath = AssociationReader.child(path, key)
+            if key == "apps" {
+                list.apps = readStrings(member, path: memberPath, appIDs: true) ?? []
+            } else {
+                unknownKey(path, key, known: "\"apps\"")
+            }
+        }
+        return list
+    }
+
+    /// The strings of an array (non-strings reported and skipped), or `nil` when the value is not an array.
+    private mutating func readStrings(_ value: JSONValue, path: String, appIDs: Bool) -> [String]? {
+        guard case .array(let elements) = value else {
+            typeError(path, expected: appIDs ? "an array of app ID strings" : "an array of strings", found: value)
+            return nil
+        }
+        var result: [String] = []
+        for (i, element) in elements.enumerated() {
+            let elementPath = AssociationReader.child(path, i)
+            guard case .string(let s) = element else {
+                typeError(elementPath, expected: appIDs ? "an app ID string" : "a string", found: element)
+                continue
+            }
+            if appIDs { checkAppID(s, path: elementPath) }
+            result.append(s)
+        }
+        return result
+    }
+
+    private mutating func checkAppID(_ s: String, path: String) {
+        if !AppIDFormat.isValid(s) {
+            error(.malformedAppID, path, "expected an app ID \"TEAMID.bundle.identifier\" (10 characters A–Z or 0–9, a dot, then letters, digits, \"-\" and \".\"), found \(JSONValue.quoted(s)); iOS never matches it")
+        }
+    }
+
+    // MARK: applinks
+
+    private mutating func readAppLinks(_ value: JSONValue) -> AppLinks? {
+        let path = "applinks"
+        guard case .object(let members) = value else {
+            typeError(path, expected: "an object", found: value)
+            return nil
+        }
+        var applinks = AppLinks()
+        // Variables and defaults first: the details' checks depend on them wherever they appear in the file.
+        for (key, member) in members where key == "substitutionVariables" {
+            applinks.substitutionVariables = readVariables(member, path: AssociationReader.child(path, key))
+            variables = applinks.substitutionVariables
+        }
+        for (key, member) in members where key == "defaults" {
+            applinks.defaults = readComponent(member, path: AssociationReader.child(path, key), isDefaults: true)
+            fileDefaults = applinks.defaults
+        }
+        var sawApps = false
+        for (key, member) in members {
+            let memberPath = AssociationReader.child(path, key)
+            switch key {
+            case "substitutionVariables", "defaults":
+                break
+            case "apps":
+                sawApps = true
+                if case .array(let elements) = member, elements.isEmpty {
+                    applinks.apps = []
+                } else {
+                    error(.appsNotEmpty, memberPath, "expected an empty array [], found \(member.foundDescription); iOS 9–12 reject the file otherwise (app IDs belong in details)")
+                    if case .array(let elements) = member {
+                        applinks.apps = elements.compactMap(\.stringValue)
+                    }
+                }
+            case "details":
+                applinks.details = readDetails(member, path: memberPath)
+            default:
+                unknownKey(path, key, known: "\"apps\", \"details\", \"defaults\", \"substitutionVariables\"")
+            }
+        }
+        let usesPaths = applinks.details.contains { $0.paths != nil }
+        if !sawApps && usesPaths {
+            warning(.missingKey, path, "expected \"apps\": [], found no \"apps\" key; iOS 9–12 require it in files that use \"paths\"")
+        }
+        return applinks
+    }
+
+    private mutating func readVariables(_ value: JSONValue, path: String) -> [String: [String]] {
+        guard case .object(let members) = value else {
+            typeError(path, expected: "an object of name: [values]", found: value)
+            return [:]
+        }
+        var result: [String: [String]] = [:]
+        for (name, member) in members {
+            let memberPath = AssociationReader.child(path, name)
+            if name.isEmpty || name.contains(where: { $0 == "$" || $0 == "(" || $0 == ")" }) {
+                error(.invalidPattern, memberPath, "expected a variable name without \"$\", \"(\" or \")\", found \(JSONValue.quoted(name)); it can never be referenced")
+            }
+            let values = readStrings(member, path: memberPath, appIDs: false) ?? []
+            for (i, v) in values.enumerated() where v.contains("$(") {
+                error(.invalidPattern, AssociationReader.child(memberPath, i), "expected a value without substitution variables, found \(JSONValue.quoted(v)); \"$(\" is literal text here")
+            }
+            result[name] = values
+        }
+        return result
+    }
+
+    private mutating func readDetails(_ value: JSONValue, path: String) -> [AppLinkDetail] {
+        switch value {
+        case .array(let elements):
+            var details: [AppLinkDetail] = []
+            for (i, element) in elements.enumerated() {
+                if let detail = readDetail(element, path: AssociationReader.child(path, i), index: i, keyedAppID: nil) {
+                    details.append(detail)
+                }
+            }
+            return details
+        case .object(let members):
+            // The oldest form: details keyed by app ID, walked in file order.
+            var details: [AppLinkDetail] = []
+            for (appID, member) in members {
+                let memberPath = AssociationReader.child(path, appID)
+                checkAppID(appID, path: memberPath)
+                if let detail = readDetail(member, path: memberPath, index: details.count, keyedAppID: appID) {
+                    details.append(detail)
+                }
+            }
+            return details
+        default:
+            typeError(path, expected: "an array of detail objects", found: value)
+            return []
+        }
+    }
+
+    private mutating func readDetail(_ value: JSONValue, path: String, index: Int, keyedAppID: String?)
+    -> AppLinkDetail? {
+        guard case .object(let members) = value else {
+            typeError(path, expected: "a detail object", found: value)
+            return nil
+        }
+        var detail = AppLinkDetail(appID: keyedAppID)
+        for (key, member) in members {
+            let memberPath = AssociationReader.child(path, key)
+            switch key {
+            case "appID":
+                if case .string(let s) = member {
+                    checkAppID(s, path: memberPath)
+                    detail.appID = s
+                } else {
+                    typeError(memberPath, expected: "an app ID string", found: member)
+                }
+            case "appIDs":
+                detail.appIDs = readStrings(member, path: memberPath, appIDs: true)
+            case "components":
+                guard case .array(let elements) = member else {
+                    typeError(memberPath, expected: "an array of component objects", found: member)
+                    continue
+                }
+                var components: [AppLinkComponent] = []
+                for (i, element) in elements.enumerated() {
+                    // A component that is not an object is reported and left out, as iOS ignores it.
+                    if let c = readComponent(element, path: AssociationReader.child(memberPath, i), isDefaults: false) {
+                        components.append(c)
+                    }
+                }
+                detail.components = components
+            case "paths":
+                guard let paths = readStrings(member, path: memberPath, appIDs: false) else { continue }
+                for (i, p) in paths.enumerated() { checkLegacyPath(p, path: AssociationReader.child(memberPath, i)) }
+                detail.paths = paths
+            case "defaults":
+                detail.defaults = readComponent(member, path: memberPath, isDefaults: true)
+            default:
+                unknownKey(path, key, known: "\"appIDs\", \"appID\", \"components\", \"paths\", \"defaults\"")
+            }
+        }
+        if detail.appID == nil && detail.appIDs == nil {
+            error(.missingKey, path, "expected \"appIDs\" (or \"appID\"), found none usable; this detail applies to no app")
+        }
+        if detail.components == nil, detail.paths != nil, detail.defaults != nil || fileDefaults != nil {
+            warning(.defaultsIgnoredForLegacyPaths, path, "expected \"components\" where \"defaults\" apply, found only legacy \"paths\"; defaults are not applied to legacy paths (AppLinkMatcher.Configuration.appliesDefaultsToLegacyPaths), write these rules as components")
+        }
+        let appIDs = detail.modernAppIDs
+        if !appIDs.isEmpty, let first = caughtApps[appIDs[0]], appIDs.allSatisfy({ caughtApps[$0] != nil }) {
+            warning(.unreachableRule, path, "expected a reachable detail, found one whose apps all match \(first) first, which matches every URL; this detail is never used")
+        }
+        if let catchAll = checkRules(detail, path: path, index: index) {
+            for appID in appIDs where caughtApps[appID] == nil { caughtApps[appID] = catchAll }
+        }
+        return detail
+    }
+
+    private mutating func checkLegacyPath(_ p: String, path: String) {
+        let lower = p.lowercased()
+        if lower.hasPrefix("not"), !p.hasPrefix("NOT ") || p.hasPrefix("NOT  ") {
+            let rest = p.dropFirst(3)
+            if rest.first == "/" || rest.first == " " {
+                error(.notPrefixTypo, path, "expected \"NOT \" (upper case, one space) before an excluded path, found \(JSONValue.quoted(p)); iOS reads it as an ordinary path pattern, not an exclusion")
+            }
+        }
+        let body = p.hasPrefix("NOT ") ? String(p.dropFirst(4)) : p
+        if let q = body.firstIndex(of: "?"), body[q...].contains(where: { $0 == "=" || $0 == "&" }) {
+            warning(.queryInLegacyPath, path, "expected a path, found a query in \(JSONValue.quoted(p)); in a path \"?\" matches one character and URLs' queries are not part of the path, so this never matches the query: use components with \"?\"")
+        }
+    }
+
+    private mutating func readComponent(_ value: JSONValue, path: String, isDefaults: Bool) -> AppLinkComponent? {
+        guard case .object(let members) = value else {
+            typeError(path, expected: isDefaults ? "a defaults object" : "a component object", found: value)
+            return nil
+        }
+        var c = AppLinkComponent()
+        func readBool(_ member: JSONValue, _ memberPath: String) -> Bool? {
+            if case .bool(let b) = member { return b }
+            typeError(memberPath, expected: "true or false", found: member)
+            return nil
+        }
+        for (key, member) in members {
+            let memberPath = AssociationReader.child(path, key)
+            switch key {
+            case "/", "#":
+                guard case .string(let s) = member else {
+                    typeError(memberPath, expected: "a pattern string", found: member)
+                    continue
+                }
+                if key == "/" { c.path = s } else { c.fragment = s }
+            case "?":
+                switch member {
+                case .string(let s):
+                    c.query = .string(s)
+                case .object(let items):
+                    var patterns: [AppLinkComponent.QueryItem] = []
+                    var ignored = false
+                    for (name, itemValue) in items {
+                        if case .string(let s) = itemValue {
+                            patterns.append(AppLinkComponent.QueryItem(name: name, value: s))
+                        } else {
+                            ignored = true
+                            error(.nonStringQueryPredicate, AssociationReader.child(memberPath, name), "expected a pattern string, found \(itemValue.foundDescription); iOS then ignores the whole \"?\" dictionary, so this rule matches any query")
+                        }
+                    }
+                    c.query = ignored ? .ignoredDictionary : .items(patterns)
+                default:
+                    typeError(memberPath, expected: "a pattern string or an object of item name: pattern", found: member)
+                }
+            case "exclude": c.exclude = readBool(member, memberPath)
+            case "caseSensitive": c.caseSensitive = readBool(member, memberPath)
+            case "percentEncoded": c.percentEncoded = readBool(member, memberPath)
+            case "comment":
+                if case .string(let s) = member { c.comment = s } else {
+                    warning(.invalidType, memberPath, "expected a string, found \(member.foundDescription); iOS ignores comments anyway")
+                }
+            default:
+                unknownKey(path, key, known: "\"/\", \"?\", \"#\", \"exclude\", \"caseSensitive\", \"percentEncoded\", \"comment\"")
+            }
+        }
+        return c
+    }
+
+    /// Unreachable rules, blocking exclusions and undefined variables, on the rules as iOS 13+ sees them.
+    /// - Returns: The key path of the detail's catch-all rule, if it has one.
+    private mutating func checkRules(_ detail: AppLinkDetail, path: String, index: Int) -> String? {
+        let usesComponents = detail.components != nil
+        let key = usesComponents ? "components" : "paths"
+        let defaults = detail.defaults?.merged(over: fileDefaults) ?? fileDefaults
+        var catchAll: Int?
+        for (r, rule) in detail.modernRules.enumerated() {
+            let rulePath = AssociationReader.child(AssociationReader.child(path, key), r)
+            let merged = usesComponents ? rule.merged(over: defaults) : rule
+            let compiled = CompiledRule(
+                merged, detailIndex: index, ruleIndex: r, keyPath: rulePath, source: "", variables: variables,
+                foldsQueryItemNames: true, ignoresQueryAndFragment: false)
+            for name in compiled.undefinedVariables {
+                let builtIns = GlobPattern.builtInVariableNames.sorted().joined(separator: ", ")
+                error(.undefinedVariable, rulePath, "expected a substitution variable defined in applinks.substitutionVariables or built in (\(builtIns)), found \"$(\(name))\"; this rule never matches")
+            }
+            if let c = catchAll {
+                warning(.unreachableRule, rulePath, "expected a reachable rule, found one after \(AssociationReader.child(AssociationReader.child(path, key), c)), which matches every URL first; this rule is never used")
+            } else if compiled.isCatchAll {
+                catchAll = r
+                if compiled.exclude {
+                    warning(.exclusionBlocksEverything, rulePath, "expected an exclusion of some URLs, found one that matches every URL; no later rule of this detail can open the app")
+                }
+            }
+        }
+        return catchAll.map { AssociationReader.child(AssociationReader.child(path, key), $0) }
+    }
+}
+
+/// The shape of an app ID: a 10-character team ID (A–Z, 0–9), a dot, a bundle ID.
+enum AppIDFormat {
+    static func isValid(_ s: String) -> Bool {
+        let bytes = Array(s.utf8)
+        guard bytes.count >= 12, bytes[10] == UInt8(ascii: ".") else { return false }
+        for b in bytes[0..<10] {
+            guard (b >= 0x41 && b <= 0x5A) || (b >= 0x30 && b <= 0x39) else { return false }
+        }
+        let bundle = bytes[11...]
+        guard bundle.first != UInt8(ascii: "."), bundle.last != UInt8(ascii: ".") else { return false }
+        var previous: UInt8 = 0
+        for b in bundle {
+            let letter = (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A
+            let digit = b >= 0x30 && b <= 0x39
+            guard letter || digit || b == UInt8(ascii: "-") || b == UInt8(ascii: ".") else { return false }
+            if b == UInt8(ascii: "."), previous == UInt8(ascii: ".") { return false }
+            previous = b
+        }
+        return true
+    }
+}
