@@ -13,10 +13,12 @@ let package = Package(
         .executable(name: "linux-host", targets: ["LinuxHost"]),
     ],
     targets: [
+        // Internal (not a product): the ThreadSanitizer-aware lock helper shared by the modules that lock.
+        .target(name: "_LinkKitLocking", exclude: ["README.md"]),
         .target(name: "AssociatedDomains"),
-        .target(name: "LinkRouting"),
-        .target(name: "UniversalLinkKit", dependencies: ["LinkRouting"]),
-        .target(name: "UniversalLinkKitTesting", dependencies: ["UniversalLinkKit"]),
+        .target(name: "LinkRouting", dependencies: ["_LinkKitLocking"]),
+        .target(name: "UniversalLinkKit", dependencies: ["LinkRouting", "_LinkKitLocking"]),
+        .target(name: "UniversalLinkKitTesting", dependencies: ["UniversalLinkKit", "_LinkKitLocking"]),
         .executableTarget(
             name: "LinuxHost",
             dependencies: ["UniversalLinkKit", "UniversalLinkKitTesting", "LinkRouting", "AssociatedDomains"],

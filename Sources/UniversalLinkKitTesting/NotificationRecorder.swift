@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import _LinkKitLocking
 import UniversalLinkKit
 
 /// Records every ``UniversalLinkKit/ResolvedLink`` broadcast on a `NotificationCenter`, for assertions.
@@ -33,7 +34,7 @@ public final class NotificationRecorder: Sendable {
         let storage = self.storage
         self.observer = center.addObserver(forName: .PIORsysWebURLResolved, object: nil, queue: nil) { note in
             guard let link = ResolvedLink(notification: note) else { return }
-            storage.links.withLock { $0.append(link) }
+            storage.links.withTrackedLock { $0.append(link) }
         }
     }
 
@@ -43,7 +44,7 @@ public final class NotificationRecorder: Sendable {
 
     /// Stops recording; idempotent.
     public func stop() {
-        let first = storage.stopped.withLock { stopped in
+        let first = storage.stopped.withTrackedLock { stopped in
             defer { stopped = true }
             return !stopped
         }
@@ -51,17 +52,17 @@ public final class NotificationRecorder: Sendable {
     }
 
     /// The links broadcast so far, in order.
-    public var links: [ResolvedLink] { storage.links.withLock { $0 } }
+    public var links: [ResolvedLink] { storage.links.withTrackedLock { $0 } }
 
     /// The number of notifications so far.
-    public var count: Int { storage.links.withLock { $0.count } }
+    public var count: Int { storage.links.withTrackedLock { $0.count } }
 
     /// The links broadcast for one requested URL.
     ///
     /// - Parameter url: The requested URL.
     /// - Returns: Every link whose ``UniversalLinkKit/ResolvedLink/requestedURL`` is `url`, in order.
     public func links(for url: URL) -> [ResolvedLink] {
-        storage.links.withLock { $0.filter { $0.requestedURL == url } }
+        storage.links.withTrackedLock { $0.filter { $0.requestedURL == url } }
     }
 
     /// Waits until at least `count` notifications arrived, or `timeout` passed.

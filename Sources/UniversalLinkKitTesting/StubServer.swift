@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import _LinkKitLocking
 
 /// The machinery behind ``ResponseHandlerStub``: the listener, one thread per connection, the shared state.
 ///
@@ -42,14 +43,9 @@ final class StubServer: Sendable {
         state = Mutex(State(links: links))
     }
 
-    /// Runs `body` with exclusive access to the state (and tells ThreadSanitizer so, see ``ThreadSanitizerHints``).
+    /// Runs `body` with exclusive access to the state (and tells ThreadSanitizer so).
     func withState<Result: Sendable>(_ body: (inout State) -> Result) -> Result {
-        let address = Unmanaged.passUnretained(self).toOpaque()
-        return state.withLock { state in
-            ThreadSanitizerHints.acquired(address)
-            defer { ThreadSanitizerHints.releasing(address) }
-            return body(&state)
-        }
+        state.withTrackedLock { state in body(&state) }
     }
 
     deinit {

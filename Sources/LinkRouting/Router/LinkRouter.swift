@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import _LinkKitLocking
 
 /// A JLRoutes 2.1-compatible URL router, safe to share between threads, matching through an index.
 ///
@@ -39,8 +40,8 @@ public final class LinkRouter: Sendable {
 
     /// The options; changing them affects URLs routed afterwards.
     public var options: Options {
-        get { state.withLock { $0.options } }
-        set { state.withLock { $0.options = newValue } }
+        get { state.withTrackedLock { $0.options } }
+        set { state.withTrackedLock { $0.options = newValue } }
     }
 
     // MARK: - Registering
@@ -64,7 +65,7 @@ public final class LinkRouter: Sendable {
         _ pattern: String, namespace: RouteNamespace = .global, priority: Int = 0, group: String? = nil,
         handler: @escaping Handler
     ) -> [RouteDiagnostic] {
-        state.withLock { $0.add(pattern, namespace: namespace, priority: priority, group: group, handler: handler) }
+        state.withTrackedLock { $0.add(pattern, namespace: namespace, priority: priority, group: group, handler: handler) }
     }
 
     /// Adds several patterns with one handler, in order.
@@ -81,7 +82,7 @@ public final class LinkRouter: Sendable {
         _ patterns: [String], namespace: RouteNamespace = .global, priority: Int = 0, group: String? = nil,
         handler: @escaping Handler
     ) -> [RouteDiagnostic] {
-        state.withLock { state in
+        state.withTrackedLock { state in
             patterns.flatMap { state.add($0, namespace: namespace, priority: priority, group: group, handler: handler) }
         }
     }
@@ -95,14 +96,14 @@ public final class LinkRouter: Sendable {
     ///   - scheme: the URL scheme, compared case-sensitively.
     ///   - fallsBackToGlobalRoutes: whether unmatched URLs are tried against the global routes.
     public func addNamespace(_ scheme: String, fallsBackToGlobalRoutes: Bool = false) {
-        state.withLock { $0.modify(.scheme(scheme)) { $0.fallsBackToGlobalRoutes = fallsBackToGlobalRoutes } }
+        state.withTrackedLock { $0.modify(.scheme(scheme)) { $0.fallsBackToGlobalRoutes = fallsBackToGlobalRoutes } }
     }
 
     /// Removes the namespace of `scheme` and its routes (JLRoutes' `unregisterRouteScheme:`).
     ///
     /// - Parameter scheme: the URL scheme.
     public func removeNamespace(_ scheme: String) {
-        state.withLock { state in
+        state.withTrackedLock { state in
             guard let removed = state.schemes.removeValue(forKey: scheme) else { return }
             for number in removed.entries { state.entries[number].isRemoved = true }
         }
@@ -110,7 +111,7 @@ public final class LinkRouter: Sendable {
 
     /// The namespaces that exist, global first, then schemes sorted.
     public var namespaces: [RouteNamespace] {
-        state.withLock { [.global] + $0.schemes.keys.sorted().map(RouteNamespace.scheme) }
+        state.withTrackedLock { [.global] + $0.schemes.keys.sorted().map(RouteNamespace.scheme) }
     }
 
     /// Whether the namespace of `scheme` falls back to the global routes (`false` when it does not exist).
@@ -118,7 +119,7 @@ public final class LinkRouter: Sendable {
     /// - Parameter scheme: the URL scheme.
     /// - Returns: the namespace's fallback setting.
     public func fallsBackToGlobalRoutes(_ scheme: String) -> Bool {
-        state.withLock { $0.schemes[scheme]?.fallsBackToGlobalRoutes ?? false }
+        state.withTrackedLock { $0.schemes[scheme]?.fallsBackToGlobalRoutes ?? false }
     }
 
     /// Removes the first route (in trial order) whose pattern is `pattern`, as JLRoutes' `removeRoute:` does
@@ -131,7 +132,7 @@ public final class LinkRouter: Sendable {
     @discardableResult
     public func removeRoute(_ pattern: String, namespace: RouteNamespace = .global) -> Bool {
         let wanted = Set([pattern, pattern.hasPrefix("/") ? pattern : "/" + pattern])
-        return state.withLock { state in
+        return state.withTrackedLock { state in
             guard let space = state[namespace] else { return false }
             let found = space.entries
                 .filter { !state.entries[$0].isRemoved && wanted.contains(state.entries[$0].compiled.pattern) }
@@ -148,7 +149,7 @@ public final class LinkRouter: Sendable {
     ///
     /// - Parameter namespace: the namespace to empty.
     public func removeAllRoutes(namespace: RouteNamespace = .global) {
-        state.withLock { state in
+        state.withTrackedLock { state in
             guard let space = state[namespace] else { return }
             for number in space.entries { state.entries[number].isRemoved = true }
             state.modify(namespace) { $0.index = SegmentIndex(); $0.entries = [] }
@@ -164,7 +165,7 @@ public final class LinkRouter: Sendable {
     ///   - handler: the handler, or `nil` to remove it.
     ///   - namespace: the namespace (created when missing).
     public func setUnmatchedURLHandler(_ handler: UnmatchedHandler?, namespace: RouteNamespace = .global) {
-        state.withLock { $0.modify(namespace) { $0.unmatchedHandler = handler } }
+        state.withTrackedLock { $0.modify(namespace) { $0.unmatchedHandler = handler } }
     }
 
     // MARK: - Groups
@@ -175,7 +176,7 @@ public final class LinkRouter: Sendable {
     ///   - name: the group name given to ``addRoute(_:namespace:priority:group:handler:)``.
     ///   - enabled: `false` to disable.
     public func setGroup(_ name: String, enabled: Bool) {
-        state.withLock { state in
+        state.withTrackedLock { state in
             if enabled { state.disabledGroups.remove(name) } else { state.disabledGroups.insert(name) }
         }
     }
@@ -185,7 +186,7 @@ public final class LinkRouter: Sendable {
     /// - Parameter name: the group name.
     /// - Returns: `false` only after `setGroup(name, enabled: false)`.
     public func isGroupEnabled(_ name: String) -> Bool {
-        state.withLock { !$0.disabledGroups.contains(name) }
+        state.withTrackedLock { !$0.disabledGroups.contains(name) }
     }
 
     // MARK: - Routing
@@ -230,7 +231,7 @@ public final class LinkRouter: Sendable {
     }
 
     private func route(text: String, url: URL, parameters: [String: String]) -> Bool {
-        let snapshot = state.withLock { $0 }
+        let snapshot = state.withTrackedLock { $0 }
         let request = RouteRequest(text: text, url: url, alwaysTreatsHostAsPathComponent: snapshot.options.alwaysTreatsHostAsPathComponent)
         let selected = snapshot.selectedNamespace(for: request.scheme)
         var didRoute = Self.attempt(selected, request: request, state: snapshot, parameters: parameters, execute: true)
@@ -252,7 +253,7 @@ public final class LinkRouter: Sendable {
 
     /// The warnings produced so far by route registration.
     public var diagnostics: [RouteDiagnostic] {
-        state.withLock { $0.diagnostics }
+        state.withTrackedLock { $0.diagnostics }
     }
 
     /// The registered routes of a namespace in the order they are tried (optional groups expanded).
@@ -260,7 +261,7 @@ public final class LinkRouter: Sendable {
     /// - Parameter namespace: the namespace.
     /// - Returns: the routes, disabled groups included.
     public func routes(in namespace: RouteNamespace = .global) -> [RegisteredRoute] {
-        state.withLock { state in
+        state.withTrackedLock { state in
             guard let space = state[namespace] else { return [] }
             return space.entries.map { state.entries[$0] }
                 .filter { !$0.isRemoved }
@@ -277,7 +278,7 @@ public final class LinkRouter: Sendable {
 
     /// The first active matching route's pattern and namespace, as `canRoute` sees it.
     func matchingRoute(text: String, url: URL) -> (pattern: String, namespace: RouteNamespace)? {
-        let snapshot = state.withLock { $0 }
+        let snapshot = state.withTrackedLock { $0 }
         let request = RouteRequest(text: text, url: url, alwaysTreatsHostAsPathComponent: snapshot.options.alwaysTreatsHostAsPathComponent)
         let selected = snapshot.selectedNamespace(for: request.scheme)
         if let found = Self.firstMatch(selected, request: request, state: snapshot) { return found }
@@ -289,7 +290,7 @@ public final class LinkRouter: Sendable {
 
     /// A copy of the state, for ``explain(_:)``.
     func snapshot() -> RouterState {
-        state.withLock { $0 }
+        state.withTrackedLock { $0 }
     }
 
     private static func firstMatch(_ namespace: RouteNamespace, request: RouteRequest, state: RouterState) -> (String, RouteNamespace)? {

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import _LinkKitLocking
 
 /// Posts one ``Foundation/Notification/Name/PIORsysWebURLResolved`` notification per resolved link, in order,
 /// and holds them while delivery is paused.
@@ -35,17 +36,17 @@ public final class LinkBroadcaster: Sendable {
     }
 
     /// Whether delivery is paused.
-    public var isPaused: Bool { state.withLock { $0.paused } }
+    public var isPaused: Bool { state.withTrackedLock { $0.paused } }
 
     /// The number of notifications held while paused.
-    public var pendingCount: Int { state.withLock { $0.queue.count - $0.head } }
+    public var pendingCount: Int { state.withTrackedLock { $0.queue.count - $0.head } }
 
     /// Posts a link's notification now, or holds it while paused (or while an earlier one is being delivered,
     /// so order is kept).
     ///
     /// - Parameter link: The resolved link.
     public func post(_ link: ResolvedLink) {
-        let deliverNow = state.withLock { state -> Bool in
+        let deliverNow = state.withTrackedLock { state -> Bool in
             state.queue.append(link)
             guard !state.paused, !state.delivering else { return false }
             state.delivering = true
@@ -56,12 +57,12 @@ public final class LinkBroadcaster: Sendable {
 
     /// Holds notifications from now on.
     public func pauseDelivery() {
-        state.withLock { $0.paused = true }
+        state.withTrackedLock { $0.paused = true }
     }
 
     /// Delivers the held notifications in order, then posts as they come.
     public func resumeDelivery() {
-        let deliverNow = state.withLock { state -> Bool in
+        let deliverNow = state.withTrackedLock { state -> Bool in
             state.paused = false
             guard !state.delivering, state.head < state.queue.count else { return false }
             state.delivering = true
@@ -77,7 +78,7 @@ public final class LinkBroadcaster: Sendable {
     }
 
     private func nextToDeliver() -> ResolvedLink? {
-        state.withLock { state -> ResolvedLink? in
+        state.withTrackedLock { state -> ResolvedLink? in
             guard !state.paused, state.head < state.queue.count else {
                 state.delivering = false
                 return nil

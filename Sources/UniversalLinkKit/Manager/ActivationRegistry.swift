@@ -1,4 +1,5 @@
 import Synchronization
+import _LinkKitLocking
 
 /// Coalesces activations of the same URL: while one is in flight, or for a window after it completed, a new
 /// activation joins it instead of making a second request (and counting a second click).
@@ -23,13 +24,13 @@ final class ActivationRegistry: Sendable {
     }
 
     /// The number of URLs remembered (in flight or within the window), for tests and diagnostics.
-    var count: Int { state.withLock { $0.entries.count } }
+    var count: Int { state.withTrackedLock { $0.entries.count } }
 
     /// Joins the activation of `key` in flight or within the window, or starts a new one with `start`.
     ///
     /// - Returns: The task, and whether it was an existing one.
     func claim(_ key: String, now: ContinuousClock.Instant, start: () -> Task<LinkOutcome, Never>) -> (task: Task<LinkOutcome, Never>, isDuplicate: Bool) {
-        state.withLock { state in
+        state.withTrackedLock { state in
             expire(&state, now: now)
             if let entry = state.entries[key] {
                 return (entry.task, true)
@@ -42,7 +43,7 @@ final class ActivationRegistry: Sendable {
 
     /// Marks `key` completed at `now`; it is forgotten once the window has passed.
     func complete(_ key: String, now: ContinuousClock.Instant) {
-        state.withLock { state in
+        state.withTrackedLock { state in
             state.entries[key]?.completedAt = now
             state.completions.append((key, now))
             expire(&state, now: now)

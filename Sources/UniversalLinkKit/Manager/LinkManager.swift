@@ -1,6 +1,7 @@
 import Foundation
 import LinkRouting
 import Synchronization
+import _LinkKitLocking
 
 /// Handles email-to-app universal links the way Responsys' `PushIOManager` does on iOS, on plain values.
 ///
@@ -110,8 +111,8 @@ public final class LinkManager: Sendable {
     /// Whether hyperlinks tapped in in-app messages (and push URLs on pub-web links) are resolved and notified
     /// (`true`), or handed to the opener (`false`, the default). Thread-safe.
     public var executeRsysWebURL: Bool {
-        get { executeFlag.withLock { $0 } }
-        set { executeFlag.withLock { $0 = newValue } }
+        get { executeFlag.withTrackedLock { $0 } }
+        set { executeFlag.withTrackedLock { $0 = newValue } }
     }
 
     // MARK: Universal links

@@ -1,4 +1,5 @@
 import Synchronization
+import _LinkKitLocking
 
 /// Thrown by ``withDeadline(_:clock:operation:)`` when the deadline passes first.
 struct DeadlineExceeded: Error {}
@@ -46,7 +47,7 @@ private final class DeadlineRace<T: Sendable>: Sendable {
     private let state = Mutex(State())
 
     func start(_ continuation: CheckedContinuation<T, any Error>) {
-        let early = state.withLock { state -> Result<T, any Error>? in
+        let early = state.withTrackedLock { state -> Result<T, any Error>? in
             if let result = state.pendingResult {
                 return result
             }
@@ -57,7 +58,7 @@ private final class DeadlineRace<T: Sendable>: Sendable {
     }
 
     func attach(work: Task<Void, Never>, timer: Task<Void, Never>) {
-        let finished = state.withLock { state -> Bool in
+        let finished = state.withTrackedLock { state -> Bool in
             state.work = work
             state.timer = timer
             return state.finished
@@ -69,7 +70,7 @@ private final class DeadlineRace<T: Sendable>: Sendable {
     }
 
     func finish(_ result: Result<T, any Error>) {
-        let (continuation, work, timer) = state.withLock { state -> (CheckedContinuation<T, any Error>?, Task<Void, Never>?, Task<Void, Never>?) in
+        let (continuation, work, timer) = state.withTrackedLock { state -> (CheckedContinuation<T, any Error>?, Task<Void, Never>?, Task<Void, Never>?) in
             guard !state.finished else { return (nil, nil, nil) }
             state.finished = true
             let continuation = state.continuation

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Synchronization
+import _LinkKitLocking
 
 /// The production ``LinkTransport``: one reused `URLSession` with an ephemeral configuration.
 ///
@@ -89,7 +90,7 @@ public final class URLSessionTransport: LinkTransport {
 private final class TaskBox: Sendable {
     private let task: Mutex<URLSessionTask?>
     init(_ task: URLSessionTask) { self.task = Mutex(task) }
-    func cancel() { task.withLock { $0?.cancel() } }
+    func cancel() { task.withTrackedLock { $0?.cancel() } }
 }
 
 /// Per-task receive state, keyed by task identifier; the delegate outlives every task of the session.
@@ -105,7 +106,7 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
     private let pending = Mutex<[Int: Pending]>([:])
 
     func register(_ id: Int, maxBodyBytes: Int, continuation: CheckedContinuation<TransportResponse, any Error>) {
-        pending.withLock { $0[id] = Pending(continuation: continuation, maxBodyBytes: maxBodyBytes) }
+        pending.withTrackedLock { $0[id] = Pending(continuation: continuation, maxBodyBytes: maxBodyBytes) }
     }
 
     func urlSession(
@@ -114,7 +115,7 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
         didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        let allow = pending.withLock { state -> Bool in
+        let allow = pending.withTrackedLock { state -> Bool in
             guard var entry = state[dataTask.taskIdentifier] else { return false }
             entry.response = response as? HTTPURLResponse
             if response.expectedContentLength > Int64(entry.maxBodyBytes) {
@@ -127,7 +128,7 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let overCap = pending.withLock { state -> Bool in
+        let overCap = pending.withTrackedLock { state -> Bool in
             guard var entry = state[dataTask.taskIdentifier], !entry.tooLarge else { return false }
             if entry.body.count + data.count > entry.maxBodyBytes {
                 entry.tooLarge = true
@@ -153,7 +154,7 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        guard let entry = pending.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        guard let entry = pending.withTrackedLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
         if entry.tooLarge {
             entry.continuation.resume(throwing: TransportError(.bodyTooLarge, detail: "body over \(entry.maxBodyBytes) bytes"))
             return

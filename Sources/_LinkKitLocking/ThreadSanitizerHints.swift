@@ -9,9 +9,9 @@ import Darwin
 /// On Linux, `Synchronization.Mutex` waits on a priority-inheritance futex: under contention the kernel hands the
 /// lock to the next thread without any user-space atomic that ThreadSanitizer could observe, so it reports
 /// "Swift access race" on state that the mutex does protect. Announcing the acquire and release ourselves keeps
-/// sanitizer runs of every test that uses the stub free of those false reports. Without the sanitizer both calls
-/// are a nil check.
-enum ThreadSanitizerHints {
+/// sanitizer runs free of those false reports, so a report that remains is a real race. Without the sanitizer both
+/// calls are a nil check.
+public enum ThreadSanitizerHints {
     private typealias Hook = @convention(c) (UnsafeMutableRawPointer?) -> Void
 
     private static let hooks: (acquire: Hook, release: Hook)? = {
@@ -24,12 +24,12 @@ enum ThreadSanitizerHints {
     }()
 
     /// Call right after taking the lock identified by `address`.
-    static func acquired(_ address: UnsafeMutableRawPointer) {
+    public static func acquired(_ address: UnsafeMutableRawPointer) {
         hooks?.acquire(address)
     }
 
     /// Call right before releasing the lock identified by `address`.
-    static func releasing(_ address: UnsafeMutableRawPointer) {
+    public static func releasing(_ address: UnsafeMutableRawPointer) {
         hooks?.release(address)
     }
 }
