@@ -11,8 +11,8 @@ import _LinkKitLocking
 /// - Redirects are not followed here; the resolver follows them after checking its policy.
 /// - The body is capped while it is received: a 20 MiB answer is cancelled after the first bytes over the cap,
 ///   never held in memory.
-/// - Cancellation cancels the `URLSessionTask`. On Linux a request's own `timeoutInterval` is not honoured by
-///   FoundationNetworking, so the resolver enforces its deadline by cancelling; the session-level timeouts below
+/// - Cancellation cancels the `URLSessionTask`: the resolver enforces its deadline that way, because how
+///   FoundationNetworking honours its own timeouts has varied between toolchains; the session-level timeouts below
 ///   are a backstop only.
 ///
 /// Create one transport and reuse it for every link: connections are kept alive between resolutions.
