@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import _LinkKitLocking
 import UniversalLinkKit
 
 /// The console host's side of the contract: an observer of `PIORsysWebURLResolvedNotification`, registered
@@ -21,8 +22,8 @@ final class HostObserver: Sendable {
         let storage = self.storage
         token = center.addObserver(forName: .PIORsysWebURLResolved, object: nil, queue: nil) { note in
             guard let link = ResolvedLink(notification: note) else { return }
-            storage.received.withLock { $0[link.requestedURL.absoluteString] = link }
-            storage.total.withLock { $0 += 1 }
+            storage.received.withTrackedLock { $0[link.requestedURL.absoluteString] = link }
+            storage.total.withTrackedLock { $0 += 1 }
             if printing { Console.out(HostObserver.describe(note)) }
         }
     }
@@ -32,11 +33,11 @@ final class HostObserver: Sendable {
     }
 
     /// How many notifications arrived.
-    var count: Int { storage.total.withLock { $0 } }
+    var count: Int { storage.total.withTrackedLock { $0 } }
 
     /// The notification received for a requested URL.
     func link(for url: URL) -> ResolvedLink? {
-        storage.received.withLock { $0[url.absoluteString] }
+        storage.received.withTrackedLock { $0[url.absoluteString] }
     }
 
     /// The notification as the readable output shows it: its name, then its userInfo keys.

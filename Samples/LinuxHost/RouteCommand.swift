@@ -1,6 +1,7 @@
 import Foundation
 import LinkRouting
 import Synchronization
+import _LinkKitLocking
 
 /// `linux-host route --table FILE [--can-route] URL...` (LinkRouting, issue 3).
 ///
@@ -57,7 +58,7 @@ enum RouteCommand {
 
         let accepted = Mutex<RouteParameters?>(nil)
         let router = table.makeRouter { route, parameters in
-            if route.handles { accepted.withLock { $0 = parameters } }
+            if route.handles { accepted.withTrackedLock { $0 = parameters } }
         }
 
         var allRouted = true
@@ -68,10 +69,10 @@ enum RouteCommand {
                 Console.out(Console.jsonLine(["url": url, "canRoute": canRoute] as [String: Any]))
                 continue
             }
-            accepted.withLock { $0 = nil }
+            accepted.withTrackedLock { $0 = nil }
             let routed = router.route(url)
             allRouted = allRouted && routed
-            let parameters: Any = routed ? accepted.withLock { $0 }.map(jsonObject) ?? NSNull() : NSNull()
+            let parameters: Any = routed ? accepted.withTrackedLock { $0 }.map(jsonObject) ?? NSNull() : NSNull()
             Console.out(Console.jsonLine(["url": url, "routed": routed, "parameters": parameters] as [String: Any]))
         }
         return allRouted ? 0 : 1
