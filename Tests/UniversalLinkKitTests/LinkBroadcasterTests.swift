@@ -51,21 +51,41 @@ struct LinkBroadcasterTests {
         #expect(recorder.links.last == link(5))
     }
 
-    @Test func anObserverMayPostAndPauseFromInsideItsCallbackWithoutDeadlockOrReordering() {
+    @Test func anObserverMayPostPauseAndResumeFromInsideItsCallbackWithoutDeadlock() {
         let center = NotificationCenter()
         let broadcaster = LinkBroadcaster(center: center)
         let recorder = NotificationRecorder(center: center)
         let token = center.addObserver(forName: .PIORsysWebURLResolved, object: nil, queue: nil) { note in
             if ResolvedLink(notification: note)?.requestedURL.query == "n=0" {
-                broadcaster.post(self.link(1))
+                #expect(!broadcaster.post(self.link(1)))  // queued right behind the current notification
+            }
+            if ResolvedLink(notification: note)?.requestedURL.query == "n=1" {
                 broadcaster.pauseDelivery()
             }
         }
         defer { center.removeObserver(token) }
-        broadcaster.post(link(0))
-        #expect(recorder.links == [link(0)])
-        broadcaster.resumeDelivery()
+        #expect(broadcaster.post(link(0)))
+        #expect(recorder.links == [link(0), link(1)])  // every observer saw 0 before 1
+        #expect(!broadcaster.post(link(2)))  // paused by the observer: held
         #expect(recorder.links == [link(0), link(1)])
+        broadcaster.resumeDelivery()
+        #expect(recorder.links == [link(0), link(1), link(2)])
+    }
+
+    @Test func postReturnsOnlyAfterItsNotificationWasDeliveredEvenBehindASlowObserver() async throws {
+        let center = NotificationCenter()
+        let broadcaster = LinkBroadcaster(center: center)
+        let recorder = NotificationRecorder(center: center)
+        let token = center.addObserver(forName: .PIORsysWebURLResolved, object: nil, queue: nil) { note in
+            if ResolvedLink(notification: note)?.requestedURL.query == "n=0" { Thread.sleep(forTimeInterval: 0.3) }
+        }
+        defer { center.removeObserver(token) }
+        let slow = Task.detached { broadcaster.post(self.link(0)) }
+        try await Task.sleep(for: .milliseconds(50))  // the slow delivery is under way
+        #expect(broadcaster.post(link(1)))
+        #expect(recorder.links.contains(link(1)))
+        #expect(recorder.links == [link(0), link(1)])
+        _ = await slow.value
     }
 
     @Test func concurrentPostsAreEachDeliveredExactlyOnce() async {

@@ -1,6 +1,4 @@
 import Foundation
-import Synchronization
-import _LinkKitLocking
 
 /// Posts one ``Foundation/Notification/Name/PIORsysWebURLResolved`` notification per resolved link, in order,
 /// and holds them while delivery is paused.
@@ -9,19 +7,21 @@ import _LinkKitLocking
 /// (``LinkManager/Configuration/startsPaused``) and call ``resumeDelivery()`` once they are in place: the held
 /// notifications are then delivered in the order they were produced.
 ///
-/// Observers run synchronously on the thread that delivers; no lock is held while they run, so an observer may
-/// call back into the manager (even pause delivery).
-public final class LinkBroadcaster: Sendable {
-    private struct State {
-        var paused: Bool
-        var queue: [ResolvedLink] = []
-        var head = 0
-        var delivering = false
-    }
+/// Observers run synchronously on the posting thread, one notification at a time and in production order:
+/// ``post(_:)`` returns once the link's notification has been delivered (or held, while paused), so whoever awaits
+/// a link's outcome sees its notification first. An observer may call back into the broadcaster (post, pause,
+/// resume) from its callback: a notification posted from inside a callback is delivered right after the current
+/// one, so every observer sees the same order.
+public final class LinkBroadcaster: @unchecked Sendable {
+    // @unchecked: every stored var below is read and written only with `lock` held.
+    private let lock = NSRecursiveLock()
+    private var paused: Bool
+    private var delivering = false
+    private var held: [ResolvedLink] = []
+    private var heldHead = 0
 
     private let center: NotificationCenter
     private let sender: (any AnyObject & Sendable)?
-    private let state: Mutex<State>
 
     /// Creates a broadcaster.
     ///
@@ -32,67 +32,65 @@ public final class LinkBroadcaster: Sendable {
     public init(center: NotificationCenter = .default, sender: (any AnyObject & Sendable)? = nil, startsPaused: Bool = false) {
         self.center = center
         self.sender = sender
-        self.state = Mutex(State(paused: startsPaused))
+        self.paused = startsPaused
     }
 
     /// Whether delivery is paused.
-    public var isPaused: Bool { state.withTrackedLock { $0.paused } }
+    public var isPaused: Bool { locked { paused } }
 
     /// The number of notifications held while paused.
-    public var pendingCount: Int { state.withTrackedLock { $0.queue.count - $0.head } }
+    public var pendingCount: Int { locked { held.count - heldHead } }
 
-    /// Posts a link's notification now, or holds it while paused (or while an earlier one is being delivered,
-    /// so order is kept).
+    /// Posts a link's notification now and returns once observers have run, or holds it while paused.
     ///
     /// - Parameter link: The resolved link.
-    public func post(_ link: ResolvedLink) {
-        let deliverNow = state.withTrackedLock { state -> Bool in
-            state.queue.append(link)
-            guard !state.paused, !state.delivering else { return false }
-            state.delivering = true
+    /// - Returns: `true` when it was delivered before returning, `false` when it is held until
+    ///   ``resumeDelivery()`` or, posted from inside an observer's callback, queued right behind the current one.
+    @discardableResult
+    public func post(_ link: ResolvedLink) -> Bool {
+        locked {
+            held.append(link)
+            guard !paused, !delivering else { return false }
+            drain()
             return true
         }
-        if deliverNow { drain() }
     }
 
     /// Holds notifications from now on.
     public func pauseDelivery() {
-        state.withTrackedLock { $0.paused = true }
+        locked { paused = true }
     }
 
     /// Delivers the held notifications in order, then posts as they come.
     public func resumeDelivery() {
-        let deliverNow = state.withTrackedLock { state -> Bool in
-            state.paused = false
-            guard !state.delivering, state.head < state.queue.count else { return false }
-            state.delivering = true
-            return true
+        locked {
+            paused = false
+            if !delivering { drain() }
         }
-        if deliverNow { drain() }
     }
 
+    /// Delivers held notifications in order until none is left or an observer pauses; called with the lock held.
     private func drain() {
-        while let next = nextToDeliver() {
-            center.post(name: .PIORsysWebURLResolved, object: sender, userInfo: next.userInfo)
+        delivering = true
+        defer { delivering = false }
+        while !paused, heldHead < held.count {
+            let next = held[heldHead]
+            heldHead += 1
+            deliver(next)
+        }
+        if heldHead == held.count {
+            held.removeAll(keepingCapacity: true)
+            heldHead = 0
         }
     }
 
-    private func nextToDeliver() -> ResolvedLink? {
-        state.withTrackedLock { state -> ResolvedLink? in
-            guard !state.paused, state.head < state.queue.count else {
-                state.delivering = false
-                return nil
-            }
-            let link = state.queue[state.head]
-            state.head += 1
-            if state.head == state.queue.count {
-                state.queue.removeAll(keepingCapacity: true)
-                state.head = 0
-            } else if state.head > 64, state.head * 2 > state.queue.count {
-                state.queue.removeFirst(state.head)
-                state.head = 0
-            }
-            return link
-        }
+    private func deliver(_ link: ResolvedLink) {
+        center.post(name: .PIORsysWebURLResolved, object: sender, userInfo: link.userInfo)
+    }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
     }
 }
