@@ -117,12 +117,12 @@ enum ResolveCommand {
             case "--execute-rsys-web-url" where command != "resolve": options.executeRsysWebURL = true
             case "--no-execute-rsys-web-url" where command != "resolve": options.executeRsysWebURL = false
             case "--timeout":
-                guard let value = rest.popFirst(), let seconds = Double(value), seconds > 0, seconds <= 3600 else {
-                    return .failure(UsageError(message: "--timeout needs a number of seconds above 0 (at most 3600)"))
+                guard let value = rest.popFirst(), let seconds = Double(value), seconds >= 0.001, seconds <= 3600 else {
+                    return .failure(UsageError(message: "--timeout needs a number of seconds from 0.001 to 3600"))
                 }
                 options.timeout = .milliseconds(Int64(seconds * 1000))
             case "--branded-domain":
-                guard let host = rest.popFirst(), !host.isEmpty else {
+                guard let host = rest.popFirst(), !host.isEmpty, !host.hasPrefix("--") else {
                     return .failure(UsageError(message: "--branded-domain needs a host name"))
                 }
                 options.policy.brandedDomains.append(host)

@@ -78,7 +78,8 @@ struct LinkManagerTests {
             try await Task.sleep(for: .milliseconds(200))
             return .json(LinkManagerTests.both)
         })
-        let fixture = Fixture(transport: transport)
+        // A long window: on a loaded machine this test may resume seconds after the resolution completed.
+        let fixture = Fixture(transport: transport) { $0.duplicateWindow = .seconds(60) }
         let first = fixture.manager.handle(UserActivity(browsingWeb: Self.appLink))
         let second = fixture.manager.handle(UserActivity(browsingWeb: Self.appLink))
         #expect(first.isHandled && second.isHandled)
@@ -86,7 +87,7 @@ struct LinkManagerTests {
         #expect(second.isDuplicate)
         let original = await first.outcome
         #expect(await second.outcome == original)
-        let third = fixture.manager.handle(UserActivity(browsingWeb: Self.appLink))  // within the 2 s window
+        let third = fixture.manager.handle(UserActivity(browsingWeb: Self.appLink))  // within the window
         #expect(third.isDuplicate)
         #expect(await third.outcome.resolvedLink == original.resolvedLink)
         try await Task.sleep(for: .milliseconds(50))
@@ -94,6 +95,32 @@ struct LinkManagerTests {
         #expect(fixture.recorder.count == 1)
         let other = fixture.manager.handle(UserActivity(browsingWeb: URL("https://news.example.com/pub/acc?_ri_=other")))
         #expect(!other.isDuplicate)
+    }
+
+    @Test func spellingsOfTheSameClickAreCoalescedButOtherQueriesAreNot() async throws {
+        let fixture = Fixture()
+        let handles = [
+            "https://news.example.com/pub/acc?_ri_=1", "https://NEWS.example.com/pub/acc?_ri_=1",
+            "HTTPS://news.example.com./pub/acc?_ri_=1", "https://news.example.com/pub/acc?_ri_=1#top",
+            "https://news.example.com/pub/acc?_ri_=2",
+        ].map { fixture.manager.handle(UserActivity(browsingWeb: URL(string: $0)!)) }
+        #expect(handles.map(\.isDuplicate) == [false, true, true, true, false])
+        for handle in handles { _ = await handle.outcome }
+        #expect(fixture.transport.count == 2)
+        #expect(fixture.recorder.count == 2)
+    }
+
+    @Test func theOutcomeIsReadyOnlyAfterItsNotificationEvenBehindASlowObserver() async throws {
+        let fixture = Fixture()
+        let token = fixture.center.addObserver(forName: .PIORsysWebURLResolved, object: nil, queue: nil) { note in
+            if ResolvedLink(notification: note)?.requestedURL.query == "_ri_=slow" { Thread.sleep(forTimeInterval: 0.3) }
+        }
+        defer { fixture.center.removeObserver(token) }
+        let slow = fixture.manager.handle(UserActivity(browsingWeb: URL("https://news.example.com/pub/acc?_ri_=slow")))
+        try await Task.sleep(for: .milliseconds(50))
+        let fast = await fixture.manager.handle(UserActivity(browsingWeb: URL("https://news.example.com/pub/acc?_ri_=fast"))).outcome
+        #expect(fixture.recorder.links(for: URL("https://news.example.com/pub/acc?_ri_=fast")) == [fast.resolvedLink])
+        _ = await slow.outcome
     }
 
     @Test func theSameURLAfterTheWindowIsResolvedAgain() async throws {

@@ -189,12 +189,22 @@ struct LinkResolverTests {
         #expect(transport.count == 1)
     }
 
-    @Test func aBodyOverTheCapIsResponseTooLarge() async {
+    @Test func aBodyOverTheCapIsResponseTooLargeEvenFromATransportThatIgnoresTheCap() async {
         let big = String(repeating: " ", count: 70_000) + Self.both
-        let error = await failure { () async throws(LinkError) in
-            try await resolver(ScriptedTransport([{ _ in .json(big) }])).resolve(Self.link)
-        }
+        let careless = ClosureTransport { _, _ in .json(big) }
+        let error = await failure { () async throws(LinkError) in try await resolver(careless).resolve(Self.link) }
         #expect(error?.code == .responseTooLarge)
+        let small = await failure { () async throws(LinkError) in
+            try await resolver(careless) { $0.maxBodyBytes = 100_000 }.resolve(Self.link)
+        }
+        #expect(small == nil)
+    }
+
+    @Test func aTimeoutOfTheTransportIsATimeoutAndIsNotRetried() async {
+        let transport = ScriptedTransport([{ _ in throw TransportError(.timedOut, detail: "-1001") }, { _ in .json(Self.both) }])
+        let error = await failure { () async throws(LinkError) in try await resolver(transport).resolve(Self.link) }
+        #expect(error?.code == .timeout)
+        #expect(transport.count == 1)
     }
 
     @Test(arguments: [true, false])
@@ -239,6 +249,9 @@ struct RetryAfterTests {
         #expect(RetryAfter.seconds(" 0 ") == 0)
         #expect(RetryAfter.seconds("soon") == nil)
         #expect(RetryAfter.seconds("-1") == nil)
+        #expect(RetryAfter.seconds("0000000010") == 10)
+        #expect(RetryAfter.seconds("00000000000000007") == 7)
+        #expect(RetryAfter.seconds("12345678901234567890") == .infinity)
         let now = Date(timeIntervalSince1970: 784_111_777)  // Sun, 06 Nov 1994 08:49:37 GMT
         #expect(RetryAfter.seconds("Sun, 06 Nov 1994 08:49:40 GMT", now: now) == 3)
         #expect(RetryAfter.seconds("Sun, 06 Nov 1994 08:49:30 GMT", now: now) == 0)

@@ -20,6 +20,10 @@ struct ResolutionPolicyTests {
         "https://LOCALHOST./pub/acc",
         "https://api.localhost/pub/acc",
         "https://news.exa%6dple.com/pub/acc",
+        "https://user:secret@news.example.com/pub/acc",
+        "https://a@127.0.0.1@news.example.com/pub/acc",
+        "https://news.example.com:22/pub/acc",
+        "https://news.example.com:8443/pub/acc",
     ])
     func refusesEverythingButHTTPSToADNSNameByDefault(url: String) throws {
         let parsed = try #require(URL(string: url))
@@ -50,6 +54,22 @@ struct ResolutionPolicyTests {
         #expect(local.check(URL("http://localhost:8080/pub/acc")) == nil)
         let pinned = ResolutionPolicy(allowsHTTP: true, allowsLocalHosts: true, brandedDomains: ["news.example.com"])
         #expect(pinned.check(URL("http://127.0.0.1:8080/pub/acc"))?.code == .hostNotAllowed)
+    }
+
+    @Test func internationalisedNamesAreComparedInPunycode() {
+        #expect(ResolutionPolicy().check(URL("https://münchen.de/pub/acc")) == nil)
+        #expect(ResolutionPolicy(brandedDomains: ["münchen.de"]).check(URL("https://münchen.de/pub/acc")) == nil)
+        #expect(ResolutionPolicy(brandedDomains: ["xn--mnchen-3ya.de"]).check(URL("https://münchen.de/pub/acc")) == nil)
+        #expect(ResolutionPolicy(brandedDomains: ["*.münchen.de"]).check(URL("https://news.münchen.de/pub/acc")) == nil)
+        #expect(ResolutionPolicy(brandedDomains: ["münchen.de"]).check(URL("https://munchen.de/pub/acc"))?.code == .hostNotAllowed)
+    }
+
+    @Test func theDefaultPortMayBeSpelledOutAndLocalHostsMayUseAnyPort() {
+        #expect(ResolutionPolicy().check(URL("https://news.example.com:443/pub/acc")) == nil)
+        #expect(ResolutionPolicy(allowsHTTP: true).check(URL("http://news.example.com:80/pub/acc")) == nil)
+        #expect(ResolutionPolicy(allowsLocalHosts: true).check(URL("https://news.example.com:8443/pub/acc")) == nil)
+        #expect(ResolutionPolicy().check(URL("https://news.example.com:8443/pub/acc"))?.message
+            == "Refused to resolve https://news.example.com:8443/pub/acc: port 8443 is not the default port of https (allow local hosts for test servers).")
     }
 
     @Test func explainsTheRefusedScheme() {

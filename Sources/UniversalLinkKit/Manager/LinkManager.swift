@@ -245,10 +245,11 @@ public final class LinkManager: Sendable {
     // MARK: Internals
 
     private func startResolution(of url: URL) -> LinkHandle {
-        let key = url.absoluteString
+        let key = Self.coalescingKey(url)
         let startedAt = clock.now
         let (task, isDuplicate) = registry.claim(key, now: startedAt) {
-            Task { [self] in
+            // A tapped link is user-initiated work: it must not queue behind background jobs of the host.
+            Task(priority: .userInitiated) { [self] in
                 let link: ResolvedLink
                 do throws(LinkError) {
                     link = try await resolver.resolve(url, startedAt: startedAt)
@@ -291,6 +292,18 @@ public final class LinkManager: Sendable {
             code: .unsafeLink,
             message: "Refused \(url.scheme ?? "")-scheme URL: javascript, data, file and vbscript links are never opened."
         )
+    }
+
+    /// The identity of a click for coalescing: scheme and host case-folded (trailing dot dropped), port, path and
+    /// query exactly as received; the fragment never reaches the server, so it does not make another click.
+    static func coalescingKey(_ url: URL) -> String {
+        var host = (url.host(percentEncoded: true) ?? "").lowercased()
+        if host.hasSuffix(".") { host.removeLast() }
+        var key = (url.scheme ?? "").lowercased() + "://" + host
+        if let port = url.port { key += ":\(port)" }
+        key += url.path(percentEncoded: true)
+        if let query = url.query(percentEncoded: true) { key += "?" + query }
+        return key
     }
 
     static func isUnsafe(_ url: URL) -> Bool {

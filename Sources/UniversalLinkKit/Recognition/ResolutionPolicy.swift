@@ -3,8 +3,11 @@ import Foundation
 /// Which tracking URLs the resolver may request, so a backend cannot be turned into a proxy for arbitrary URLs.
 ///
 /// By default: `https` only; hosts must be DNS names (no IP address in any notation, `127.1` and
-/// `0x7f.0.0.1` included); `localhost` and `*.localhost` are refused. With ``brandedDomains`` set, the host must
-/// also be one of them. The same check applies to every redirect the server answers with.
+/// `0x7f.0.0.1` included; internationalised names are compared in their punycode form); `localhost` and
+/// `*.localhost` are refused; no user name or password in the URL (the transport would send them as
+/// credentials); no port other than the scheme's default (443, or 80 for allowed `http`). With
+/// ``brandedDomains`` set, the host must also be one of them. The same check applies to every redirect the
+/// server answers with. ``allowsLocalHosts`` lifts the address and port rules, for local test servers.
 ///
 /// ```swift
 /// var policy = ResolutionPolicy()
@@ -53,7 +56,15 @@ public struct ResolutionPolicy: Sendable, Hashable {
             let allowed = allowsHTTP ? "http and https" : "https (allow http for local test servers only)"
             return refuse(shown, "scheme \(scheme) is not allowed; only \(allowed) URLs are resolved")
         }
-        guard var host = url.host(percentEncoded: true)?.lowercased(), !host.isEmpty else {
+        guard url.user(percentEncoded: true) == nil, url.password(percentEncoded: true) == nil else {
+            return refuse(shown, "it carries a user name or password, which would be sent as credentials")
+        }
+        if let port = url.port, port != (scheme == "https" ? 443 : 80), !allowsLocalHosts {
+            return refuse(shown, "port \(port) is not the default port of \(scheme) (allow local hosts for test servers)")
+        }
+        // The punycode form: what DNS and the transport see for internationalised names.
+        let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        guard var host = (components?.encodedHost ?? url.host(percentEncoded: true))?.lowercased(), !host.isEmpty else {
             return refuse(shown, "it has no host")
         }
         if host.hasPrefix("[") || host.contains(":") {
@@ -78,7 +89,7 @@ public struct ResolutionPolicy: Sendable, Hashable {
     private func checkBranded(_ host: String, _ shown: String) -> LinkError? {
         guard !brandedDomains.isEmpty else { return nil }
         for pattern in brandedDomains {
-            let pattern = pattern.lowercased()
+            let pattern = Self.punycode(pattern.lowercased())
             if pattern.hasPrefix("*.") {
                 let suffix = pattern.dropFirst(1)  // ".example.com"
                 if host.count > suffix.count, host.hasSuffix(suffix) { return nil }
@@ -87,6 +98,16 @@ public struct ResolutionPolicy: Sendable, Hashable {
             }
         }
         return refuse(shown, "host \(host) is not one of the branded domains (\(brandedDomains.joined(separator: ", ")))")
+    }
+
+    /// A branded-domain entry as DNS sees it (`münchen.de` -> `xn--mnchen-3ya.de`); a wildcard keeps its `*.`.
+    static func punycode(_ pattern: String) -> String {
+        let wildcard = pattern.hasPrefix("*.")
+        let name = wildcard ? String(pattern.dropFirst(2)) : pattern
+        guard !name.utf8.allSatisfy({ $0 < 0x80 }),
+              let encoded = URLComponents(string: "https://\(name)/")?.encodedHost
+        else { return pattern }
+        return (wildcard ? "*." : "") + encoded.lowercased()
     }
 
     private func refuse(_ url: String, _ reason: String) -> LinkError {

@@ -151,6 +151,10 @@ private struct ResolutionAttempt: Sendable {
             let response = try await fetch(url, requestedURL: requestedURL, retryLeft: &retryLeft)
             switch response.statusCode {
             case 200..<300:
+                // Checked here too, so a custom transport that ignores the cap cannot hand over a huge body.
+                guard response.body.count <= configuration.maxBodyBytes else {
+                    throw mapped(TransportError(.bodyTooLarge, detail: "\(response.body.count) bytes"), requestedURL)
+                }
                 return try ResolutionResponse.decode(response.body, requestedURL: requestedURL)
             case 301, 302, 303, 307, 308:
                 guard let location = response.headerField("Location"),
@@ -220,6 +224,13 @@ private struct ResolutionAttempt: Sendable {
 
     private func mapped(_ error: TransportError, _ url: URL) -> LinkError {
         switch error.kind {
+        case .timedOut:
+            LinkError(
+                code: .timeout,
+                message: "The transport gave up waiting for \(url.absoluteString) (\(error.description));"
+                    + " retry later or open the link in a browser.",
+                underlyingError: error
+            )
         case .bodyTooLarge:
             LinkError(
                 code: .responseTooLarge,

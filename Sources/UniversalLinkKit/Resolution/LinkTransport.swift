@@ -9,7 +9,8 @@ import Foundation
 /// - Never follow redirects: return the 3xx answer; the resolver checks each redirect against its policy.
 /// - Stop receiving once the body exceeds `maxBodyBytes` and throw ``TransportError/Kind/bodyTooLarge``.
 /// - Throw ``TransportError/Kind/noAnswer`` when the connection failed, closed or reset before a status line
-///   arrived (the only transport failure the resolver retries, since the server cannot have counted the click).
+///   arrived (the only transport failure the resolver retries, since the server cannot have counted the click),
+///   and ``TransportError/Kind/timedOut`` when a timeout of the transport's own fired (not retried).
 /// - Honour task cancellation promptly: the resolver cancels at its deadline.
 public protocol LinkTransport: Sendable {
     /// Sends a request.
@@ -79,7 +80,7 @@ public struct TransportResponse: Sendable, Hashable {
 public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kinds of transport failure the resolver tells apart.
     public struct Kind: Sendable, Hashable, CustomStringConvertible {
-        enum Storage: Sendable, Hashable { case noAnswer, failedAfterAnswer, bodyTooLarge }
+        enum Storage: Sendable, Hashable { case noAnswer, failedAfterAnswer, bodyTooLarge, timedOut }
         let storage: Storage
 
         /// No status line arrived: the connection failed, closed or reset first. Safe to retry.
@@ -88,6 +89,8 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
         public static var failedAfterAnswer: Self { .init(storage: .failedAfterAnswer) }
         /// The body exceeded the cap.
         public static var bodyTooLarge: Self { .init(storage: .bodyTooLarge) }
+        /// The transport's own timeout fired. Not retried: the request may have reached the server.
+        public static var timedOut: Self { .init(storage: .timedOut) }
 
         /// The kind's name.
         public var description: String {
@@ -95,6 +98,7 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
             case .noAnswer: "noAnswer"
             case .failedAfterAnswer: "failedAfterAnswer"
             case .bodyTooLarge: "bodyTooLarge"
+            case .timedOut: "timedOut"
             }
         }
     }

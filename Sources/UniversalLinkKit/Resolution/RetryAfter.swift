@@ -6,7 +6,9 @@ enum RetryAfter {
     static func seconds(_ value: String, now: Date = Date()) -> Double? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         if !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
-            return Double(trimmed.prefix(9)) ?? nil
+            let digits = trimmed.drop { $0 == "0" }
+            // More than nine significant digits is years: far past any deadline, and past Double's exact range.
+            return digits.count > 9 ? .infinity : Double(digits.isEmpty ? "0" : String(digits))
         }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")

@@ -165,7 +165,10 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
                 entry.continuation.resume(throwing: CancellationError())
                 return
             }
-            let kind: TransportError.Kind = entry.response == nil ? .noAnswer : .failedAfterAnswer
+            // A timeout is not "no answer": the request may have reached the server, so it must not be retried.
+            let kind: TransportError.Kind =
+                nsError.domain == NSURLErrorDomain && nsError.code == NSURLErrorTimedOut ? .timedOut
+                : entry.response == nil ? .noAnswer : .failedAfterAnswer
             entry.continuation.resume(throwing: TransportError(kind, detail: nsError.localizedDescription))
             return
         }
