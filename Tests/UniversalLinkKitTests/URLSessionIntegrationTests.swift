@@ -1,5 +1,7 @@
 import Foundation
+import Synchronization
 import Testing
+import _LinkKitLocking
 import UniversalLinkKitTesting
 @testable import UniversalLinkKit
 
@@ -70,10 +72,13 @@ struct URLSessionIntegrationTests {
     @Test func aServerThatNeverAnswersTimesOutAtTheDeadline() async throws {
         let fixture = try Fixture { $0.resolution.timeout = .milliseconds(800) }
         fixture.stub.setDefaultBehavior(.noResponse)
+        let delivered = DeliveryClock(center: fixture.center)
         let start = ContinuousClock.now
         let outcome = await fixture.activate("/pub/acc?_ri_=silent")
         #expect(outcome.resolvedLink?.error?.code == .timeout)
-        #expect(ContinuousClock.now - start < .seconds(20))  // without the deadline: the 30 s session backstop
+        // When the notification was delivered, not when this test resumed (a busy pool may delay the latter).
+        // Without the library's deadline the 30 s session backstop would fire.
+        #expect(try #require(delivered.first) - start < .seconds(20))
         #expect(fixture.recorder.count == 1)
         fixture.stub.shutdown()
     }
@@ -81,10 +86,13 @@ struct URLSessionIntegrationTests {
     @Test func aServerThatTricklesBytesTimesOutAtTheDeadline() async throws {
         let fixture = try Fixture { $0.resolution.timeout = .milliseconds(800) }
         fixture.stub.setDefaultBehavior(.trickle(bytesPerChunk: 1, interval: 0.1))
+        let delivered = DeliveryClock(center: fixture.center)
         let start = ContinuousClock.now
         let outcome = await fixture.activate("/pub/acc?_ri_=slow")
         #expect(outcome.resolvedLink?.error?.code == .timeout)
-        #expect(ContinuousClock.now - start < .seconds(20))  // without the deadline: the 30 s session backstop
+        // When the notification was delivered, not when this test resumed (a busy pool may delay the latter).
+        // Without the library's deadline the 30 s session backstop would fire.
+        #expect(try #require(delivered.first) - start < .seconds(20))
         fixture.stub.shutdown()
     }
 
@@ -192,4 +200,24 @@ struct URLSessionIntegrationTests {
         #expect(outcome.resolvedLink?.deepLinkURL == nil)
         #expect(stub.requests.map(\.target) == ["/pub/acc?_ri_=web-only"])
     }
+}
+
+/// Records when each resolution notification was delivered.
+final class DeliveryClock: Sendable {
+    private final class Times: Sendable { let list = Mutex<[ContinuousClock.Instant]>([]) }
+    private let times = Times()
+    nonisolated(unsafe) private let token: any NSObjectProtocol
+    private let center: NotificationCenter
+
+    init(center: NotificationCenter) {
+        self.center = center
+        let times = self.times
+        token = center.addObserver(forName: .PIORsysWebURLResolved, object: nil, queue: nil) { _ in
+            times.list.withTrackedLock { $0.append(ContinuousClock.now) }
+        }
+    }
+
+    deinit { center.removeObserver(token) }
+
+    var first: ContinuousClock.Instant? { times.list.withTrackedLock { $0.first } }
 }
