@@ -28,7 +28,7 @@ let package = Package(
         .testTarget(name: "LinkRoutingTests", dependencies: ["LinkRouting"]),
         .testTarget(
             name: "UniversalLinkKitTests",
-            dependencies: ["UniversalLinkKit", "UniversalLinkKitTesting", "LinkRouting"]
+            dependencies: ["UniversalLinkKit", "UniversalLinkKitTesting", "LinkRouting", "_LinkKitLocking"]
         ),
         .testTarget(name: "UniversalLinkKitTestingTests", dependencies: ["UniversalLinkKitTesting"]),
         // Runs the built `linux-host` binary end to end; `swift test` builds it with the rest of the package.
