@@ -63,3 +63,26 @@ struct RouteDiagnosticTests {
         #expect(try route(router, recorder, "app://a/b/d")?.wildcardComponents == ["b", "d"])
     }
 }
+
+/// Regressions for inputs that made registration hang or exhaust memory.
+struct RoutePatternRobustnessTests {
+    /// `/a(/b)(/b)...` with 40 groups made JLRoutes-style expansion build 2^41 lists while the route was added.
+    @Test(.timeLimit(.minutes(1)))
+    func aPatternWithFortyOptionalGroupsRegistersAsWrittenWithADiagnostic() {
+        let router = LinkRouter()
+        let pattern = "/a" + String(repeating: "(/b)", count: 40)
+        let found = router.addRoute(pattern) { _ in true }
+        #expect(found.map(\.kind) == [.tooManyOptionalGroups])
+        #expect(!router.canRoute(URL(string: "tests://a/b")!))
+        #expect(router.canRoute("tests:///a" + String(repeating: "(/b)", count: 40)))
+    }
+
+    @Test func elevenOptionalGroupsAreStillExpanded() {
+        let router = LinkRouter()
+        let found = router.addRoute("/a" + String(repeating: "(/b)", count: 11)) { _ in true }
+        #expect(found.isEmpty)
+        #expect(router.canRoute(URL(string: "tests:///a")!))
+        #expect(router.canRoute(URL(string: "tests:///a/b/b/b/b/b/b/b/b/b/b/b")!))
+        #expect(!router.canRoute(URL(string: "tests:///a/b/b/b/b/b/b/b/b/b/b/b/b")!))
+    }
+}
