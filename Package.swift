@@ -25,14 +25,14 @@ let package = Package(
             path: "Samples/LinuxHost"
         ),
         .testTarget(name: "AssociatedDomainsTests", dependencies: ["AssociatedDomains"]),
-        .testTarget(name: "LinkRoutingTests", dependencies: ["LinkRouting"]),
+        .testTarget(name: "LinkRoutingTests", dependencies: ["LinkRouting", "_LinkKitLocking"]),
         .testTarget(
             name: "UniversalLinkKitTests",
             dependencies: ["UniversalLinkKit", "UniversalLinkKitTesting", "LinkRouting", "_LinkKitLocking"]
         ),
         .testTarget(name: "UniversalLinkKitTestingTests", dependencies: ["UniversalLinkKitTesting"]),
         // Runs the built `linux-host` binary end to end; `swift test` builds it with the rest of the package.
-        .testTarget(name: "LinuxHostTests", dependencies: ["UniversalLinkKitTesting"]),
+        .testTarget(name: "LinuxHostTests", dependencies: ["UniversalLinkKitTesting", "_LinkKitLocking"]),
     ],
     swiftLanguageModes: [.v6]
 )

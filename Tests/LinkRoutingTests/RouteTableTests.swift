@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import _LinkKitLocking
 import Testing
 @testable import LinkRouting
 
@@ -109,16 +110,16 @@ struct RouteTableTests {
             """#
         let table = try RouteTable(json: Data(json.utf8))
         let calls = Mutex<[(String, Bool)]>([])
-        let router = table.makeRouter { route, _ in calls.withLock { $0.append((route.pattern, route.handles)) } }
+        let router = table.makeRouter { route, _ in calls.withTrackedLock { $0.append((route.pattern, route.handles)) } }
         #expect(router.route("app://decline/a+b"))
-        #expect(calls.withLock { $0.map(\.0) } == ["/decline/:x", "/:section/:x"])
+        #expect(calls.withTrackedLock { $0.map(\.0) } == ["/decline/:x", "/:section/:x"])
         #expect(router.route("tests://invites/A"))
         #expect(!router.route("closed://invites/A"))
         #expect(router.namespaces == [.global, .scheme("closed"), .scheme("tests")])
         #expect(router.options == .init(decodePlusSymbols: false))
         router.setGroup("invites", enabled: false)
-        calls.withLock { $0 = [] }
+        calls.withTrackedLock { $0 = [] }
         #expect(router.route("app://invites/A"))
-        #expect(calls.withLock { $0.map(\.0) } == ["/:section/:x"])
+        #expect(calls.withTrackedLock { $0.map(\.0) } == ["/:section/:x"])
     }
 }

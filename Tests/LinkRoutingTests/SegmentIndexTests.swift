@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import _LinkKitLocking
 import Testing
 @testable import LinkRouting
 
@@ -96,8 +97,8 @@ struct SegmentIndexTests {
                 list.append(route)
             }
             router.addRoute(pattern, priority: priority, group: group) { parameters in
-                calls.withLock { $0.append(id) }
-                if accepts { accepted.withLock { $0 = parameters } }
+                calls.withTrackedLock { $0.append(id) }
+                if accepts { accepted.withTrackedLock { $0 = parameters } }
                 return accepts
             }
         }
@@ -133,12 +134,12 @@ struct SegmentIndexTests {
                 }
             }
 
-            calls.withLock { $0 = [] }
-            accepted.withLock { $0 = nil }
+            calls.withTrackedLock { $0 = [] }
+            accepted.withTrackedLock { $0 = nil }
             let routed = router.route(url)
             #expect(routed == (expectedParameters != nil), "\(string)")
-            #expect(calls.withLock { $0 } == expectedCalls, "\(string)")
-            #expect(accepted.withLock { $0?.values } == expectedParameters, "\(string)")
+            #expect(calls.withTrackedLock { $0 } == expectedCalls, "\(string)")
+            #expect(accepted.withTrackedLock { $0?.values } == expectedParameters, "\(string)")
             #expect(router.canRoute(url) == !expectedCalls.isEmpty, "\(string)")
             if routed { routedCount += 1 }
             if expectedCalls.count > 1 { fallThroughCount += 1 }
@@ -153,11 +154,11 @@ struct SegmentIndexTests {
         let calls = Mutex(0)
         for index in 0..<1_000 {
             router.addRoute("/:a/:b", priority: index % 3) { _ in
-                calls.withLock { $0 += 1 }
+                calls.withTrackedLock { $0 += 1 }
                 return true
             }
         }
         #expect(router.route(try #require(URL(string: "app://x/y"))))
-        #expect(calls.withLock { $0 } == 1)
+        #expect(calls.withTrackedLock { $0 } == 1)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import _LinkKitLocking
 import Testing
 @testable import LinkRouting
 
@@ -10,14 +11,14 @@ final class Recorder: Sendable {
     /// A handler that records and returns `result`.
     func handler(returning result: Bool = true) -> LinkRouter.Handler {
         { parameters in
-            self.calls.withLock { $0.append(parameters) }
+            self.calls.withTrackedLock { $0.append(parameters) }
             return result
         }
     }
 
-    var all: [RouteParameters] { calls.withLock { $0 } }
+    var all: [RouteParameters] { calls.withTrackedLock { $0 } }
     var last: RouteParameters? { all.last }
-    func reset() { calls.withLock { $0.removeAll() } }
+    func reset() { calls.withTrackedLock { $0.removeAll() } }
 }
 
 extension RouteParameters {

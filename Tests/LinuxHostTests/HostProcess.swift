@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import _LinkKitLocking
 import Testing
 
 /// Runs the `linux-host` binary built next to the test bundle and captures its output.
@@ -63,13 +64,13 @@ private final class ErrorDrain: Sendable {
     init(_ handle: FileHandle) {
         Thread { [self] in
             let bytes = handle.readDataToEndOfFile()
-            data.withLock { $0 = bytes }
+            data.withTrackedLock { $0 = bytes }
             done.signal()
         }.start()
     }
 
     func wait() -> Data {
         done.wait()
-        return data.withLock { $0 }
+        return data.withTrackedLock { $0 }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import LinkRouting
 import Synchronization
+import _LinkKitLocking
 import Testing
 import UniversalLinkKitTesting
 @testable import UniversalLinkKit
@@ -8,8 +9,8 @@ import UniversalLinkKitTesting
 /// Records which route handled what.
 final class RouteLog: Sendable {
     private let entries = Mutex<[String]>([])
-    var all: [String] { entries.withLock { $0 } }
-    func append(_ entry: String) { entries.withLock { $0.append(entry) } }
+    var all: [String] { entries.withTrackedLock { $0 } }
+    func append(_ entry: String) { entries.withTrackedLock { $0.append(entry) } }
 }
 
 struct LinkManagerRoutingTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import _LinkKitLocking
 import Testing
 import UniversalLinkKitTesting
 @testable import UniversalLinkKit
@@ -7,8 +8,8 @@ import UniversalLinkKitTesting
 /// Records what the manager hands to its opener.
 final class OpenedURLs: Sendable {
     private let urls = Mutex<[URL]>([])
-    var all: [URL] { urls.withLock { $0 } }
-    var opener: URLOpener { URLOpener { url in self.urls.withLock { $0.append(url) }; return true } }
+    var all: [URL] { urls.withTrackedLock { $0 } }
+    var opener: URLOpener { URLOpener { url in self.urls.withTrackedLock { $0.append(url) }; return true } }
 }
 
 struct LinkManagerTests {

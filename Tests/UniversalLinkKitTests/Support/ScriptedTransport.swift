@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import _LinkKitLocking
 import UniversalLinkKit
 
 /// A transport whose answers the test scripts, recording every request and the peak concurrency.
@@ -20,18 +21,18 @@ final class ScriptedTransport: LinkTransport {
         state = Mutex(State(steps: steps, fallback: fallback))
     }
 
-    var requests: [TransportRequest] { state.withLock { $0.requests } }
-    var count: Int { state.withLock { $0.requests.count } }
-    var peakConcurrency: Int { state.withLock { $0.peak } }
+    var requests: [TransportRequest] { state.withTrackedLock { $0.requests } }
+    var count: Int { state.withTrackedLock { $0.requests.count } }
+    var peakConcurrency: Int { state.withTrackedLock { $0.peak } }
 
     func send(_ request: TransportRequest, maxBodyBytes: Int) async throws -> TransportResponse {
-        let step = state.withLock { state -> Step in
+        let step = state.withTrackedLock { state -> Step in
             state.requests.append(request)
             state.inFlight += 1
             state.peak = max(state.peak, state.inFlight)
             return state.steps.isEmpty ? state.fallback : state.steps.removeFirst()
         }
-        defer { state.withLock { $0.inFlight -= 1 } }
+        defer { state.withTrackedLock { $0.inFlight -= 1 } }
         let response = try await step(request)
         if response.body.count > maxBodyBytes { throw TransportError(.bodyTooLarge) }
         return response
