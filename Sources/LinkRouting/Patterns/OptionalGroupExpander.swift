@@ -12,8 +12,8 @@ enum OptionalGroupExpander {
     /// The most subpaths (required parts and optional groups) a pattern may have to be expanded.
     ///
     /// JLRoutes builds every subset of the subpaths before keeping those with all required parts: 2^n lists. At 40
-    /// groups that never finishes and exhausts memory while the route is being added; 12 is at most 4 096 lists.
-    static let maximumSubpaths = 12
+    /// groups that never finishes and exhausts memory while the route is being added; 10 is at most 1 024 lists.
+    static let maximumSubpaths = 10
 
     /// Whether `pattern` has more subpaths than ``maximumSubpaths``, and so is not expanded.
     static func hasTooManySubpaths(_ pattern: String) -> Bool {
