@@ -94,6 +94,20 @@ struct AppLinkRuleSetTests {
         }
     }
 
+    /// Found by the generate -> parse property test: these rules were written as legacy paths ("NOT  x", "NOT/a")
+    /// that the checker reports as mistyped exclusions and iOS 9–12 does not read as the rule given.
+    @Test(arguments: [AppLinkRuleSet.Rule.exclude(" x"), .include("NOT/a"), .include("not a"), .include("Not/x")])
+    func aRuleWhoseLegacyFormReadsAsAMistypedExclusionIsRefused(rule: AppLinkRuleSet.Rule) throws {
+        let rules = AppLinkRuleSet(appIDs: [app], rules: [rule, .include("/a")])
+        #expect(throws: AssociationError.self) { try rules.appSiteAssociation(format: .legacy) }
+    }
+
+    @Test(arguments: [AppLinkRuleSet.Rule.include(" x"), .exclude("NOT/a"), .include("nota/x"), .exclude("/not")])
+    func aRuleWhoseLegacyFormIsUnambiguousChecksWithoutErrors(rule: AppLinkRuleSet.Rule) throws {
+        let text = try AppLinkRuleSet(appIDs: [app], rules: [rule]).appSiteAssociation(format: .both)
+        #expect(AppSiteAssociation.check(Array(text.utf8)).allSatisfy { $0.severity != .error })
+    }
+
     @Test func androidIntentFilterAcceptsTheIncludes() throws {
         let rules = AppLinkRuleSet(appIDs: [app], rules: [
             .exclude("/pub/cc"), .include("/pub/acc"), .include("/products/*"), .include("/p/*.html"), .include("/*"),

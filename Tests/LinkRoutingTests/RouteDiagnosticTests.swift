@@ -63,3 +63,36 @@ struct RouteDiagnosticTests {
         #expect(try route(router, recorder, "app://a/b/d")?.wildcardComponents == ["b", "d"])
     }
 }
+
+/// Regressions for inputs that made registration hang or exhaust memory.
+struct RoutePatternRobustnessTests {
+    /// `/a(/b)(/b)...` with 40 groups made JLRoutes-style expansion build 2^41 lists while the route was added.
+    @Test(.timeLimit(.minutes(1)))
+    func aPatternWithFortyOptionalGroupsRegistersAsWrittenWithADiagnostic() {
+        let router = LinkRouter()
+        let pattern = "/a" + String(repeating: "(/b)", count: 40)
+        let found = router.addRoute(pattern) { _ in true }
+        #expect(found.map(\.kind) == [.tooManyOptionalGroups])
+        #expect(!router.canRoute(URL(string: "tests://a/b")!))
+        #expect(router.canRoute("tests:///a" + String(repeating: "(/b)", count: 40)))
+    }
+
+    /// Found by `.ci/fuzz route-table` (11 s for this 281-byte table before the limit): a pattern of many small
+    /// groups between required parts.
+    @Test(.timeLimit(.minutes(1)))
+    func theFuzzedTableWithManyGroupsLoadsQuickly() throws {
+        let json = #"{"namespaces":[{"scheme":"a","routes":[{"pattern":"/x:(m)yx:(o)y,/,,,,,,,,,,,,,,,,,,,,,,,,,,,,(m)yx:(m)y,/,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,(m)yx:(m)y,/,,,,,,,,,(,,,,,.,,,,,,,,,,,,,,,,,,,(m)yx:(m)y,/,,,,,,,,,,`,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,","priority":-0,"handles":false}]}]}"#
+        let table = try RouteTable(json: Data(json.utf8))
+        let router = table.makeRouter()
+        #expect(router.diagnostics.contains { $0.kind == .tooManyOptionalGroups })
+    }
+
+    @Test func nineOptionalGroupsAreStillExpanded() {
+        let router = LinkRouter()
+        let found = router.addRoute("/a" + String(repeating: "(/b)", count: 9)) { _ in true }
+        #expect(found.isEmpty)
+        #expect(router.canRoute(URL(string: "tests:///a")!))
+        #expect(router.canRoute(URL(string: "tests:///a/b/b/b/b/b/b/b/b/b")!))
+        #expect(!router.canRoute(URL(string: "tests:///a/b/b/b/b/b/b/b/b/b/b")!))
+    }
+}

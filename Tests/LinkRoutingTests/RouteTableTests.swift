@@ -33,6 +33,21 @@ struct RouteTableTests {
         #expect(text.contains(#""scheme":null"#))
     }
 
+    /// Found by the round-trip property test: priorities went through a Double, so the dump of `Int.max` did not
+    /// load and 2^53 + 1 loaded as 2^53.
+    @Test(arguments: [Int.max, Int.min, 9_007_199_254_740_993, -9_007_199_254_740_993])
+    func extremeIntegerPrioritiesLoadExactly(priority: Int) throws {
+        let table = RouteTable(namespaces: [.init(scheme: nil, routes: [.init(pattern: "/a", priority: priority)])])
+        #expect(try RouteTable(json: table.jsonData()) == table)
+        let json = #"{"namespaces": [{"routes": [{"pattern": "/a", "priority": \#(priority)}]}]}"#
+        #expect(try RouteTable(json: Data(json.utf8)).namespaces.first?.routes.first?.priority == priority)
+    }
+
+    @Test func anIntegerPriorityBeyondIntIsATypeMismatch() {
+        let json = #"{"namespaces": [{"routes": [{"pattern": "/a", "priority": 18446744073709551615}]}]}"#
+        #expect(throws: RouteTableError.self) { try RouteTable(json: Data(json.utf8)) }
+    }
+
     @Test func missingOptionalKeysTakeJLRoutesDefaults() throws {
         let table = try RouteTable(json: Data(#"{"namespaces": [{"routes": [{"pattern": "/a"}]}, {"scheme": "s"}]}"#.utf8))
         #expect(table.decodePlusSymbols)

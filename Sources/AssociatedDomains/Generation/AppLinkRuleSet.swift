@@ -109,6 +109,15 @@ public struct AppLinkRuleSet: Sendable, Hashable {
                     code: .invalidRule,
                     message: "path \"\(rule.path)\" starts with \"NOT \": use an exclude rule with the bare path instead")
             }
+            // The legacy `paths` form must not read as a mistyped exclusion ("NOT  x", "not/x"): iOS 9–12 would
+            // not take it as the rule written, and `check` reports it as an error.
+            let legacy = rule.exclude ? "NOT " + rule.path : rule.path
+            if legacy.lowercased().hasPrefix("not"), !legacy.hasPrefix("NOT ") || legacy.hasPrefix("NOT  "),
+               let next = legacy.dropFirst(3).first, next == "/" || next == " " {
+                throw AssociationError(
+                    code: .invalidRule,
+                    message: "path \"\(rule.path)\" would be written as the legacy path \"\(legacy)\", which reads as a mistyped \"NOT \" exclusion; start the path with /")
+            }
         }
     }
 

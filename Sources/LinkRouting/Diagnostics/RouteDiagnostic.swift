@@ -5,7 +5,7 @@ public struct RouteDiagnostic: Sendable, Hashable, CustomStringConvertible {
     /// What is wrong; an open set, compared with `==`.
     public struct Kind: Sendable, Hashable, CustomStringConvertible {
         private enum Code: String, Sendable, Hashable {
-            case duplicate, shadowed, conflictingVariableNames, wildcardNotAtEnd, unbalancedParentheses
+            case duplicate, shadowed, conflictingVariableNames, wildcardNotAtEnd, unbalancedParentheses, tooManyOptionalGroups
         }
         private let code: Code
 
@@ -19,6 +19,9 @@ public struct RouteDiagnostic: Sendable, Hashable, CustomStringConvertible {
         public static let wildcardNotAtEnd = Kind(code: .wildcardNotAtEnd)
         /// `(` and `)` do not pair up.
         public static let unbalancedParentheses = Kind(code: .unbalancedParentheses)
+        /// The pattern has more optional groups and parts than are expanded (see
+        /// ``OptionalGroupExpander``): it is registered as written, its parentheses literal.
+        public static let tooManyOptionalGroups = Kind(code: .tooManyOptionalGroups)
 
         /// The kind's name, e.g. `shadowed`.
         public var description: String { code.rawValue }

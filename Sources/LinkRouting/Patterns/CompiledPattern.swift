@@ -25,6 +25,9 @@ struct CompiledPattern: Sendable, Hashable {
         if !OptionalGroupExpander.isBalanced(path) {
             problems.append((.unbalancedParentheses, "its optional groups '( )' are unbalanced or nested; JLRoutes would crash or misparse it"))
         }
+        if OptionalGroupExpander.hasTooManySubpaths(path) {
+            problems.append((.tooManyOptionalGroups, "it has more than \(OptionalGroupExpander.maximumSubpaths) optional groups and parts, too many to expand; it is used as written, parentheses included"))
+        }
         var expansions = OptionalGroupExpander.expand(path)
         if expansions.isEmpty { expansions = [path] }
 

@@ -9,11 +9,23 @@ enum OptionalGroupExpander {
         var isOptional: Bool
     }
 
-    /// The expansions of `pattern`, or `[]` when it has no `(` or nothing to expand (then it is used as written).
+    /// The most subpaths (required parts and optional groups) a pattern may have to be expanded.
+    ///
+    /// JLRoutes builds every subset of the subpaths before keeping those with all required parts: 2^n lists. At 40
+    /// groups that never finishes and exhausts memory while the route is being added; 10 is at most 1 024 lists.
+    static let maximumSubpaths = 10
+
+    /// Whether `pattern` has more subpaths than ``maximumSubpaths``, and so is not expanded.
+    static func hasTooManySubpaths(_ pattern: String) -> Bool {
+        pattern.utf8.contains(UInt8(ascii: "(")) && subpaths(of: pattern).count > maximumSubpaths
+    }
+
+    /// The expansions of `pattern`, or `[]` when it has no `(`, nothing to expand, or more than
+    /// ``maximumSubpaths`` subpaths (then it is used as written).
     static func expand(_ pattern: String) -> [String] {
         guard pattern.utf8.contains(UInt8(ascii: "(")) else { return [] }
         let subpaths = subpaths(of: pattern)
-        guard !subpaths.isEmpty else { return [] }
+        guard !subpaths.isEmpty, subpaths.count <= maximumSubpaths else { return [] }
         let required = Set(subpaths.filter { !$0.isOptional })
 
         var combinations: [[Subpath]] = [[]]

@@ -99,9 +99,14 @@ enum RouteTableReader {
         guard !isBoolean(value), let number = value as? NSNumber, !(value is String) else {
             throw mismatch("an integer", value, path)
         }
-        guard let integer = Int(exactly: number.doubleValue) else {
-            throw mismatch("an integer", value, path)
+        // Integers are read as integers: through a Double, Int.max does not load and 2^53 + 1 loads as 2^53.
+        let integer: Int?
+        switch String(cString: number.objCType) {
+        case "d", "f": integer = Int(exactly: number.doubleValue)
+        case "Q", "L", "I", "S", "C": integer = number.uint64Value <= UInt64(Int.max) ? Int(number.uint64Value) : nil
+        default: integer = Int(exactly: number.int64Value)
         }
+        guard let integer else { throw mismatch("an integer", value, path) }
         return integer
     }
 

@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+@testable import LinkRouting
+
+/// Property: any table the API can build dumps to JSON that loads back to an equal table, pretty or compact.
+struct RouteTableRoundTripTests {
+    /// SplitMix64, seeded so a failure names a reproducible table.
+    struct Generator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    /// Pieces that stress the JSON writer: quotes, backslashes, control characters, slashes, non-ASCII, escapes.
+    static let pieces = ["/", "a", ":id", "*", "(", ")", "\"", "\\", "\u{0}", "\u{1F}", "\n", "\t", "é", "🙂", "%2F",
+                         "%zz", " ", "#", "?", "&", "=", "+", "\u{2028}", "/"]
+    static let priorities = [0, 0, 0, 1, -1, 7, 1_000_000, Int.max, Int.min, Int(Int32.max) + 1]
+
+    static func text(_ rng: inout Generator, maxCount: Int) -> String {
+        (0..<Int.random(in: 1...maxCount, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
+    }
+
+    static func randomTable(_ rng: inout Generator) -> RouteTable {
+        var schemes: Set<String> = []
+        var namespaces: [RouteTable.Namespace] = []
+        for index in 0..<Int.random(in: 0...4, using: &rng) {
+            var scheme: String?
+            if index > 0 || Bool.random(using: &rng) {
+                let candidate = text(&rng, maxCount: 3)
+                guard schemes.insert(candidate).inserted else { continue }
+                scheme = candidate
+            }
+            let routes = (0..<Int.random(in: 0...5, using: &rng)).map { _ in
+                RouteTable.Route(
+                    pattern: text(&rng, maxCount: 6),
+                    priority: priorities.randomElement(using: &rng)!,
+                    handles: Bool.random(using: &rng),
+                    group: Bool.random(using: &rng) ? text(&rng, maxCount: 2) : nil)
+            }
+            namespaces.append(.init(scheme: scheme, fallbackToGlobal: Bool.random(using: &rng), routes: routes))
+        }
+        return RouteTable(
+            decodePlusSymbols: Bool.random(using: &rng), alwaysTreatsHostAsPathComponent: Bool.random(using: &rng),
+            namespaces: namespaces)
+    }
+
+    @Test func randomTablesSurviveDumpAndLoad() async throws {
+        var rng = Generator(state: 6_2026)
+        for n in 0..<300 {
+            await Task.yield()  // leaves the cooperative pool to deadline tests under the sanitizers
+            let table = Self.randomTable(&rng)
+            for pretty in [true, false] {
+                let dump = table.jsonData(prettyPrinted: pretty)
+                let reloaded = try #require(try? RouteTable(json: dump), "table \(n): \(String(decoding: dump, as: UTF8.self))")
+                #expect(reloaded == table, "table \(n): \(String(decoding: dump, as: UTF8.self))")
+                #expect(reloaded.jsonData(prettyPrinted: pretty) == dump, "table \(n): the dump is stable")
+            }
+        }
+    }
+}
