@@ -224,4 +224,21 @@ struct AppLinkMatcherRulesTests {
             #expect(m.match(E + "/section999/a/item-7x?ref=1", appID: app).ruleIndex == 999)
         }
     }
+    @Test func rulesSharingTheirLeadingTextStillMatchTheRightRuleInEveryPathVariant() throws {
+        // The byte-pair filter passes over rules whose literals cannot occur in the path; it must never pass over
+        // the one that matches, whether the path is compared encoded, decoded or case-folded.
+        var components: [String] = []
+        for i in 0..<300 {
+            components.append("{\"/\": \"/shop/*/item-\(i)/*\"}")
+        }
+        components.append(#"{"/": "/shop/*/Caf%C3%A9-*", "caseSensitive": false}"#)
+        components.append(#"{"/": "/shop/*/déjà vu", "percentEncoded": false}"#)
+        let m = try matcher(components: components.joined(separator: ", "))
+        #expect(m.match(E + "/shop/shoes/item-299/blue", appID: app).ruleIndex == 299)
+        #expect(m.match(E + "/shop/shoes/item-7", appID: app).ruleIndex == 7)
+        #expect(m.match(E + "/shop/a/b/item-42/c", appID: app).ruleIndex == 42)
+        #expect(m.match(E + "/shop/shoes/item-300/blue", appID: app).outcome == .none)
+        #expect(m.match(E + "/SHOP/x/CAF%C3%A9-au-lait", appID: app).ruleIndex == 300)
+        #expect(m.match(E + "/shop/x/d%C3%A9j%C3%A0%20vu", appID: app).ruleIndex == 301)
+    }
 }

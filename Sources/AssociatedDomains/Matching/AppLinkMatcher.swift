@@ -78,6 +78,8 @@ public struct AppLinkMatcher: Sendable {
         var suffixCount: Int
         var variant: Int
         var hasPath: Bool
+        /// The byte pairs the path must contain (see ``BigramMask``).
+        var pairs: BigramMask
     }
 
     /// Compiles every rule of a file.
@@ -129,7 +131,8 @@ public struct AppLinkMatcher: Sendable {
         self.prefixFilters = rulesByDetail.map { rules in
             rules.map { rule in
                 guard let path = rule.path else {
-                    return PrefixFilter(start: 0, count: 0, suffixStart: 0, suffixCount: 0, variant: 0, hasPath: false)
+                    return PrefixFilter(
+                        start: 0, count: 0, suffixStart: 0, suffixCount: 0, variant: 0, hasPath: false, pairs: BigramMask())
                 }
                 let variant = (rule.percentEncoded ? 0 : 2) + (rule.caseSensitive ? 0 : 1)
                 used[variant] = true
@@ -141,9 +144,11 @@ public struct AppLinkMatcher: Sendable {
                 let start = pool.count
                 pool.append(contentsOf: prefix)
                 pool.append(contentsOf: suffix)
+                // A path matched through the `X` of `X/*` holds only X's literals; a path tried one byte in is a
+                // substring of the whole path: the pairs of the pattern that can match are all in the path.
                 return PrefixFilter(
                     start: start, count: prefix.count, suffixStart: start + prefix.count, suffixCount: suffix.count,
-                    variant: variant, hasPath: true)
+                    variant: variant, hasPath: true, pairs: BigramMask(literalsOf: path.parent ?? path.glob))
             }
         }
         self.prefixPool = pool
@@ -251,6 +256,13 @@ public struct AppLinkMatcher: Sendable {
             }
             offsets[variant + 1] = paths.count
         }
+        let pathPairs: [BigramMask] = paths.withUnsafeBufferPointer { paths in
+            (0..<4).map { variant in
+                var mask = BigramMask()
+                mask.insertPairs(paths, offsets[variant], offsets[variant + 1])
+                return mask
+            }
+        }
         return paths.withUnsafeBufferPointer { paths in
             prefixPool.withUnsafeBufferPointer { pool in
                 for d in detailIndexes {
@@ -260,6 +272,7 @@ public struct AppLinkMatcher: Sendable {
                             let filter = filters[i]
                             let rule: CompiledRule
                             if filter.hasPath {
+                                guard filter.pairs.isSubset(of: pathPairs[filter.variant]) else { continue }
                                 let start = offsets[filter.variant]
                                 let end = offsets[filter.variant + 1]
                                 guard end - start >= filter.count else { continue }
