@@ -37,7 +37,8 @@ struct CompiledPattern: Sendable, Hashable {
             let parts = bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
             var components: [Component] = []
             components.reserveCapacity(parts.count)
-            var names: Set<String> = []
+            // Routes have a handful of variables: a linear search beats hashing every name into a set.
+            var names: [String] = []
             for (position, part) in parts.enumerated() {
                 if part.count == 1, part.first == UInt8(ascii: "*") {
                     components.append(.wildcard)
@@ -47,9 +48,11 @@ struct CompiledPattern: Sendable, Hashable {
                     break
                 }
                 if part.first == UInt8(ascii: ":") {
-                    let name = variableName(Substring(String(decoding: part, as: UTF8.self)))
-                    if !names.insert(name).inserted {
+                    let name = variableName(part)
+                    if names.contains(name) {
                         problems.append((.conflictingVariableNames, "the variable '\(name)' appears twice; the later value wins"))
+                    } else {
+                        names.append(name)
                     }
                     if name == RouteKey.pattern || name == RouteKey.url || name == RouteKey.scheme {
                         problems.append((.conflictingVariableNames, "the variable '\(name)' is a reserved key and is always overwritten"))
@@ -70,6 +73,19 @@ struct CompiledPattern: Sendable, Hashable {
 
     /// JLRoutes' `routeVariableNameForValue`: one leading `:` and one trailing `#` dropped, each only when longer
     /// than one character (so `/:` captures under the key `:`).
+    /// The same on the component's bytes, as registration splits them (no `Character` walking).
+    static func variableName(_ component: ArraySlice<UInt8>) -> String {
+        var bytes = component
+        // One `:` or `#` byte is one UTF-16 unit, so "longer than one character" is "more than one byte" whenever
+        // the rest is ASCII; otherwise fall back to the String rules.
+        guard bytes.allSatisfy({ $0 < 0x80 }) else {
+            return variableName(Substring(String(decoding: component, as: UTF8.self)))
+        }
+        if bytes.count > 1, bytes.first == UInt8(ascii: ":") { bytes = bytes.dropFirst() }
+        if bytes.count > 1, bytes.last == UInt8(ascii: "#") { bytes = bytes.dropLast() }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     static func variableName(_ component: Substring) -> String {
         var name = component
         if name.utf16.count > 1, name.first == ":" { name = name.dropFirst() }

@@ -42,8 +42,12 @@ enum OptionalGroupExpander {
 
     /// Whether every `(` has its `)` and groups do not nest.
     static func isBalanced(_ pattern: String) -> Bool {
+        pattern.utf8.withContiguousStorageIfAvailable(isBalanced) ?? isBalanced(Array(pattern.utf8))
+    }
+
+    private static func isBalanced<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> Bool {
         var open = false
-        for byte in pattern.utf8 {
+        for byte in bytes {
             if byte == UInt8(ascii: "(") { if open { return false }; open = true }
             if byte == UInt8(ascii: ")") { if !open { return false }; open = false }
         }

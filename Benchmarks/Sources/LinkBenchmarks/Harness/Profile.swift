@@ -16,7 +16,13 @@ enum Profile {
             let fixture = RouteTableFixture(resources: 25)
             let patterns = fixture.patterns
             let url = fixture.url(for: .hitLastParam2)
-            for _ in 0..<iterations { blackHole(UniversalLinkKitSubject(patterns: patterns).route(url)) }
+            var kept: [UniversalLinkKitSubject] = []
+            for _ in 0..<iterations {
+                let subject = UniversalLinkKitSubject(patterns: patterns)
+                blackHole(subject.route(url))
+                kept.append(subject)
+            }
+            blackHole(kept.count)
         case "aasa-realistic", "aasa-shared":
             let variant: AASAFixture.Variant = name == "aasa-shared" ? .sharedPrefix : .responsysLike
             guard let matcher = try? AppLinkMatcher(parsing: Array(AASAFixture.file(rules: 1_000, variant: variant).utf8)) else {

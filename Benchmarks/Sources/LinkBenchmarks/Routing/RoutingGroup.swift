@@ -34,9 +34,10 @@ enum RoutingGroup {
         let patterns = fixture.patterns
         let url = fixture.url(for: .hitLastParam2)
         for subjectType in subjects where subjectType.name != RoutingKitPresplitSubject.name {
-            let (ns, spread) = Timer.measure {
+            let (ns, spread) = Timer.measureKeeping {
                 let subject = subjectType.init(patterns: patterns)
                 blackHole(subject.route(url))
+                return subject
             }
             report(Measurement(
                 group: "routing", caseName: "cold_start_100", size: patterns.count, subject: subjectType.name,
