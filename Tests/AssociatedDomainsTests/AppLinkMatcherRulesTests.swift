@@ -241,4 +241,25 @@ struct AppLinkMatcherRulesTests {
         #expect(m.match(E + "/SHOP/x/CAF%C3%A9-au-lait", appID: app).ruleIndex == 300)
         #expect(m.match(E + "/shop/x/d%C3%A9j%C3%A0%20vu", appID: app).ruleIndex == 301)
     }
+    @Test func largeDetailsKeepFirstMatchOrderAcrossPrefixesOfEveryLength() throws {
+        // Large details are looked up by literal prefix; the candidates must still be tried in file order.
+        var components: [String] = []
+        for i in 0..<40 {
+            components.append("{\"/\": \"/p/\(i)/*\"}")
+        }
+        components.append(#"{"/": "/p/*", "exclude": true}"#)            // 40: shorter prefix, after the specific ones
+        components.append(#"{"/": "/p/7/deep/*"}"#)                      // 41: longer prefix, hidden by rule 7
+        components.append(#"{"/": "p/9/x"}"#)                             // 42: no leading slash, no prefix filter
+        components.append(#"{"/": "/Q/*", "caseSensitive": false}"#)     // 43: folded variant
+        components.append(#"{"?": {"catch": "?*"}}"#)                    // 44: no path at all
+        components.append(#"{"/": "/late/*"}"#)                          // 45
+        let m = try matcher(components: components.joined(separator: ", "))
+        #expect(m.match(E + "/p/7/deep/x", appID: app).ruleIndex == 7)
+        #expect(m.match(E + "/p/77", appID: app).ruleIndex == 40)
+        #expect(m.match(E + "/p/77", appID: app).outcome == .exclude)
+        #expect(m.match(E + "/q/anything", appID: app).ruleIndex == 43)
+        #expect(m.match(E + "/late/1?catch=1", appID: app).ruleIndex == 44)
+        #expect(m.match(E + "/late/1", appID: app).ruleIndex == 45)
+        #expect(m.match(E + "/nowhere", appID: app).outcome == .none)
+    }
 }

@@ -70,6 +70,8 @@ public struct AppLinkMatcher: Sendable {
     private let prefixPool: [UInt8]
     /// Which (decoded, folded) variants of the path some filter needs.
     private let usedPathVariants: [Bool]
+    /// Per detail with many rules, its rules bucketed by literal prefix; `nil` where a scan is as quick.
+    private let prefixIndexes: [PrefixIndex?]
 
     private struct PrefixFilter: Sendable {
         var start: Int
@@ -153,6 +155,12 @@ public struct AppLinkMatcher: Sendable {
         }
         self.prefixPool = pool
         self.usedPathVariants = used
+        self.prefixIndexes = prefixFilters.map { filters in
+            guard filters.count >= PrefixIndex.minimumRuleCount else { return nil }
+            return PrefixIndex(filters.map { filter in
+                filter.hasPath ? (filter.variant, pool[filter.start..<(filter.start + filter.count)]) : nil
+            })
+        }
     }
 
     /// Reads and compiles a file in one step.
@@ -268,35 +276,42 @@ public struct AppLinkMatcher: Sendable {
                 for d in detailIndexes {
                     let rules = rulesByDetail[d]
                     let found: CompiledRule? = prefixFilters[d].withUnsafeBufferPointer { filters in
-                        for i in 0..<filters.count {
+                        // The rule if it matches; `nil` to go on with the next one.
+                        @inline(__always)
+                        func test(_ i: Int) -> CompiledRule? {
                             let filter = filters[i]
                             let rule: CompiledRule
                             if filter.hasPath {
-                                guard filter.pairs.isSubset(of: pathPairs[filter.variant]) else { continue }
+                                guard filter.pairs.isSubset(of: pathPairs[filter.variant]) else { return nil }
                                 let start = offsets[filter.variant]
                                 let end = offsets[filter.variant + 1]
-                                guard end - start >= filter.count else { continue }
-                                var same = true
+                                guard end - start >= filter.count else { return nil }
                                 for k in 0..<filter.count where paths[start + k] != pool[filter.start + k] {
-                                    same = false
-                                    break
+                                    return nil
                                 }
-                                if !same { continue }
                                 let tail = end - filter.suffixCount
-                                guard tail >= start else { continue }
+                                guard tail >= start else { return nil }
                                 for k in 0..<filter.suffixCount where paths[tail + k] != pool[filter.suffixStart + k] {
-                                    same = false
-                                    break
+                                    return nil
                                 }
-                                if !same { continue }
                                 rule = rules[i]
-                                guard rule.pathMatches(UnsafeBufferPointer(rebasing: paths[start..<end])) else { continue }
+                                guard rule.pathMatches(UnsafeBufferPointer(rebasing: paths[start..<end])) else { return nil }
                             } else {
                                 rule = rules[i]
                             }
                             if !rule.checksQueryOrFragment || rule.queryOrFragmentMismatch(&context) == nil {
                                 return rule
                             }
+                            return nil
+                        }
+                        if let index = prefixIndexes[d] {
+                            for i in index.candidates(paths, offsets) {
+                                if let rule = test(i) { return rule }
+                            }
+                            return nil
+                        }
+                        for i in 0..<filters.count {
+                            if let rule = test(i) { return rule }
                         }
                         return nil
                     }
