@@ -8,6 +8,9 @@ struct Measurement: Sendable {
     var nsPerOp: Double
     /// Interquartile range of the batches divided by their median (0.05 = the middle half lies within 5 %).
     var spread: Double
+    /// This subject's time over ours, as the median of per-round ratios when the subjects were interleaved;
+    /// `nil` to let the table divide the medians.
+    var ratio: Double? = nil
     /// Which input file or setting, where a case has more than one (the AASA fixtures).
     var variant: String? = nil
     /// Extra figures some groups report (requests per second, latency percentiles), in the order given.
@@ -23,6 +26,7 @@ struct Measurement: Sendable {
             "\"ns_per_op\": \(Self.number(nsPerOp))",
             "\"spread\": \(Self.number(spread, digits: 3))",
         ]
+        if let ratio { fields.append("\"ratio\": \(Self.number(ratio, digits: 2))") }
         if let variant { fields.append("\"variant\": \(Self.quoted(variant))") }
         for (name, value) in extras { fields.append("\(Self.quoted(name)): \(Self.number(value))") }
         return "{" + fields.joined(separator: ", ") + "}"

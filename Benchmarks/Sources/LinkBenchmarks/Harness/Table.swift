@@ -13,7 +13,7 @@ enum Table {
                 $0.group == result.group && $0.caseName == result.caseName && $0.size == result.size
                     && $0.variant == result.variant && $0.subject == "UniversalLinkKit"
             }
-            let ratio = ours.map { result.subject == "UniversalLinkKit" ? "1" : String(format2(result.nsPerOp / $0.nsPerOp)) } ?? ""
+            let ratio = result.ratio.map { result.subject == "UniversalLinkKit" ? "1" : format2($0) } ?? ours.map { result.subject == "UniversalLinkKit" ? "1" : String(format2(result.nsPerOp / $0.nsPerOp)) } ?? ""
             var notes: [String] = []
             if let variant = result.variant { notes.append(variant) }
             for (name, value) in result.extras { notes.append("\(name) \(Measurement.number(value))") }

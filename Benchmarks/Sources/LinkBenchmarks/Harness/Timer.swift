@@ -34,6 +34,37 @@ enum Timer {
         return summarize(samples)
     }
 
+    /// Times several subjects on the same case in rounds: each round times one batch of every subject, one after
+    /// the other, so a burst of load from elsewhere hits all of them alike. Returns per subject the median, the
+    /// spread and the median over the rounds of its time divided by the first subject's time in the same round.
+    static func measureInterleaved(_ bodies: [() -> Void]) -> [(ns: Double, spread: Double, ratio: Double)] {
+        let clock = ContinuousClock()
+        let iterations = bodies.map { body -> Int in
+            var iterations = 1
+            while true {
+                let elapsed = clock.measure { for _ in 0..<iterations { body() } }
+                if elapsed >= batchDuration / 4 || iterations >= 1 << 24 {
+                    let perCall = max(nanoseconds(elapsed) / Double(iterations), 1)
+                    return max(1, Int(nanoseconds(batchDuration) / perCall))
+                }
+                iterations *= 2
+            }
+        }
+        var samples = Array(repeating: [Double](), count: bodies.count)
+        for _ in 0..<batches {
+            for (index, body) in bodies.enumerated() {
+                let count = iterations[index]
+                let elapsed = clock.measure { for _ in 0..<count { body() } }
+                samples[index].append(nanoseconds(elapsed) / Double(count))
+            }
+        }
+        return samples.map { subject in
+            let (ns, spread) = summarize(subject)
+            let ratios = zip(subject, samples[0]).map { $0 / $1 }
+            return (ns, spread, percentile(ratios.sorted(), 0.5))
+        }
+    }
+
     /// Like ``measure(_:)``, but what `body` returns is kept alive until its batch has been timed: a cold
     /// process never tears down the router it just built, so deallocation is not part of the cost.
     static func measureKeeping<T>(_ body: () -> T) -> (ns: Double, spread: Double) {
