@@ -62,9 +62,11 @@ struct LinkBenchmarks {
 
     static let helpText = """
         usage: link-benchmarks [--json] [--filter GROUP]... [--quick]
+               link-benchmarks --profile NAME [ITERATIONS]
           --json          one JSON object per measurement instead of the table
           --filter GROUP  only this group (routing, resolution, aasa, broadcast); repeatable
           --quick         fewer, shorter batches (smoke runs only)
+          --profile NAME  run one case untimed for callgrind: route-hit, route-cold, aasa-realistic, aasa-shared
         """
 
     static func usage(_ message: String) -> Never {
