@@ -34,7 +34,15 @@ struct CompiledPattern: Sendable, Hashable {
             if bytes.first == UInt8(ascii: "/") { bytes = bytes.dropFirst() }
             // JLRoutes keeps a trailing `/` as an empty last component that no normalised URL can match: fixed here.
             if bytes.last == UInt8(ascii: "/") { bytes = bytes.dropLast() }
-            let parts = bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+            // Split by hand into a sized array: `split` grows its result one slice at a time.
+            var parts: [ArraySlice<UInt8>] = []
+            parts.reserveCapacity(bytes.count(where: { $0 == UInt8(ascii: "/") }) + 1)
+            var partStart = bytes.startIndex
+            for index in bytes.indices where bytes[index] == UInt8(ascii: "/") {
+                parts.append(bytes[partStart..<index])
+                partStart = index + 1
+            }
+            parts.append(bytes[partStart...])
             var components: [Component] = []
             components.reserveCapacity(parts.count)
             // Routes have a handful of variables: a linear search beats hashing every name into a set.

@@ -11,7 +11,9 @@ enum OptionalGroupExpander {
 
     /// The expansions of `pattern`, or `[]` when it has no `(` or nothing to expand (then it is used as written).
     static func expand(_ pattern: String) -> [String] {
-        guard pattern.utf8.contains(UInt8(ascii: "(")) else { return [] }
+        let hasGroup = pattern.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: "(")) }
+            ?? pattern.utf8.contains(UInt8(ascii: "("))
+        guard hasGroup else { return [] }
         let subpaths = subpaths(of: pattern)
         guard !subpaths.isEmpty else { return [] }
         let required = Set(subpaths.filter { !$0.isOptional })
