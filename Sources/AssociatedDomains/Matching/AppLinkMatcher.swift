@@ -232,7 +232,7 @@ public struct AppLinkMatcher: Sendable {
             AppLinkMatch(
                 outcome: rule.exclude ? .exclude : .match, detailIndex: rule.detailIndex, ruleIndex: rule.ruleIndex,
                 keyPath: rule.keyPath,
-                explanation: "\(rule.exclude ? "excluded by" : "matched") \(rule.keyPath) \(rule.source)")
+                explanation: rule.decision)
         }
         if collectNearMisses {
             for d in detailIndexes {
