@@ -224,4 +224,42 @@ struct AppLinkMatcherRulesTests {
             #expect(m.match(E + "/section999/a/item-7x?ref=1", appID: app).ruleIndex == 999)
         }
     }
+    @Test func rulesSharingTheirLeadingTextStillMatchTheRightRuleInEveryPathVariant() throws {
+        // The byte-pair filter passes over rules whose literals cannot occur in the path; it must never pass over
+        // the one that matches, whether the path is compared encoded, decoded or case-folded.
+        var components: [String] = []
+        for i in 0..<300 {
+            components.append("{\"/\": \"/shop/*/item-\(i)/*\"}")
+        }
+        components.append(#"{"/": "/shop/*/Caf%C3%A9-*", "caseSensitive": false}"#)
+        components.append(#"{"/": "/shop/*/déjà vu", "percentEncoded": false}"#)
+        let m = try matcher(components: components.joined(separator: ", "))
+        #expect(m.match(E + "/shop/shoes/item-299/blue", appID: app).ruleIndex == 299)
+        #expect(m.match(E + "/shop/shoes/item-7", appID: app).ruleIndex == 7)
+        #expect(m.match(E + "/shop/a/b/item-42/c", appID: app).ruleIndex == 42)
+        #expect(m.match(E + "/shop/shoes/item-300/blue", appID: app).outcome == .none)
+        #expect(m.match(E + "/SHOP/x/CAF%C3%A9-au-lait", appID: app).ruleIndex == 300)
+        #expect(m.match(E + "/shop/x/d%C3%A9j%C3%A0%20vu", appID: app).ruleIndex == 301)
+    }
+    @Test func largeDetailsKeepFirstMatchOrderAcrossPrefixesOfEveryLength() throws {
+        // Large details are looked up by literal prefix; the candidates must still be tried in file order.
+        var components: [String] = []
+        for i in 0..<40 {
+            components.append("{\"/\": \"/p/\(i)/*\"}")
+        }
+        components.append(#"{"/": "/p/*", "exclude": true}"#)            // 40: shorter prefix, after the specific ones
+        components.append(#"{"/": "/p/7/deep/*"}"#)                      // 41: longer prefix, hidden by rule 7
+        components.append(#"{"/": "p/9/x"}"#)                             // 42: no leading slash, no prefix filter
+        components.append(#"{"/": "/Q/*", "caseSensitive": false}"#)     // 43: folded variant
+        components.append(#"{"?": {"catch": "?*"}}"#)                    // 44: no path at all
+        components.append(#"{"/": "/late/*"}"#)                          // 45
+        let m = try matcher(components: components.joined(separator: ", "))
+        #expect(m.match(E + "/p/7/deep/x", appID: app).ruleIndex == 7)
+        #expect(m.match(E + "/p/77", appID: app).ruleIndex == 40)
+        #expect(m.match(E + "/p/77", appID: app).outcome == .exclude)
+        #expect(m.match(E + "/q/anything", appID: app).ruleIndex == 43)
+        #expect(m.match(E + "/late/1?catch=1", appID: app).ruleIndex == 44)
+        #expect(m.match(E + "/late/1", appID: app).ruleIndex == 45)
+        #expect(m.match(E + "/nowhere", appID: app).outcome == .none)
+    }
 }

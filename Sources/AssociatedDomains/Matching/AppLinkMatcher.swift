@@ -70,6 +70,8 @@ public struct AppLinkMatcher: Sendable {
     private let prefixPool: [UInt8]
     /// Which (decoded, folded) variants of the path some filter needs.
     private let usedPathVariants: [Bool]
+    /// Per detail with many rules, its rules bucketed by literal prefix; `nil` where a scan is as quick.
+    private let prefixIndexes: [PrefixIndex?]
 
     private struct PrefixFilter: Sendable {
         var start: Int
@@ -78,6 +80,8 @@ public struct AppLinkMatcher: Sendable {
         var suffixCount: Int
         var variant: Int
         var hasPath: Bool
+        /// The byte pairs the path must contain (see ``BigramMask``).
+        var pairs: BigramMask
     }
 
     /// Compiles every rule of a file.
@@ -129,7 +133,8 @@ public struct AppLinkMatcher: Sendable {
         self.prefixFilters = rulesByDetail.map { rules in
             rules.map { rule in
                 guard let path = rule.path else {
-                    return PrefixFilter(start: 0, count: 0, suffixStart: 0, suffixCount: 0, variant: 0, hasPath: false)
+                    return PrefixFilter(
+                        start: 0, count: 0, suffixStart: 0, suffixCount: 0, variant: 0, hasPath: false, pairs: BigramMask())
                 }
                 let variant = (rule.percentEncoded ? 0 : 2) + (rule.caseSensitive ? 0 : 1)
                 used[variant] = true
@@ -141,13 +146,21 @@ public struct AppLinkMatcher: Sendable {
                 let start = pool.count
                 pool.append(contentsOf: prefix)
                 pool.append(contentsOf: suffix)
+                // A path matched through the `X` of `X/*` holds only X's literals; a path tried one byte in is a
+                // substring of the whole path: the pairs of the pattern that can match are all in the path.
                 return PrefixFilter(
                     start: start, count: prefix.count, suffixStart: start + prefix.count, suffixCount: suffix.count,
-                    variant: variant, hasPath: true)
+                    variant: variant, hasPath: true, pairs: BigramMask(literalsOf: path.parent ?? path.glob))
             }
         }
         self.prefixPool = pool
         self.usedPathVariants = used
+        self.prefixIndexes = prefixFilters.map { filters in
+            guard filters.count >= PrefixIndex.minimumRuleCount else { return nil }
+            return PrefixIndex(filters.map { filter in
+                filter.hasPath ? (filter.variant, pool[filter.start..<(filter.start + filter.count)]) : nil
+            })
+        }
     }
 
     /// Reads and compiles a file in one step.
@@ -219,7 +232,7 @@ public struct AppLinkMatcher: Sendable {
             AppLinkMatch(
                 outcome: rule.exclude ? .exclude : .match, detailIndex: rule.detailIndex, ruleIndex: rule.ruleIndex,
                 keyPath: rule.keyPath,
-                explanation: "\(rule.exclude ? "excluded by" : "matched") \(rule.keyPath) \(rule.source)")
+                explanation: rule.decision)
         }
         if collectNearMisses {
             for d in detailIndexes {
@@ -251,39 +264,54 @@ public struct AppLinkMatcher: Sendable {
             }
             offsets[variant + 1] = paths.count
         }
+        let pathPairs: [BigramMask] = paths.withUnsafeBufferPointer { paths in
+            (0..<4).map { variant in
+                var mask = BigramMask()
+                mask.insertPairs(paths, offsets[variant], offsets[variant + 1])
+                return mask
+            }
+        }
         return paths.withUnsafeBufferPointer { paths in
             prefixPool.withUnsafeBufferPointer { pool in
                 for d in detailIndexes {
                     let rules = rulesByDetail[d]
                     let found: CompiledRule? = prefixFilters[d].withUnsafeBufferPointer { filters in
-                        for i in 0..<filters.count {
+                        // The rule if it matches; `nil` to go on with the next one.
+                        @inline(__always)
+                        func test(_ i: Int) -> CompiledRule? {
                             let filter = filters[i]
                             let rule: CompiledRule
                             if filter.hasPath {
+                                guard filter.pairs.isSubset(of: pathPairs[filter.variant]) else { return nil }
                                 let start = offsets[filter.variant]
                                 let end = offsets[filter.variant + 1]
-                                guard end - start >= filter.count else { continue }
-                                var same = true
+                                guard end - start >= filter.count else { return nil }
                                 for k in 0..<filter.count where paths[start + k] != pool[filter.start + k] {
-                                    same = false
-                                    break
+                                    return nil
                                 }
-                                if !same { continue }
                                 let tail = end - filter.suffixCount
-                                guard tail >= start else { continue }
+                                guard tail >= start else { return nil }
                                 for k in 0..<filter.suffixCount where paths[tail + k] != pool[filter.suffixStart + k] {
-                                    same = false
-                                    break
+                                    return nil
                                 }
-                                if !same { continue }
                                 rule = rules[i]
-                                guard rule.pathMatches(UnsafeBufferPointer(rebasing: paths[start..<end])) else { continue }
+                                guard rule.pathMatches(UnsafeBufferPointer(rebasing: paths[start..<end])) else { return nil }
                             } else {
                                 rule = rules[i]
                             }
                             if !rule.checksQueryOrFragment || rule.queryOrFragmentMismatch(&context) == nil {
                                 return rule
                             }
+                            return nil
+                        }
+                        if let index = prefixIndexes[d] {
+                            for i in index.candidates(paths, offsets) {
+                                if let rule = test(i) { return rule }
+                            }
+                            return nil
+                        }
+                        for i in 0..<filters.count {
+                            if let rule = test(i) { return rule }
                         }
                         return nil
                     }

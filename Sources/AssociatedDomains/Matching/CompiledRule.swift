@@ -50,6 +50,8 @@ final class CompiledRule: Sendable {
     let query: QueryPattern?
     let fragment: GlobPattern?
     let undefinedVariables: [String]
+    /// The explanation of a URL this rule decides, written once here rather than for every matched URL.
+    let decision: String
 
     /// Compiles a merged rule.
     /// - Parameters:
@@ -117,6 +119,7 @@ final class CompiledRule: Sendable {
         self.fragment = fragmentPattern
         self.checksQueryOrFragment = queryPattern != nil || fragmentPattern != nil
         self.undefinedVariables = undefined
+        self.decision = "\((rule.exclude ?? false) ? "excluded by" : "matched") \(keyPath) \(source)"
     }
 
     /// Trailing slashes dropped (a lone `/` stays), leading slashes collapsed to one: as for URL paths.

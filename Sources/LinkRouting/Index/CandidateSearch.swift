@@ -28,7 +28,8 @@ struct CandidateSearch {
         self.components = request.components
         self.hostlessComponents = request.hostlessComponents
         push(Item(rank: index.nodes[SegmentIndex.plainRoot].best, target: .node(SegmentIndex.plainRoot, depth: 0, hostAware: false)))
-        if let scheme = request.scheme, let host = request.host {
+        // Building the host keys costs more than the rest of the search: only when host-aware routes exist.
+        if !index.nodes[SegmentIndex.hostRoot].literals.isEmpty, let scheme = request.scheme, let host = request.host {
             let hostRoot = index.nodes[SegmentIndex.hostRoot]
             for key in HostPattern.indexKeys(scheme: scheme, host: host) {
                 if let child = hostRoot.literals[SegmentKey(key)] {

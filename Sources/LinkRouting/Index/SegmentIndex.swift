@@ -36,6 +36,8 @@ struct SegmentIndex: Sendable {
     /// Stores `entry` under `pattern` with `rank`.
     mutating func insert(_ pattern: CompiledPattern, rank: RouteRank, entry: Int) -> Location {
         var path: [Int] = []
+        // Sized up front: growing it one node at a time reallocated it three times per registered route.
+        path.reserveCapacity(pattern.components.count + 2)
         var node: Int
         if let host = pattern.host {
             path.append(Self.hostRoot)

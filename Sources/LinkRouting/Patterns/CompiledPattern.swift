@@ -37,10 +37,19 @@ struct CompiledPattern: Sendable, Hashable {
             if bytes.first == UInt8(ascii: "/") { bytes = bytes.dropFirst() }
             // JLRoutes keeps a trailing `/` as an empty last component that no normalised URL can match: fixed here.
             if bytes.last == UInt8(ascii: "/") { bytes = bytes.dropLast() }
-            let parts = bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+            // Split by hand into a sized array: `split` grows its result one slice at a time.
+            var parts: [ArraySlice<UInt8>] = []
+            parts.reserveCapacity(bytes.count(where: { $0 == UInt8(ascii: "/") }) + 1)
+            var partStart = bytes.startIndex
+            for index in bytes.indices where bytes[index] == UInt8(ascii: "/") {
+                parts.append(bytes[partStart..<index])
+                partStart = index + 1
+            }
+            parts.append(bytes[partStart...])
             var components: [Component] = []
             components.reserveCapacity(parts.count)
-            var names: Set<String> = []
+            // Routes have a handful of variables: a linear search beats hashing every name into a set.
+            var names: [String] = []
             for (position, part) in parts.enumerated() {
                 if part.count == 1, part.first == UInt8(ascii: "*") {
                     components.append(.wildcard)
@@ -50,9 +59,11 @@ struct CompiledPattern: Sendable, Hashable {
                     break
                 }
                 if part.first == UInt8(ascii: ":") {
-                    let name = variableName(Substring(String(decoding: part, as: UTF8.self)))
-                    if !names.insert(name).inserted {
+                    let name = variableName(part)
+                    if names.contains(name) {
                         problems.append((.conflictingVariableNames, "the variable '\(name)' appears twice; the later value wins"))
+                    } else {
+                        names.append(name)
                     }
                     if name == RouteKey.pattern || name == RouteKey.url || name == RouteKey.scheme {
                         problems.append((.conflictingVariableNames, "the variable '\(name)' is a reserved key and is always overwritten"))
@@ -73,6 +84,19 @@ struct CompiledPattern: Sendable, Hashable {
 
     /// JLRoutes' `routeVariableNameForValue`: one leading `:` and one trailing `#` dropped, each only when longer
     /// than one character (so `/:` captures under the key `:`).
+    /// The same on the component's bytes, as registration splits them (no `Character` walking).
+    static func variableName(_ component: ArraySlice<UInt8>) -> String {
+        var bytes = component
+        // One `:` or `#` byte is one UTF-16 unit, so "longer than one character" is "more than one byte" whenever
+        // the rest is ASCII; otherwise fall back to the String rules.
+        guard bytes.allSatisfy({ $0 < 0x80 }) else {
+            return variableName(Substring(String(decoding: component, as: UTF8.self)))
+        }
+        if bytes.count > 1, bytes.first == UInt8(ascii: ":") { bytes = bytes.dropFirst() }
+        if bytes.count > 1, bytes.last == UInt8(ascii: "#") { bytes = bytes.dropLast() }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     static func variableName(_ component: Substring) -> String {
         var name = component
         if name.utf16.count > 1, name.first == ":" { name = name.dropFirst() }

@@ -23,7 +23,9 @@ enum OptionalGroupExpander {
     /// The expansions of `pattern`, or `[]` when it has no `(`, nothing to expand, or more than
     /// ``maximumSubpaths`` subpaths (then it is used as written).
     static func expand(_ pattern: String) -> [String] {
-        guard pattern.utf8.contains(UInt8(ascii: "(")) else { return [] }
+        let hasGroup = pattern.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: "(")) }
+            ?? pattern.utf8.contains(UInt8(ascii: "("))
+        guard hasGroup else { return [] }
         let subpaths = subpaths(of: pattern)
         guard !subpaths.isEmpty, subpaths.count <= maximumSubpaths else { return [] }
         let required = Set(subpaths.filter { !$0.isOptional })
@@ -54,8 +56,12 @@ enum OptionalGroupExpander {
 
     /// Whether every `(` has its `)` and groups do not nest.
     static func isBalanced(_ pattern: String) -> Bool {
+        pattern.utf8.withContiguousStorageIfAvailable(isBalanced) ?? isBalanced(Array(pattern.utf8))
+    }
+
+    private static func isBalanced<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> Bool {
         var open = false
-        for byte in pattern.utf8 {
+        for byte in bytes {
             if byte == UInt8(ascii: "(") { if open { return false }; open = true }
             if byte == UInt8(ascii: ")") { if !open { return false }; open = false }
         }

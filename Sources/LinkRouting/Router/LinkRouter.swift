@@ -232,7 +232,9 @@ public final class LinkRouter: Sendable {
 
     private func route(text: String, url: URL, parameters: [String: String]) -> Bool {
         let snapshot = state.withTrackedLock { $0 }
-        let request = RouteRequest(text: text, url: url, alwaysTreatsHostAsPathComponent: snapshot.options.alwaysTreatsHostAsPathComponent)
+        let request = RouteRequest(
+            text: text, url: url, alwaysTreatsHostAsPathComponent: snapshot.options.alwaysTreatsHostAsPathComponent,
+            splitsHostlessPath: snapshot.hasHostAwareRoutes)
         let selected = snapshot.selectedNamespace(for: request.scheme)
         var didRoute = Self.attempt(selected, request: request, state: snapshot, parameters: parameters, execute: true)
         if !didRoute, selected != .global, snapshot[selected]?.fallsBackToGlobalRoutes == true {
@@ -279,7 +281,9 @@ public final class LinkRouter: Sendable {
     /// The first active matching route's pattern and namespace, as `canRoute` sees it.
     func matchingRoute(text: String, url: URL) -> (pattern: String, namespace: RouteNamespace)? {
         let snapshot = state.withTrackedLock { $0 }
-        let request = RouteRequest(text: text, url: url, alwaysTreatsHostAsPathComponent: snapshot.options.alwaysTreatsHostAsPathComponent)
+        let request = RouteRequest(
+            text: text, url: url, alwaysTreatsHostAsPathComponent: snapshot.options.alwaysTreatsHostAsPathComponent,
+            splitsHostlessPath: snapshot.hasHostAwareRoutes)
         let selected = snapshot.selectedNamespace(for: request.scheme)
         if let found = Self.firstMatch(selected, request: request, state: snapshot) { return found }
         if selected != .global, snapshot[selected]?.fallsBackToGlobalRoutes == true {
@@ -318,8 +322,12 @@ public final class LinkRouter: Sendable {
             guard state.isActive(entry),
                   let captured = entry.compiled.match(RouterState.components(for: entry, in: request), decodePlusSymbols: decodePlus)
             else { continue }
-            var values = query ?? request.queryParameters(decodePlusSymbols: decodePlus)
-            query = query ?? values
+            let queryValues = query ?? request.queryParameters(decodePlusSymbols: decodePlus)
+            query = queryValues
+            // Sized once: growing the dictionary key by key rehashes it several times per routed URL.
+            var values: [String: RouteParameters.Value] = [:]
+            values.reserveCapacity(queryValues.count + captured.variables.count + parameters.count + 4)
+            for (name, value) in queryValues { values[name] = value }
             for (name, value) in captured.variables { values[name] = .string(value) }
             if let wildcard = captured.wildcard { values[RouteKey.wildcardComponents] = .strings(wildcard) }
             for (name, value) in parameters { values[name] = .string(value) }

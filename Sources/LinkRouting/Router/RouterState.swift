@@ -30,6 +30,13 @@ struct RouterState: Sendable {
     var disabledGroups: Set<String> = []
     var diagnostics: [RouteDiagnostic] = []
 
+    /// Whether any namespace holds a host-aware route (`https://host/path`); requests skip the hostless split
+    /// otherwise.
+    var hasHostAwareRoutes: Bool {
+        !global.index.nodes[SegmentIndex.hostRoot].literals.isEmpty
+            || schemes.values.contains { !$0.index.nodes[SegmentIndex.hostRoot].literals.isEmpty }
+    }
+
     /// The namespace a URL with `scheme` is routed in.
     func selectedNamespace(for scheme: String?) -> RouteNamespace {
         if let scheme, schemes[scheme] != nil { return .scheme(scheme) }

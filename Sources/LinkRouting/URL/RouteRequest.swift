@@ -21,7 +21,8 @@ struct RouteRequest: Sendable {
     let host: String?
     /// Path components as JLRoutes matches them (the host included when it counts as a path component).
     let components: [[UInt8]]
-    /// Path components without the host, for host-aware routes; empty when the URL has no host.
+    /// Path components without the host, for host-aware routes; empty when the URL has no host, or when the
+    /// request was made for a router without host-aware routes (nothing reads them then).
     let hostlessComponents: [[UInt8]]
     /// Query items (fragment query included), in order, percent-decoded, those without `=` already dropped.
     let queryItems: [(name: String, value: String)]
@@ -33,7 +34,10 @@ struct RouteRequest: Sendable {
     ///
     /// Splitting the caller's string rather than `url.absoluteString` matters for malformed escapes: Foundation's
     /// `URL(string:)` re-encodes every `%` of a URL that has one bad escape, so `a%zz?r=%E2%82%AC` would lose its `€`.
-    init(text: String, url: URL, alwaysTreatsHostAsPathComponent: Bool) {
+    ///
+    /// `splitsHostlessPath` may be `false` when no host-aware route exists: splitting the path a second time is
+    /// then wasted work on every routed URL.
+    init(text: String, url: URL, alwaysTreatsHostAsPathComponent: Bool, splitsHostlessPath: Bool = true) {
         self.url = url
         self.text = text
         let bytes = Array(text.utf8)
@@ -92,7 +96,7 @@ struct RouteRequest: Sendable {
         if let fragmentPathSuffix { jlPath += fragmentPathSuffix }
         self.components = Self.split(jlPath)
 
-        if decodedHost != nil {
+        if decodedHost != nil, splitsHostlessPath {
             var hostless = Array(path)
             if let fragmentPathSuffix { hostless += fragmentPathSuffix }
             self.hostlessComponents = Self.split(hostless)
@@ -152,10 +156,22 @@ struct RouteRequest: Sendable {
 
     /// Removes one leading and one trailing `/`, then splits on `/` (an empty path is one empty component).
     static func split(_ path: [UInt8]) -> [[UInt8]] {
-        var slice = path[...]
-        if slice.first == UInt8(ascii: "/") { slice = slice.dropFirst() }
-        if slice.last == UInt8(ascii: "/") { slice = slice.dropLast() }
-        return slice.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { Array($0) }
+        var start = 0
+        var end = path.count
+        if start < end, path[start] == UInt8(ascii: "/") { start += 1 }
+        if start < end, path[end - 1] == UInt8(ascii: "/") { end -= 1 }
+        // One pass over the bytes, no intermediate slices: this runs for every routed URL.
+        var components: [[UInt8]] = []
+        components.reserveCapacity(8)
+        path.withUnsafeBufferPointer { bytes in
+            var componentStart = start
+            for index in start..<end where bytes[index] == UInt8(ascii: "/") {
+                components.append(Array(UnsafeBufferPointer(rebasing: bytes[componentStart..<index])))
+                componentStart = index + 1
+            }
+            components.append(Array(UnsafeBufferPointer(rebasing: bytes[componentStart..<end])))
+        }
+        return components
     }
 
     /// Query items with `nil` values for items without `=`, names and values percent-decoded.

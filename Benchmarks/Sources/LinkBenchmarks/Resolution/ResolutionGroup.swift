@@ -1,0 +1,141 @@
+import Foundation
+import UniversalLinkKit
+import UniversalLinkKitTesting
+
+/// Group `resolution`: real HTTP over loopback to `ResponseHandlerStub`.
+///
+/// - `overhead`: one resolution at a time; `LinkResolver` (policy, deadline, request building, strict JSON
+///   decoding, through `StubHostTransport` and `URLSessionTransport`) against a raw `URLSession` GET of the same
+///   URL with the same settings. Batches of the two alternate, so drift on the shared machine hits both alike.
+/// - `burst_1000`: 1 000 distinct tracking links, 16 in flight at a time (the transport's connection limit, and
+///   about what a backend resolving a campaign's clicks keeps open), done three ways: our resolver on one shared
+///   session, the raw shared session, and a new ephemeral session per link as in the Responsys guide's sample.
+///   Reported per link, with requests per second and p50/p99 latency of single links.
+enum ResolutionGroup {
+    static let host = "news.example.com"
+    static let concurrency = 16
+    static let burstSize = 1_000
+
+    static func run(rounds: Int) async throws -> [Measurement] {
+        var results: [Measurement] = []
+        func report(_ measurement: Measurement) { results.append(measurement) }
+        let stub = try ResponseHandlerStub(links: [
+            "/pub/acc": .init(webLinkUrl: "https://www.example.com/products/1234", mobileDeepLinkUrl: "example-app://products/1234"),
+        ])
+        defer { stub.shutdown() }
+        let resolver = LinkResolver(transport: StubHostTransport(hosts: [host], stub: stub))
+        // For locating the overhead: the library's transport alone, same request, no resolver around it.
+        let transport = URLSessionTransport()
+        let raw = RawSession()
+        var serial = 0
+        func nextLink() -> (tracking: URL, direct: URL) {
+            serial += 1
+            let query = "/pub/acc?_ri_=X0Gzc2X%3DYQpglLjHJlTQGzdRjzd\(serial)&_ei_=EOl"
+            return (URL(string: "https://\(host)\(query)")!, stub.url(query))
+        }
+
+        // Overhead, sequential.
+        let perBatch = 200
+        var ours: [Double] = []
+        var theirs: [Double] = []
+        var transportOnly: [Double] = []
+        let clock = ContinuousClock()
+        for batch in -1..<rounds * 2 {
+            let oursTime = try await clock.measure {
+                for _ in 0..<perBatch {
+                    let resolved = try await resolver.resolve(nextLink().tracking)
+                    precondition(resolved.deepLinkURL != nil)
+                }
+            }
+            let rawTime = try await clock.measure {
+                for _ in 0..<perBatch {
+                    let status = try await raw.get(nextLink().direct)
+                    precondition(status == 200)
+                }
+            }
+            let transportTime = try await clock.measure {
+                for _ in 0..<perBatch {
+                    let request = TransportRequest(url: nextLink().direct, headerFields: [
+                        "Accept": "application/json", "User-Agent": "ResponsysPubWebResolver (CPU iPhone OS like Mac OS X)",
+                    ])
+                    let response = try await transport.send(request, maxBodyBytes: 64 * 1024)
+                    precondition(response.statusCode == 200)
+                }
+            }
+            guard batch >= 0 else { continue }  // warm-up
+            ours.append(Timer.nanoseconds(oursTime) / Double(perBatch))
+            theirs.append(Timer.nanoseconds(rawTime) / Double(perBatch))
+            transportOnly.append(Timer.nanoseconds(transportTime) / Double(perBatch))
+        }
+        let oursSummary = Timer.summarize(ours)
+        let rawSummary = Timer.summarize(theirs)
+        report(Measurement(
+            group: "resolution", caseName: "overhead", size: 1, subject: "UniversalLinkKit",
+            nsPerOp: oursSummary.ns, spread: oursSummary.spread,
+            extras: [
+                ("overhead_percent", (oursSummary.ns - rawSummary.ns) / rawSummary.ns * 100),
+                ("transport_only_ns", Timer.summarize(transportOnly).ns),
+            ]))
+        report(Measurement(
+            group: "resolution", caseName: "overhead", size: 1, subject: "URLSession",
+            nsPerOp: rawSummary.ns, spread: rawSummary.spread))
+
+        // Bursts.
+        let subjects: [(String, @Sendable (URL, URL) async throws -> Void)] = [
+            ("UniversalLinkKit", { tracking, _ in _ = try await resolver.resolve(tracking) }),
+            ("URLSession", { _, direct in _ = try await raw.get(direct) }),
+            ("SessionPerLink", { _, direct in _ = try await RawSession.getWithNewSession(direct) }),
+        ]
+        for (name, send) in subjects {
+            var perLink: [Double] = []
+            var latencies: [Double] = []
+            for round in -1..<max(rounds / 2, 3) {
+                let links = (0..<burstSize).map { _ in nextLink() }
+                let (wall, roundLatencies) = try await burst(links, send: send)
+                guard round >= 0 else { continue }  // warm-up: connections opened, code paged in
+                perLink.append(wall / Double(burstSize))
+                latencies += roundLatencies
+            }
+            let summary = Timer.summarize(perLink)
+            latencies.sort()
+            report(Measurement(
+                group: "resolution", caseName: "burst_1000", size: burstSize, subject: name,
+                nsPerOp: summary.ns, spread: summary.spread,
+                extras: [
+                    ("requests_per_second", 1e9 / summary.ns),
+                    ("p50_us", Timer.percentile(latencies, 0.5) / 1_000),
+                    ("p99_us", Timer.percentile(latencies, 0.99) / 1_000),
+                ]))
+        }
+        return results
+    }
+
+    /// Sends every link with at most ``concurrency`` in flight; the wall time and each link's latency, in ns.
+    static func burst(
+        _ links: [(tracking: URL, direct: URL)], send: @escaping @Sendable (URL, URL) async throws -> Void
+    ) async throws -> (wall: Double, latencies: [Double]) {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let latencies = try await withThrowingTaskGroup(of: Double.self) { group in
+            var latencies: [Double] = []
+            latencies.reserveCapacity(links.count)
+            var next = 0
+            func launch() {
+                let link = links[next]
+                next += 1
+                group.addTask {
+                    let begin = ContinuousClock.now
+                    try await send(link.tracking, link.direct)
+                    return Timer.nanoseconds(ContinuousClock.now - begin)
+                }
+            }
+            while next < min(concurrency, links.count) { launch() }
+            while let latency = try await group.next() {
+                latencies.append(latency)
+                if next < links.count { launch() }
+            }
+            return latencies
+        }
+        return (Timer.nanoseconds(clock.now - start), latencies)
+    }
+}
