@@ -72,7 +72,7 @@ struct FaultInjectionSoakTests {
     }
 
     static var activationCount: Int {
-        ProcessInfo.processInfo.environment["ULK_SOAK_ACTIVATIONS"].flatMap { Int($0) } ?? 240
+        ProcessInfo.processInfo.environment["ULK_SOAK_ACTIVATIONS"].flatMap { Int($0) } ?? 120
     }
 
     @Test(.timeLimit(.minutes(30)))
