@@ -8,10 +8,10 @@ import UniversalLinkKitTesting
 /// detector's workload; in any build it checks the counts a user relies on: one request and one notification per
 /// distinct link, one route per resolved link, no lost or doubled routes.
 struct ConcurrencyStressTests {
-    static let distinctLinks = 150
+    static let distinctLinks = 80
     static let repeats = 4
-    static let addedRoutes = 120
-    static let directRoutings = 200
+    static let addedRoutes = 80
+    static let directRoutings = 100
 
     static func trackingURL(_ n: Int) -> URL {
         URL(string: "https://news.example.com/pub/acc?_ri_=\(n)&_ei_=stress")!

@@ -39,10 +39,12 @@ struct FaultInjectionSoakTests {
               expected: .invalidResponse, requests: 1...1),
         Fault(name: "oversized body", weight: 5, behavior: .hugeBody(bytes: 4 * 1024 * 1024),
               expected: .responseTooLarge, requests: 1...1),
-        // Each of the resolver's two attempts may be re-sent by the stack below it when the connection was a
-        // reused one (libcurl, and FoundationNetworking on a lost connection): up to 8 requests observed bound.
-        Fault(name: "drop", weight: 6, behavior: .dropConnection, expected: .network, requests: 2...8),
-        Fault(name: "reset", weight: 6, behavior: .resetConnection, expected: .network, requests: 2...8),
+        // At least the resolver's two attempts; the stack below it (libcurl under FoundationNetworking) re-sends a
+        // request whose reused keep-alive connection died before any status line, and a reset can kill several
+        // pooled connections in a row: 11 requests for one link were seen in a 10 000-activation soak. Not
+        // defeated (it is below the library), documented in the README; repeats still add none (checked below).
+        Fault(name: "drop", weight: 6, behavior: .dropConnection, expected: .network, requests: 2...Int.max),
+        Fault(name: "reset", weight: 6, behavior: .resetConnection, expected: .network, requests: 2...Int.max),
         Fault(name: "drop after headers", weight: 4, behavior: .dropAfterHeaders, expected: .network, requests: 1...1),
         Fault(name: "slow trickle", weight: 2, behavior: .trickle(bytesPerChunk: 1, interval: 0.1),
               expected: .timeout, requests: 1...1),
@@ -70,7 +72,7 @@ struct FaultInjectionSoakTests {
     }
 
     static var activationCount: Int {
-        ProcessInfo.processInfo.environment["ULK_SOAK_ACTIVATIONS"].flatMap { Int($0) } ?? 240
+        ProcessInfo.processInfo.environment["ULK_SOAK_ACTIVATIONS"].flatMap { Int($0) } ?? 120
     }
 
     @Test(.timeLimit(.minutes(30)))
@@ -93,9 +95,13 @@ struct FaultInjectionSoakTests {
             "/pub/acc": .init(webLinkUrl: "https://www.example.com/p", mobileDeepLinkUrl: "example-app://p"),
         ])
         defer { stub.shutdown() }
+        // Requests are counted here, and the stub's own recording is dropped as the run goes, so that the resident
+        // size measures the library, not a harness remembering every request.
+        let requestCounts = Tally()
         stub.setResponder { request in
             let id = (request.query ?? "").split(separator: "&").first { $0.hasPrefix("_ri_=") }
                 .flatMap { Int($0.dropFirst(5)) }
+            if let id { requestCounts.add("\(id)") }
             return id.map { assigned[$0].behavior }
         }
         let center = NotificationCenter()
@@ -113,11 +119,12 @@ struct FaultInjectionSoakTests {
 
         let outcomes = Collector<(n: Int, first: Bool, inFlightRepeat: Bool, lateRepeat: Bool, outcome: LinkOutcome,
                                   requestsWhenResolved: Int)>()
-        func requests(_ n: Int) -> Int { stub.requestCount(for: "/pub/acc?_ri_=\(n)&_ei_=soak") }
+        func requests(_ n: Int) -> Int { requestCounts["\(n)"] }
         // At most 12 links in flight: below URLSession's 16 connections per host, so no request waits for a
         // connection held by a fault and every deadline measures the server, not the queue.
         let inFlight = 12
         var baseline: Int?
+        var midpoint: Int?
         var next = 0
         await withTaskGroup(of: Void.self) { group in
             func start(_ n: Int) {
@@ -140,6 +147,8 @@ struct FaultInjectionSoakTests {
             while await group.next() != nil {
                 // Resident size once the session, the stub and the pools are warm.
                 if baseline == nil, next >= distinct / 10 { baseline = Self.residentBytes() }
+                if midpoint == nil, next >= distinct / 2 { midpoint = Self.residentBytes() }
+                if next % 256 == 0 { stub.resetRecording() }
                 if next < distinct {
                     start(next)
                     next += 1
@@ -169,6 +178,11 @@ struct FaultInjectionSoakTests {
         }
         #expect(mismatches.isEmpty, "\(mismatches.prefix(20).joined(separator: "\n")); \(context)")
 
+        if ProcessInfo.processInfo.environment["ULK_SOAK_ACTIVATIONS"] != nil {
+            let faults = Dictionary(grouping: results, by: { assigned[$0.n].name }).mapValues(\.count)
+            print("soak: \(context); faults \(faults.sorted { $0.key < $1.key }); resident \(baseline.map { $0 >> 20 } ?? -1) MiB"
+                  + " after the first tenth, \(midpoint.map { $0 >> 20 } ?? -1) MiB at half, \(after.map { $0 >> 20 } ?? -1) MiB at the end")
+        }
         // Generous: a leak of even one body or one session per link would grow far beyond this.
         if let baseline, let after {
             let growth = after - baseline

@@ -21,9 +21,9 @@ struct ResolutionResponseRobustnessTests {
     func aHostileBodyIsAnInvalidResponse(name: String) throws {
         let body = try #require(Self.bodies.first { $0.0 == name }?.1)
         #expect(body.count <= 64 * 1024)
-        #expect(throws: LinkError.self) { try ResolutionResponse.decode(body, requestedURL: Self.url) }
         do {
-            _ = try ResolutionResponse.decode(body, requestedURL: Self.url)
+            let response = try ResolutionResponse.decode(body, requestedURL: Self.url)
+            Issue.record("\(name): decoded as \(response)")
         } catch {
             #expect(error.code == .invalidResponse || error.code == .unsafeLink, "\(name): \(error)")
         }
