@@ -5,16 +5,7 @@ import Testing
 /// Property: any table the API can build dumps to JSON that loads back to an equal table, pretty or compact.
 struct RouteTableRoundTripTests {
     /// SplitMix64, seeded so a failure names a reproducible table.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    typealias Generator = SegmentIndexTests.Generator
 
     /// Pieces that stress the JSON writer: quotes, backslashes, control characters, slashes, non-ASCII, escapes.
     static let pieces = ["/", "a", ":id", "*", "(", ")", "\"", "\\", "\u{0}", "\u{1F}", "\n", "\t", "é", "🙂", "%2F",

@@ -232,20 +232,25 @@ struct ResponseHandlerStubTests {
     @Test func shutdownInterruptsADelayAndTheClientFailsQuickly() async throws {
         let stub = try ResponseHandlerStub(links: ["/pub/acc": Self.product])
         stub.setDefaultBehavior(.delay(120))
+        #expect(try await secondsUntilTheClientFailsAfterShutdown(of: stub) < 20)
+    }
+
+    /// Starts a request, waits for the stub to see it, shuts the stub down, and returns how long the client took
+    /// to fail after that.
+    ///
+    /// The client runs at user-initiated priority and notes when it failed, so parallel CPU-heavy suites (worst
+    /// under a sanitizer) delay this test's own resumption, not the measurement.
+    func secondsUntilTheClientFailsAfterShutdown(of stub: ResponseHandlerStub) async throws -> TimeInterval {
         let client = HTTPClient()
         let url = stub.url("/pub/acc?_ri_=1")
-
-        // The client runs at user-initiated priority and notes when it failed, so parallel CPU-heavy suites (worst
-        // under a sanitizer) delay this test's own resumption, not the measurement.
         let outcome = Task(priority: .userInitiated) { () -> Date? in
             do { _ = try await client.get(url); return nil } catch { return Date() }
         }
         #expect(await stub.waitForRequests(1, timeout: .seconds(120)))
         let shutdownAt = Date()
         stub.shutdown()
-
         let failedAt = try #require(await outcome.value)
-        #expect(failedAt.timeIntervalSince(shutdownAt) < 20)
+        return failedAt.timeIntervalSince(shutdownAt)
     }
 
     @Test func trickledAnswerArrivesIntactButSlowly() async throws {
@@ -449,18 +454,7 @@ struct ResponseHandlerStubTests {
     @Test func noResponseURLSessionRequestFailsQuicklyOnShutdown() async throws {
         let stub = try ResponseHandlerStub(links: ["/pub/acc": Self.product])
         stub.setDefaultBehavior(.noResponse)
-        let client = HTTPClient()
-        let url = stub.url("/pub/acc?_ri_=1")
-
-        let outcome = Task(priority: .userInitiated) { () -> Date? in
-            do { _ = try await client.get(url); return nil } catch { return Date() }
-        }
-        #expect(await stub.waitForRequests(1, timeout: .seconds(120)))
-        let shutdownAt = Date()
-        stub.shutdown()
-
-        let failedAt = try #require(await outcome.value)
-        #expect(failedAt.timeIntervalSince(shutdownAt) < 10)
+        #expect(try await secondsUntilTheClientFailsAfterShutdown(of: stub) < 10)
     }
 
     // MARK: - HTTP/1.1 on the wire
