@@ -16,6 +16,7 @@ public struct Behavior: Sendable {
         case delay(seconds: Double, then: Kind)
         case trickle(bytesPerChunk: Int, interval: Double, then: Kind)
         case hugeBody(bytes: Int)
+        case chunkedBody(bytes: Int)
         case dropConnection
         case resetConnection
         case dropAfterHeaders
@@ -99,6 +100,17 @@ public struct Behavior: Sendable {
         Behavior(.hugeBody(bytes: max(0, bytes)))
     }
 
+    /// Answer `200` with `Content-Type: application/json` and `Transfer-Encoding: chunked`, no `Content-Length`,
+    /// then `bytes` generated body bytes in 64 KiB chunks and the last chunk.
+    ///
+    /// Without a length a client cannot refuse the answer from its head: only a cap applied while receiving stops
+    /// it. The body starts like a JSON object and never ends like one; sending stops early when the client closes.
+    /// - Parameter bytes: the body length, summed over the chunks.
+    /// - Returns: the behaviour.
+    public static func chunkedBody(bytes: Int) -> Behavior {
+        Behavior(.chunkedBody(bytes: max(0, bytes)))
+    }
+
     /// Read the request, then close the connection (a FIN) before sending anything.
     public static let dropConnection = Behavior(.dropConnection)
 
@@ -136,6 +148,7 @@ extension Behavior.Kind: CustomStringConvertible {
         case .trickle(let bytes, let interval, let then):
             "trickle(bytesPerChunk: \(bytes), interval: \(interval), then: \(then))"
         case .hugeBody(let bytes): "hugeBody(bytes: \(bytes))"
+        case .chunkedBody(let bytes): "chunkedBody(bytes: \(bytes))"
         case .dropConnection: "dropConnection"
         case .resetConnection: "resetConnection"
         case .dropAfterHeaders: "dropAfterHeaders"

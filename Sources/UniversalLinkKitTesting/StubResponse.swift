@@ -23,17 +23,18 @@ struct StubResponse {
     func head(close: Bool) -> [UInt8] {
         var text = "HTTP/1.1 \(status) \(Self.reason(for: status))\r\n"
         text += "Server: ResponseHandlerStub\r\n"
-        var hasLength = false
+        // A chunked answer says where its body ends by its last chunk; it must not also carry a length.
+        var hasFraming = false
         var hasConnection = false
         for (name, value) in headers {
             text += "\(name): \(value)\r\n"
             switch name.lowercased() {
-            case "content-length": hasLength = true
+            case "content-length", "transfer-encoding": hasFraming = true
             case "connection": hasConnection = true
             default: break
             }
         }
-        if !hasLength, status >= 200, status != 204 {
+        if !hasFraming, status >= 200, status != 204 {
             text += "Content-Length: \(contentLength)\r\n"
         }
         if close, !hasConnection {

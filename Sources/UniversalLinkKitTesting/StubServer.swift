@@ -241,6 +241,12 @@ final class StubServer: Sendable {
             guard writer.send(response.head(close: close)) else { return .close }
             if isHead { return .answered }
             return writer.sendGenerated(count: bytes) ? .answered : .close
+        case .chunkedBody(let bytes):
+            let response = StubResponse(
+                status: 200, headers: [("Content-Type", "application/json"), ("Transfer-Encoding", "chunked")], body: [])
+            guard writer.send(response.head(close: close)) else { return .close }
+            if isHead { return .answered }
+            return writer.sendGenerated(count: bytes, chunked: true) ? .answered : .close
         case .dropConnection:
             return .close
         case .resetConnection:

@@ -316,6 +316,42 @@ struct ResponseHandlerStubTests {
         #expect(result.text.hasPrefix(#"{"webLinkUrl":"#))
     }
 
+    @Test func chunkedBodyIsFramedWithoutALengthAndTheStubSurvivesAClientThatHangsUp() throws {
+        let stub = try ResponseHandlerStub(links: ["/pub/acc": Self.product])
+        defer { stub.shutdown() }
+        stub.enqueue([.chunkedBody(bytes: 64 << 30)], for: "/pub/acc")
+
+        do {
+            let client = try RawHTTPClient(port: stub.port)
+            client.send("GET /pub/acc HTTP/1.1\r\nHost: x\r\n\r\n")
+            let received = client.read(atLeast: 1 << 20, timeout: 30)
+            let text = String(decoding: received.prefix(4096), as: UTF8.self)
+            #expect(received.count >= 1 << 20)
+            #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"))
+            #expect(text.contains("Transfer-Encoding: chunked\r\n"))
+            #expect(!text.lowercased().contains("content-length"))
+            // The first chunk: its size in hex (64 KiB), then the body.
+            #expect(text.contains("\r\n\r\n10000\r\n{\"webLinkUrl\":\"https://www.example.com/"))
+        }  // the client closes here, in the middle of the body
+
+        let next = try RawHTTPClient(port: stub.port)
+        next.send("GET /pub/acc HTTP/1.1\r\nHost: x\r\nAccept: application/json\r\n\r\n")
+        #expect(next.readResponse()?.bodyText == Self.product.json)
+    }
+
+    @Test(arguments: [0, 1, 65_536, (3 << 20) + 17])
+    func chunkedBodyArrivesWholeThroughURLSession(bytes: Int) async throws {
+        let stub = try ResponseHandlerStub()
+        defer { stub.shutdown() }
+        stub.setDefaultBehavior(.chunkedBody(bytes: bytes))
+
+        let result = try await HTTPClient().get(stub.url("/pub/acc?_ri_=1"))
+
+        #expect(result.status == 200)
+        #expect(result.body.count == bytes)
+        #expect(result.body.allSatisfy { $0 != UInt8(ascii: "\r") })
+    }
+
     @Test func droppedConnectionEndsBeforeAnyStatusLine() throws {
         let stub = try ResponseHandlerStub(links: ["/pub/acc": Self.product])
         defer { stub.shutdown() }

@@ -9,8 +9,9 @@ import _LinkKitLocking
 ///
 /// - No cookies are sent or stored and nothing is cached: a click-tracking request must reach the server.
 /// - Redirects are not followed here; the resolver follows them after checking its policy.
-/// - The body is capped while it is received: a 20 MiB answer is cancelled after the first bytes over the cap,
-///   never held in memory.
+/// - The body is capped while it is received: a 20 MiB answer, with or without a `Content-Length`, is refused as
+///   soon as the first bytes over the cap arrive, never held in memory, and the call returns then rather than when
+///   FoundationNetworking has wound the transfer down.
 /// - Cancellation cancels the `URLSessionTask`: the resolver enforces its deadline that way, because how
 ///   FoundationNetworking honours its own timeouts has varied between toolchains; the session-level timeouts below
 ///   are a backstop only.
@@ -100,7 +101,6 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
         var maxBodyBytes: Int
         var response: HTTPURLResponse?
         var body = Data()
-        var tooLarge = false
     }
 
     private let pending = Mutex<[Int: Pending]>([:])
@@ -115,31 +115,41 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
         didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        let allow = pending.withTrackedLock { state -> Bool in
-            guard var entry = state[dataTask.taskIdentifier] else { return false }
-            entry.response = response as? HTTPURLResponse
+        let refused = pending.withTrackedLock { state -> Pending? in
+            guard var entry = state[dataTask.taskIdentifier] else { return nil }
             if response.expectedContentLength > Int64(entry.maxBodyBytes) {
-                entry.tooLarge = true
+                return state.removeValue(forKey: dataTask.taskIdentifier)
             }
+            entry.response = response as? HTTPURLResponse
             state[dataTask.taskIdentifier] = entry
-            return !entry.tooLarge
+            return nil
         }
-        completionHandler(allow ? .allow : .cancel)
+        completionHandler(refused == nil ? .allow : .cancel)
+        refused.map(Self.refuse)
+    }
+
+    /// Answers a task whose body is over the cap at once, without waiting for the task to end.
+    ///
+    /// FoundationNetworking on Linux keeps a cancelled transfer running while its callbacks drain: against a fast
+    /// endless body, `didCompleteWithError` came 0.1 to 30 s after `cancel()`, gigabytes later. The caller must not
+    /// wait for that; the task's late callbacks then find no entry and are ignored.
+    private static func refuse(_ entry: Pending) {
+        entry.continuation.resume(throwing: TransportError(.bodyTooLarge, detail: "body over \(entry.maxBodyBytes) bytes"))
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let overCap = pending.withTrackedLock { state -> Bool in
-            guard var entry = state[dataTask.taskIdentifier], !entry.tooLarge else { return false }
+        let refused = pending.withTrackedLock { state -> Pending? in
+            guard var entry = state[dataTask.taskIdentifier] else { return nil }
             if entry.body.count + data.count > entry.maxBodyBytes {
-                entry.tooLarge = true
-                entry.body = Data()
-            } else {
-                entry.body.append(data)
+                return state.removeValue(forKey: dataTask.taskIdentifier)
             }
+            entry.body.append(data)
             state[dataTask.taskIdentifier] = entry
-            return entry.tooLarge
+            return nil
         }
-        if overCap { dataTask.cancel() }
+        guard let refused else { return }
+        dataTask.cancel()
+        Self.refuse(refused)
     }
 
     func urlSession(
@@ -155,10 +165,6 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let entry = pending.withTrackedLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
-        if entry.tooLarge {
-            entry.continuation.resume(throwing: TransportError(.bodyTooLarge, detail: "body over \(entry.maxBodyBytes) bytes"))
-            return
-        }
         if let error {
             let nsError = error as NSError
             if nsError.domain == NSURLErrorDomain, nsError.code == NSURLErrorCancelled {
