@@ -15,6 +15,7 @@ struct AssociationCommandTests {
         let generated = try await HostProcess.run(["aasa", "generate", "--app", Self.app, "--responsys"])
         #expect(generated.status == 0)
         let file = try write(generated.stdout)
+        defer { try? FileManager.default.removeItem(atPath: file) }
         let check = try await HostProcess.run(["aasa", "check", "--file", file])
         #expect(check.status == 0)
         #expect(check.stdout.contains("0 errors, 0 warnings"))
@@ -34,6 +35,7 @@ struct AssociationCommandTests {
 
     @Test func legacyModeIgnoresQueryRules() async throws {
         let file = try write(#"{"applinks": {"details": [{"appID": "\#(Self.app)", "appIDs": ["\#(Self.app)"], "components": [{"/": "/x", "?": {"a": "1"}}], "paths": ["/x"]}]}}"#)
+        defer { try? FileManager.default.removeItem(atPath: file) }
         let url = "https://example.com/x?a=2"
         let modern = try await HostProcess.run(["aasa", "match", "--file", file, "--domain", "example.com", "--app", Self.app, url])
         let legacy = try await HostProcess.run(["aasa", "match", "--legacy", "--file", file, "--domain", "example.com", "--app", Self.app, url])
@@ -43,6 +45,7 @@ struct AssociationCommandTests {
 
     @Test func checkReportsErrorsWithTheirKeyPathAndExitsOne() async throws {
         let file = try write(#"{"applinks": {"apps": [], "details": [{"appID": "bad", "paths": ["NOT/x"]}]}}"#)
+        defer { try? FileManager.default.removeItem(atPath: file) }
         let result = try await HostProcess.run(["aasa", "check", "--file", file])
         #expect(result.status == 1)
         #expect(result.stdout.contains("error: applinks.details[0].appID: expected an app ID"))
@@ -53,7 +56,9 @@ struct AssociationCommandTests {
         let missing = try await HostProcess.run(["aasa", "match", "--file", "/nonexistent/aasa.json", "--app", Self.app, "https://a.example/x"])
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("cannot open"))
-        let notJSON = try await HostProcess.run(["aasa", "match", "--file", try write("<html>"), "--app", Self.app, "https://a.example/x"])
+        let html = try write("<html>")
+        defer { try? FileManager.default.removeItem(atPath: html) }
+        let notJSON = try await HostProcess.run(["aasa", "match", "--file", html, "--app", Self.app, "https://a.example/x"])
         #expect(notJSON.status == 2)
         #expect(try await HostProcess.run(["aasa", "match", "--app", Self.app, "https://a.example/x"]).status == 2)
     }

@@ -20,6 +20,7 @@ struct RouteCommandTests {
 
     @Test func routePrintsTheHandlersParametersOnePerURLInInputOrder() async throws {
         let table = try write(Self.table)
+        defer { try? FileManager.default.removeItem(atPath: table) }
         let result = try await HostProcess.run([
             "route", "--table", table,
             "myapp://user/view/joeldev?tag=a&tag=b", "tests://files/a/b", "https://www.example.com/declines/1", "not a url",
@@ -43,6 +44,7 @@ struct RouteCommandTests {
 
     @Test func canRouteMatchesWithoutCallingHandlers() async throws {
         let table = try write(Self.table)
+        defer { try? FileManager.default.removeItem(atPath: table) }
         let result = try await HostProcess.run(["route", "--table", table, "--can-route", "myapp://user/view/1", "https://www.example.com/declines/1"])
         #expect(result.status == 0)
         #expect(try result.jsonLines().map { $0["canRoute"] as? Bool } == [true, true])
@@ -50,6 +52,7 @@ struct RouteCommandTests {
 
     @Test func aBadTableExitsTwoNamingTheKey() async throws {
         let table = try write(#"{"namespaces": [{"scheme": null, "routes": [{"pattern": 7}]}]}"#)
+        defer { try? FileManager.default.removeItem(atPath: table) }
         let result = try await HostProcess.run(["route", "--table", table, "myapp://x"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("namespaces[0].routes[0].pattern"))
