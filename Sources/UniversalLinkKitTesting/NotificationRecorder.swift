@@ -3,7 +3,7 @@ import Synchronization
 import _LinkKitLocking
 import UniversalLinkKit
 
-/// Records every ``UniversalLinkKit/ResolvedLink`` broadcast on a `NotificationCenter`, for assertions.
+/// Records every `ResolvedLink` broadcast on a `NotificationCenter`, for assertions.
 ///
 /// Start it before handing anything to the manager, so no notification is missed:
 ///
@@ -60,7 +60,7 @@ public final class NotificationRecorder: Sendable {
     /// The links broadcast for one requested URL.
     ///
     /// - Parameter url: The requested URL.
-    /// - Returns: Every link whose ``UniversalLinkKit/ResolvedLink/requestedURL`` is `url`, in order.
+    /// - Returns: Every link whose `ResolvedLink.requestedURL` is `url`, in order.
     public func links(for url: URL) -> [ResolvedLink] {
         storage.links.withTrackedLock { $0.filter { $0.requestedURL == url } }
     }

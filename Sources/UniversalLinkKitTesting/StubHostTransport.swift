@@ -4,7 +4,7 @@ import UniversalLinkKit
 /// Sends requests for branded hosts to a ``ResponseHandlerStub`` on loopback, like `curl --resolve`.
 ///
 /// With it, tests and demos use real-looking tracking URLs (`https://news.example.com/pub/acc?...`) under the
-/// default ``UniversalLinkKit/ResolutionPolicy`` (https only, no loopback), while the bytes travel through the
+/// default `ResolutionPolicy` (https only, no loopback), while the bytes travel through the
 /// real `URLSession` to the stub. Only scheme, host and port are rewritten: path and query reach the stub byte
 /// for byte. Requests for other hosts go to the wrapped transport unchanged.
 ///
@@ -23,7 +23,7 @@ public struct StubHostTransport: LinkTransport {
     /// - Parameters:
     ///   - hosts: Host names (case-insensitive) whose requests go to the stub.
     ///   - stub: The stub.
-    ///   - transport: The transport that sends the rewritten requests; a new ``UniversalLinkKit/URLSessionTransport``
+    ///   - transport: The transport that sends the rewritten requests; a new `URLSessionTransport`
     ///     by default.
     public init(hosts: Set<String>, stub: ResponseHandlerStub, transport: any LinkTransport = URLSessionTransport()) {
         self.hosts = Set(hosts.map { $0.lowercased() })

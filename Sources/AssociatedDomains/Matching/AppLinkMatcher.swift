@@ -86,7 +86,7 @@ public struct AppLinkMatcher: Sendable {
 
     /// Compiles every rule of a file.
     /// - Parameters:
-    ///   - association: The file, as read by ``AppSiteAssociation/init(parsing:configuration:)`` or built in code.
+    ///   - association: The file, as read by ``AppSiteAssociation/init(parsing:configuration:)-(Bytes,_)`` or built in code.
     ///   - configuration: How to match.
     public init(_ association: AppSiteAssociation, configuration: Configuration = Configuration()) {
         self.association = association
@@ -168,7 +168,7 @@ public struct AppLinkMatcher: Sendable {
     ///   - bytes: The file's bytes.
     ///   - configuration: How to match.
     /// - Throws: ``AssociationError`` with code ``AssociationError/Code-swift.struct/unreadableFile`` when the
-    ///   bytes are not a JSON object (see ``AppSiteAssociation/init(parsing:configuration:)``).
+    ///   bytes are not a JSON object (see ``AppSiteAssociation/init(parsing:configuration:)-(Bytes,_)``).
     public init<Bytes: Collection<UInt8>>(parsing bytes: Bytes, configuration: Configuration = Configuration())
     throws(AssociationError) {
         self.init(try AppSiteAssociation(parsing: bytes), configuration: configuration)

@@ -23,7 +23,7 @@ extension AppSiteAssociation {
     /// - Parameters:
     ///   - text: The file's text.
     ///   - configuration: Size and depth limits.
-    /// - Throws: As ``init(parsing:configuration:)``.
+    /// - Throws: As ``init(parsing:configuration:)-(Bytes,_)``.
     public init(parsing text: String, configuration: Configuration = Configuration()) throws(AssociationError) {
         try self.init(parsing: Array(text.utf8), configuration: configuration)
     }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Posts one ``Foundation/Notification/Name/PIORsysWebURLResolved`` notification per resolved link, in order,
+/// Posts one ``Foundation/NSNotification/Name/PIORsysWebURLResolved`` notification per resolved link, in order,
 /// and holds them while delivery is paused.
 ///
 /// On cold start, links arrive before the host has registered its observers; start paused

@@ -14,7 +14,7 @@ extension ResolvedLink {
         return info
     }
 
-    /// Reads a resolved link back from a ``Foundation/Notification/Name/PIORsysWebURLResolved`` notification.
+    /// Reads a resolved link back from a ``Foundation/NSNotification/Name/PIORsysWebURLResolved`` notification.
     ///
     /// ```swift
     /// center.addObserver(forName: .PIORsysWebURLResolved, object: nil, queue: nil) { note in

@@ -2,7 +2,7 @@ import Foundation
 
 /// The outcome of handling one link: where it was meant to go, or why that is unknown.
 ///
-/// This is the content of the ``Foundation/Notification/Name/PIORsysWebURLResolved`` broadcast, as a value.
+/// This is the content of the ``Foundation/NSNotification/Name/PIORsysWebURLResolved`` broadcast, as a value.
 /// A link can carry both a destination and an error: when the server's deep link was unsafe, it is dropped and
 /// reported in ``error`` while the web link is still delivered.
 public struct ResolvedLink: Sendable, Hashable {

@@ -6,7 +6,7 @@ import _LinkKitLocking
 /// Handles email-to-app universal links the way Responsys' `PushIOManager` does on iOS, on plain values.
 ///
 /// Forward what the platform hands you; the manager recognises pub-web links, tracks the click and resolves the
-/// link with one request, and posts exactly one ``Foundation/Notification/Name/PIORsysWebURLResolved``
+/// link with one request, and posts exactly one ``Foundation/NSNotification/Name/PIORsysWebURLResolved``
 /// notification per handled link:
 ///
 /// ```swift
