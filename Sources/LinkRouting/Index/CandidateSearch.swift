@@ -18,21 +18,19 @@ struct CandidateSearch {
     }
 
     private let index: SegmentIndex
-    private let components: [[UInt8]]
-    private let hostlessComponents: [[UInt8]]
+    private let request: RouteRequest
     private var heap: [Item] = []
 
     /// Starts a search for `request` in `index`.
     init(index: SegmentIndex, request: RouteRequest) {
         self.index = index
-        self.components = request.components
-        self.hostlessComponents = request.hostlessComponents
+        self.request = request
+        heap.reserveCapacity(8)
         push(Item(rank: index.nodes[SegmentIndex.plainRoot].best, target: .node(SegmentIndex.plainRoot, depth: 0, hostAware: false)))
         // Building the host keys costs more than the rest of the search: only when host-aware routes exist.
-        if !index.nodes[SegmentIndex.hostRoot].literals.isEmpty, let scheme = request.scheme, let host = request.host {
-            let hostRoot = index.nodes[SegmentIndex.hostRoot]
+        if index.nodes[SegmentIndex.hostRoot].hasLiterals, let scheme = request.scheme, let host = request.host {
             for key in HostPattern.indexKeys(scheme: scheme, host: host) {
-                if let child = hostRoot.literals[SegmentKey(key)] {
+                if let child = index.literalChild(of: SegmentIndex.hostRoot, key) {
                     push(Item(rank: index.nodes[child].best, target: .node(child, depth: 0, hostAware: true)))
                 }
             }
@@ -51,7 +49,7 @@ struct CandidateSearch {
                 return leaves[position].entry
             case .node(let node, let depth, let hostAware):
                 let current = index.nodes[node]
-                let path = hostAware ? hostlessComponents : components
+                let path = request.spans(hostAware: hostAware)
                 if depth == path.count, let first = current.terminal.first {
                     push(Item(rank: first.rank, target: .leaves(node, isWildcard: false, position: 0)))
                 }
@@ -59,7 +57,9 @@ struct CandidateSearch {
                     push(Item(rank: first.rank, target: .leaves(node, isWildcard: true, position: 0)))
                 }
                 guard depth < path.count else { continue }
-                if let child = current.literals[SegmentKey(path[depth])] {
+                let span = path[path.startIndex + depth]
+                let literal = request.bytes.withUnsafeBytes { index.literalChild(of: node, UnsafeRawBufferPointer(rebasing: $0[span])) }
+                if let child = literal {
                     push(Item(rank: index.nodes[child].best, target: .node(child, depth: depth + 1, hostAware: hostAware)))
                 }
                 if let child = current.variable {

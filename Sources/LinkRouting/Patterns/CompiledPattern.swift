@@ -104,33 +104,41 @@ struct CompiledPattern: Sendable, Hashable {
         return String(name)
     }
 
-    /// The captured values when `components` (of a URL) match this pattern, else `nil`.
+    /// Whether the components of `request` (hostless ones for a host-aware pattern) match this pattern.
     ///
-    /// The reference matcher: the index only decides the order in which routes are tried.
-    func match(_ urlComponents: [[UInt8]], decodePlusSymbols: Bool) -> (variables: [(String, String)], wildcard: [String]?)? {
-        let hasWildcard = components.last == .wildcard
-        if !hasWildcard, urlComponents.count != components.count { return nil }
-        var variables: [(String, String)] = []
-        for (index, component) in components.enumerated() {
+    /// The reference matcher: the index only decides the order in which routes are tried. Nothing is captured
+    /// here; ``RouteMatch`` reads the variables from the request's components when a handler asks for them.
+    func matches(_ request: RouteRequest) -> Bool {
+        let spans = request.spans(hostAware: host != nil)
+        if !hasWildcard, spans.count != components.count { return false }
+        var span = spans.startIndex
+        for component in components {
             switch component {
             case .wildcard:
-                guard urlComponents.count >= index else { return nil }
-                return (variables, urlComponents[index...].map { String(decoding: $0, as: UTF8.self) })
-            case .variable(let name):
-                guard index < urlComponents.count else { return nil }
-                variables.append((name, Self.variableValue(urlComponents[index], decodePlusSymbols: decodePlusSymbols)))
+                return true
+            case .variable:
+                guard span < spans.endIndex else { return false }
             case .literal(let bytes):
-                guard index < urlComponents.count, urlComponents[index] == bytes else { return nil }
+                guard span < spans.endIndex, request.bytes[spans[span]].elementsEqual(bytes) else { return false }
             }
+            span += 1
         }
-        return (variables, nil)
+        return true
+    }
+
+    /// Whether the last component is `*`.
+    var hasWildcard: Bool {
+        if case .wildcard? = components.last { return true }
+        return false
     }
 
     /// JLRoutes' variable value: percent-decoded, one trailing `#` dropped (when longer than one character),
     /// then `+` to space when asked.
-    static func variableValue(_ raw: [UInt8], decodePlusSymbols: Bool) -> String {
-        var value = PercentDecoding.decode(String(decoding: raw, as: UTF8.self))
-        if value.utf16.count > 1, value.hasSuffix("#") { value.removeLast() }
+    static func variableValue(_ raw: ArraySlice<UInt8>, decodePlusSymbols: Bool) -> String {
+        var value = raw.contains(UInt8(ascii: "%"))
+            ? PercentDecoding.decode(String(decoding: raw, as: UTF8.self)) : String(decoding: raw, as: UTF8.self)
+        // A value whose last byte is not `#` cannot end in the character `#`: the String test only when it might.
+        if value.utf8.last == UInt8(ascii: "#"), value.utf16.count > 1, value.hasSuffix("#") { value.removeLast() }
         return decodePlusSymbols ? PercentDecoding.plusToSpace(value) : value
     }
 }

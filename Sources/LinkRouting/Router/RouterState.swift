@@ -33,8 +33,8 @@ struct RouterState: Sendable {
     /// Whether any namespace holds a host-aware route (`https://host/path`); requests skip the hostless split
     /// otherwise.
     var hasHostAwareRoutes: Bool {
-        !global.index.nodes[SegmentIndex.hostRoot].literals.isEmpty
-            || schemes.values.contains { !$0.index.nodes[SegmentIndex.hostRoot].literals.isEmpty }
+        global.index.nodes[SegmentIndex.hostRoot].hasLiterals
+            || schemes.values.contains { $0.index.nodes[SegmentIndex.hostRoot].hasLiterals }
     }
 
     /// The namespace a URL with `scheme` is routed in.
@@ -110,8 +110,9 @@ struct RouterState: Sendable {
     /// `/*` added over a huge table reports what it found so far rather than stalling registration.
     private func laterRoutes(coveredBy pattern: CompiledPattern, in namespace: RouteNamespace, after rank: RouteRank) -> [RouteDiagnostic] {
         guard let space = self[namespace] else { return [] }
-        let nodes = space.index.nodes
-        let start: Int? = pattern.host.map { nodes[SegmentIndex.hostRoot].literals[SegmentKey($0.indexKey)] } ?? SegmentIndex.plainRoot
+        let index = space.index
+        let nodes = index.nodes
+        let start: Int? = pattern.host.map { index.literalChild(of: SegmentIndex.hostRoot, $0.indexKey) } ?? SegmentIndex.plainRoot
         guard let start else { return [] }
         var covered: [SegmentIndex.Leaf] = []
         // Leaf lists are sorted by rank, so the routes tried after the new one are a suffix: only its start is read.
@@ -133,7 +134,7 @@ struct RouterState: Sendable {
             if everything || component == .wildcard {
                 collect(current.terminal)
                 collect(current.wildcard)
-                stack += current.literals.values.map { ($0, depth + 1, true) }
+                stack += index.literalChildren(of: node).map { ($0, depth + 1, true) }
                 if let child = current.variable { stack.append((child, depth + 1, true)) }
                 continue
             }
@@ -141,9 +142,9 @@ struct RouterState: Sendable {
             case nil:
                 collect(current.terminal)
             case .literal(let bytes):
-                if let child = current.literals[SegmentKey(bytes)] { stack.append((child, depth + 1, false)) }
+                if let child = index.literalChild(of: node, bytes) { stack.append((child, depth + 1, false)) }
             case .variable:
-                stack += current.literals.values.map { ($0, depth + 1, false) }
+                stack += index.literalChildren(of: node).map { ($0, depth + 1, false) }
                 if let child = current.variable { stack.append((child, depth + 1, false)) }
             case .wildcard:
                 break
@@ -174,10 +175,11 @@ struct RouterState: Sendable {
         covering pattern: CompiledPattern, in namespace: RouteNamespace, before rank: RouteRank, registration: Int
     ) -> RouteDiagnostic? {
         guard let space = self[namespace] else { return nil }
-        let nodes = space.index.nodes
+        let index = space.index
+        let nodes = index.nodes
         var start: Int?
         if let host = pattern.host {
-            start = nodes[SegmentIndex.hostRoot].literals[SegmentKey(host.indexKey)]
+            start = index.literalChild(of: SegmentIndex.hostRoot, host.indexKey)
         } else {
             start = SegmentIndex.plainRoot
         }
@@ -211,7 +213,7 @@ struct RouterState: Sendable {
             }
             switch pattern.components[depth] {
             case .literal(let bytes):
-                if let child = current.literals[SegmentKey(bytes)] { stack.append((child, depth + 1, exact)) }
+                if let child = index.literalChild(of: node, bytes) { stack.append((child, depth + 1, exact)) }
                 if let child = current.variable { stack.append((child, depth + 1, false)) }
             case .variable:
                 if let child = current.variable { stack.append((child, depth + 1, exact)) }
