@@ -33,18 +33,23 @@ final class RouteMatch: Sendable {
 
     /// The value JLRoutes' dictionary holds under `key`.
     func value(forKey key: String) -> RouteParameters.Value? {
-        if key == RouteKey.pattern { return .string(pattern.pattern) }
-        if key == RouteKey.url { return .string(request.text) }
-        if key == RouteKey.scheme { return .string(namespaceName) }
+        let keyLength = key.utf8.count
+        // The reserved keys all start with "JL": most keys skip the three comparisons.
+        if key.utf8.first == UInt8(ascii: "J") {
+            if key == RouteKey.pattern { return .string(pattern.pattern) }
+            if key == RouteKey.url { return .string(request.text) }
+            if key == RouteKey.scheme { return .string(namespaceName) }
+        }
         if !parameters.isEmpty, let value = parameters[key] { return .string(value) }
         let spans = request.spans(hostAware: pattern.host != nil)
-        if key == RouteKey.wildcardComponents, pattern.hasWildcard {
+        if pattern.hasWildcard, key == RouteKey.wildcardComponents {
             return .strings(wildcardComponents(spans))
         }
         var position = pattern.components.endIndex
         while position > pattern.components.startIndex {
             position -= 1
-            if case .variable(let name) = pattern.components[position], name == key {
+            // Lengths first: comparing strings that differ is the slow path of `==`.
+            if case .variable(let name) = pattern.components[position], name.utf8.count == keyLength, name == key {
                 return .string(variableValue(at: position, spans))
             }
         }

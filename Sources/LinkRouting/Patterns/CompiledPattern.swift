@@ -22,13 +22,17 @@ struct CompiledPattern: Sendable, Hashable {
         var problems: [(RouteDiagnostic.Kind, String)] = []
         let split = HostPattern.split(declared)
         let path = split?.path ?? declared
-        if !OptionalGroupExpander.isBalanced(path) {
-            problems.append((.unbalancedParentheses, "its optional groups '( )' are unbalanced or nested; JLRoutes would crash or misparse it"))
+        var expansions: [String] = []
+        // Most patterns have no parentheses: one scan instead of the balance, size and expansion passes.
+        if PercentDecoding.contains(UInt8(ascii: "("), in: path) || PercentDecoding.contains(UInt8(ascii: ")"), in: path) {
+            if !OptionalGroupExpander.isBalanced(path) {
+                problems.append((.unbalancedParentheses, "its optional groups '( )' are unbalanced or nested; JLRoutes would crash or misparse it"))
+            }
+            if OptionalGroupExpander.hasTooManySubpaths(path) {
+                problems.append((.tooManyOptionalGroups, "it has more than \(OptionalGroupExpander.maximumSubpaths) optional groups and parts, too many to expand; it is used as written, parentheses included"))
+            }
+            expansions = OptionalGroupExpander.expand(path)
         }
-        if OptionalGroupExpander.hasTooManySubpaths(path) {
-            problems.append((.tooManyOptionalGroups, "it has more than \(OptionalGroupExpander.maximumSubpaths) optional groups and parts, too many to expand; it is used as written, parentheses included"))
-        }
-        var expansions = OptionalGroupExpander.expand(path)
         if expansions.isEmpty { expansions = [path] }
 
         var patterns: [CompiledPattern] = []
@@ -106,8 +110,9 @@ struct CompiledPattern: Sendable, Hashable {
 
     /// Whether the components of `request` (hostless ones for a host-aware pattern) match this pattern.
     ///
-    /// The reference matcher: the index only decides the order in which routes are tried. Nothing is captured
-    /// here; ``RouteMatch`` reads the variables from the request's components when a handler asks for them.
+    /// The reference matcher: ``CandidateSearch`` only yields routes whose literals it found along the URL's
+    /// components, and the router asserts this agrees (debug builds, so every test run). Nothing is captured here;
+    /// ``RouteMatch`` reads the variables from the request's components when a handler asks for them.
     func matches(_ request: RouteRequest) -> Bool {
         let spans = request.spans(hostAware: host != nil)
         if !hasWildcard, spans.count != components.count { return false }
@@ -119,7 +124,8 @@ struct CompiledPattern: Sendable, Hashable {
             case .variable:
                 guard span < spans.endIndex else { return false }
             case .literal(let bytes):
-                guard span < spans.endIndex, request.bytes[spans[span]].elementsEqual(bytes) else { return false }
+                guard span < spans.endIndex, spans[span].count == bytes.count,
+                      request.bytes[spans[span]].elementsEqual(bytes) else { return false }
             }
             span += 1
         }
@@ -135,10 +141,12 @@ struct CompiledPattern: Sendable, Hashable {
     /// JLRoutes' variable value: percent-decoded, one trailing `#` dropped (when longer than one character),
     /// then `+` to space when asked.
     static func variableValue(_ raw: ArraySlice<UInt8>, decodePlusSymbols: Bool) -> String {
-        var value = raw.contains(UInt8(ascii: "%"))
-            ? PercentDecoding.decode(String(decoding: raw, as: UTF8.self)) : String(decoding: raw, as: UTF8.self)
-        // A value whose last byte is not `#` cannot end in the character `#`: the String test only when it might.
-        if value.utf8.last == UInt8(ascii: "#"), value.utf16.count > 1, value.hasSuffix("#") { value.removeLast() }
+        // Nothing to decode, no `#` to drop, no `+` to replace: the value is the bytes (the usual case).
+        if raw.last != UInt8(ascii: "#"), !raw.contains(where: { $0 == UInt8(ascii: "%") || (decodePlusSymbols && $0 == UInt8(ascii: "+")) }) {
+            return String(decoding: raw, as: UTF8.self)
+        }
+        var value = PercentDecoding.decode(String(decoding: raw, as: UTF8.self))
+        if value.utf16.count > 1, value.hasSuffix("#") { value.removeLast() }
         return decodePlusSymbols ? PercentDecoding.plusToSpace(value) : value
     }
 }

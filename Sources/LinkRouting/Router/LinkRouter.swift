@@ -237,7 +237,7 @@ public final class LinkRouter: Sendable {
         let request = RouteRequest(
             text: text, url: url, alwaysTreatsHostAsPathComponent: snapshot.options.alwaysTreatsHostAsPathComponent,
             splitsHostlessPath: snapshot.hasHostAwareRoutes)
-        let selected = snapshot.selectedNamespace(for: request.scheme)
+        let selected = snapshot.selectedNamespace(for: request)
         var didRoute = Self.attempt(selected, request: request, state: snapshot, parameters: parameters, execute: true)
         if !didRoute, selected != .global, snapshot[selected]?.fallsBackToGlobalRoutes == true {
             didRoute = Self.attempt(.global, request: request, state: snapshot, parameters: parameters, execute: true)
@@ -286,7 +286,7 @@ public final class LinkRouter: Sendable {
         let request = RouteRequest(
             text: text, url: url, alwaysTreatsHostAsPathComponent: snapshot.options.alwaysTreatsHostAsPathComponent,
             splitsHostlessPath: snapshot.hasHostAwareRoutes)
-        let selected = snapshot.selectedNamespace(for: request.scheme)
+        let selected = snapshot.selectedNamespace(for: request)
         if let found = Self.firstMatch(selected, request: request, state: snapshot) { return found }
         if selected != .global, snapshot[selected]?.fallsBackToGlobalRoutes == true {
             return Self.firstMatch(.global, request: request, state: snapshot)
@@ -302,10 +302,10 @@ public final class LinkRouter: Sendable {
     private static func firstMatch(_ namespace: RouteNamespace, request: RouteRequest, state: RouterState) -> (String, RouteNamespace)? {
         guard let space = state[namespace] else { return nil }
         var search = CandidateSearch(index: space.index, request: request)
-        while let number = search.next() {
-            let entry = state.entries[number]
-            guard state.isActive(entry), entry.compiled.matches(request) else { continue }
-            return (entry.compiled.pattern, namespace)
+        while let number = search.next(in: space.index, for: request) {
+            guard state.isActive(number) else { continue }
+            assert(state.entries[number].compiled.matches(request), "the index yielded a route that does not match")
+            return (state.entries[number].compiled.pattern, namespace)
         }
         return nil
     }
@@ -316,14 +316,17 @@ public final class LinkRouter: Sendable {
         guard let space = state[namespace] else { return false }
         let decodePlus = state.options.decodePlusSymbols
         var search = CandidateSearch(index: space.index, request: request)
-        while let number = search.next() {
-            let entry = state.entries[number]
-            guard state.isActive(entry), entry.compiled.matches(request) else { continue }
+        while let number = search.next(in: space.index, for: request) {
+            // Fields read one by one: copying the whole entry retains all of its strings and arrays.
+            guard state.isActive(number) else { continue }
+            // The index only yields routes whose components match; the reference matcher checks it in debug builds
+            // (and so in every test run).
+            assert(state.entries[number].compiled.matches(request), "the index yielded a route that does not match")
             // The parameters read the request on demand: the JLRoutes dictionary is built only if a handler asks.
             let match = RouteMatch(
-                request: request, pattern: entry.compiled, namespaceName: namespace.name, parameters: parameters,
-                decodePlusSymbols: decodePlus)
-            if entry.handler(RouteParameters(match: match)) { return true }
+                request: request, pattern: state.entries[number].compiled, namespaceName: namespace.name,
+                parameters: parameters, decodePlusSymbols: decodePlus)
+            if state.entries[number].handler(RouteParameters(match: match)) { return true }
         }
         return false
     }

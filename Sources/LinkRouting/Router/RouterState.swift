@@ -37,6 +37,11 @@ struct RouterState: Sendable {
             || schemes.values.contains { $0.index.nodes[SegmentIndex.hostRoot].hasLiterals }
     }
 
+    /// The namespace `request` is routed in; its scheme is only made into a string when scheme namespaces exist.
+    func selectedNamespace(for request: RouteRequest) -> RouteNamespace {
+        schemes.isEmpty ? .global : selectedNamespace(for: request.scheme)
+    }
+
     /// The namespace a URL with `scheme` is routed in.
     func selectedNamespace(for scheme: String?) -> RouteNamespace {
         if let scheme, schemes[scheme] != nil { return .scheme(scheme) }
@@ -60,8 +65,11 @@ struct RouterState: Sendable {
         }
     }
 
-    func isActive(_ entry: Entry) -> Bool {
-        !entry.isRemoved && !(entry.group.map(disabledGroups.contains) ?? false)
+    /// Whether `entries[number]` is neither removed nor in a disabled group (read without copying the entry).
+    func isActive(_ number: Int) -> Bool {
+        guard !entries[number].isRemoved else { return false }
+        guard !disabledGroups.isEmpty, let group = entries[number].group else { return true }
+        return !disabledGroups.contains(group)
     }
 
     /// The components `entry` matches against in `request`.

@@ -19,10 +19,10 @@ import Foundation
 struct RouteRequest: Sendable {
     /// The URL given by the caller; `nil` when routing text whose `URL` is made only when something asks for it.
     let givenURL: URL?
-    /// The scheme exactly as written (namespaces are chosen case-sensitively), `nil` for a relative URL.
-    let scheme: String?
-    /// The host, percent-decoded, `nil` when the URL has no authority or an empty host.
-    let host: String?
+    /// Where the scheme ends in ``bytes`` (its `:`), 0 for a relative URL.
+    private let schemeEnd: Int
+    /// The host in ``bytes``, still percent-encoded; `nil` when the URL has no authority.
+    private let hostRange: Range<Int>?
     /// The text ``RouteKey/url`` reports: the string routed, or the URL's absolute string.
     let text: String
     /// The text's UTF-8 bytes, followed by the paths assembled from pieces (fragment paths, a collapsed host path).
@@ -51,50 +51,20 @@ struct RouteRequest: Sendable {
         self.text = text
         var bytes = Array(text.utf8)
         let count = bytes.count
-        var position = 0
 
-        // scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"
-        var scheme: String?
-        if count > 0, Self.isAlpha(bytes[0]) {
-            var end = 1
-            while end < count, Self.isSchemeByte(bytes[end]) { end += 1 }
-            if end < count, bytes[end] == UInt8(ascii: ":") {
-                scheme = String(decoding: bytes[0..<end], as: UTF8.self)
-                position = end + 1
-            }
-        }
-        self.scheme = scheme
-
-        var hostRange: Range<Int>?
-        if position + 1 < count, bytes[position] == UInt8(ascii: "/"), bytes[position + 1] == UInt8(ascii: "/") {
-            let start = position + 2
-            var end = start
-            while end < count, bytes[end] != UInt8(ascii: "/"), bytes[end] != UInt8(ascii: "?"), bytes[end] != UInt8(ascii: "#") {
-                end += 1
-            }
-            hostRange = Self.hostPart(of: bytes[start..<end]).indices
-            position = end
-        }
-
-        var fragmentStart: Int?
-        var queryStart: Int?
-        var scan = position
-        while scan < count {
-            let byte = bytes[scan]
-            if byte == UInt8(ascii: "#") { fragmentStart = scan; break }
-            if byte == UInt8(ascii: "?"), queryStart == nil { queryStart = scan }
-            scan += 1
-        }
+        let layout = bytes.withUnsafeBufferPointer(Self.locate)
+        self.schemeEnd = layout.schemeEnd
+        let hostRange = layout.hostRange
+        self.hostRange = hostRange
+        let fragmentStart = layout.fragmentStart
+        let queryStart = layout.queryStart
+        let position = layout.pathStart
         let beforeFragmentEnd = fragmentStart ?? count
         let pathRange = position..<(queryStart ?? beforeFragmentEnd)
         self.queryRange = queryStart.map { ($0 + 1)..<beforeFragmentEnd }
 
-        var decodedHost: String?
-        if let hostRange, !hostRange.isEmpty {
-            let raw = String(decoding: bytes[hostRange], as: UTF8.self)
-            decodedHost = bytes[hostRange].contains(UInt8(ascii: "%")) ? PercentDecoding.decode(raw) : raw
-        }
-        self.host = decodedHost
+        // Decoding never empties a non-empty host, so "has a decoded host" is "has a non-empty host".
+        let hasHost = hostRange.map { !$0.isEmpty } ?? false
 
         var fragmentQueryRange: Range<Int>?
         var fragmentPathRange: Range<Int>?
@@ -112,9 +82,7 @@ struct RouteRequest: Sendable {
         }
         self.fragmentQueryRange = fragmentQueryRange
 
-        let hostIsComponent = hostRange != nil && decodedHost.map {
-            alwaysTreatsHostAsPathComponent || ($0 != "localhost" && !$0.utf8.contains(UInt8(ascii: ".")))
-        } == true
+        let hostIsComponent = hasHost && (alwaysTreatsHostAsPathComponent || Self.isPathComponentHost(bytes[hostRange ?? 0..<0]))
         var spans: [Range<Int>] = []
         spans.reserveCapacity(8)
         if let fragmentPathRange {
@@ -130,18 +98,20 @@ struct RouteRequest: Sendable {
         } else if hostIsComponent, let hostRange {
             // `host/` + path with runs of `/` collapsed and no trailing `/`: the host, then the path's non-empty parts.
             spans.append(hostRange)
-            var componentStart = pathRange.lowerBound
-            for index in pathRange where bytes[index] == UInt8(ascii: "/") {
-                if componentStart < index { spans.append(componentStart..<index) }
-                componentStart = index + 1
+            bytes.withUnsafeBufferPointer { buffer in
+                var componentStart = pathRange.lowerBound
+                for index in pathRange where buffer[index] == UInt8(ascii: "/") {
+                    if componentStart < index { spans.append(componentStart..<index) }
+                    componentStart = index + 1
+                }
+                if componentStart < pathRange.upperBound { spans.append(componentStart..<pathRange.upperBound) }
             }
-            if componentStart < pathRange.upperBound { spans.append(componentStart..<pathRange.upperBound) }
         } else {
             Self.split(bytes, pathRange, into: &spans)
         }
         self.componentSpans = 0..<spans.count
 
-        if decodedHost != nil, splitsHostlessPath {
+        if hasHost, splitsHostlessPath {
             if !hostIsComponent {
                 self.hostlessSpans = componentSpans
             } else {
@@ -170,6 +140,22 @@ struct RouteRequest: Sendable {
     }
 
     // MARK: - Reading
+
+    /// The scheme exactly as written (namespaces are chosen case-sensitively), `nil` for a relative URL.
+    var scheme: String? {
+        schemeEnd > 0 ? String(decoding: bytes[0..<schemeEnd], as: UTF8.self) : nil
+    }
+
+    /// The host, percent-decoded, `nil` when the URL has no authority or an empty host.
+    var host: String? {
+        guard let hostRange, !hostRange.isEmpty else { return nil }
+        return PercentDecoding.decode(String(decoding: bytes[hostRange], as: UTF8.self))
+    }
+
+    /// Whether the scheme is `scheme`, compared without making a string.
+    func hasScheme(_ scheme: String) -> Bool {
+        schemeEnd > 0 && bytes[0..<schemeEnd].elementsEqual(scheme.utf8)
+    }
 
     /// The ranges in ``bytes`` of the components a route matches against: hostless ones for host-aware routes.
     func spans(hostAware: Bool) -> ArraySlice<Range<Int>> {
@@ -246,6 +232,15 @@ struct RouteRequest: Sendable {
         return false
     }
 
+    /// JLRoutes' test on the decoded host: not `localhost` and no dot. Read from the bytes when nothing is escaped.
+    private static func isPathComponentHost(_ host: ArraySlice<UInt8>) -> Bool {
+        guard !host.contains(UInt8(ascii: "%")) else {
+            let decoded = PercentDecoding.decode(String(decoding: host, as: UTF8.self))
+            return decoded != "localhost" && !decoded.utf8.contains(UInt8(ascii: "."))
+        }
+        return !host.contains(UInt8(ascii: ".")) && !host.elementsEqual("localhost".utf8)
+    }
+
     /// The host of an authority: user info (up to the last `@`) and port removed, IPv6 brackets kept.
     static func hostPart(of authority: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
         var host = authority
@@ -279,16 +274,79 @@ struct RouteRequest: Sendable {
 
     /// ``split(_:)`` of `bytes[range]`, appending the components' ranges to `spans`.
     private static func split(_ bytes: [UInt8], _ range: Range<Int>, into spans: inout [Range<Int>]) {
-        var start = range.lowerBound
-        var end = range.upperBound
-        if start < end, bytes[start] == UInt8(ascii: "/") { start += 1 }
-        if start < end, bytes[end - 1] == UInt8(ascii: "/") { end -= 1 }
-        var componentStart = start
-        for index in start..<end where bytes[index] == UInt8(ascii: "/") {
-            spans.append(componentStart..<index)
-            componentStart = index + 1
+        bytes.withUnsafeBufferPointer { bytes in
+            var start = range.lowerBound
+            var end = range.upperBound
+            if start < end, bytes[start] == UInt8(ascii: "/") { start += 1 }
+            if start < end, bytes[end - 1] == UInt8(ascii: "/") { end -= 1 }
+            var componentStart = start
+            for index in start..<end where bytes[index] == UInt8(ascii: "/") {
+                spans.append(componentStart..<index)
+                componentStart = index + 1
+            }
+            spans.append(componentStart..<end)
         }
-        spans.append(componentStart..<end)
+    }
+
+    /// Where the parts of a URL's text are.
+    private struct Layout {
+        /// The scheme's `:`, 0 for a relative URL.
+        var schemeEnd = 0
+        /// The host (user info and port removed), when the text has an authority.
+        var hostRange: Range<Int>?
+        /// Where the path starts (after the authority).
+        var pathStart = 0
+        /// The first `?` before the fragment.
+        var queryStart: Int?
+        /// The first `#`.
+        var fragmentStart: Int?
+    }
+
+    /// One pass over the text: scheme, authority, query and fragment.
+    private static func locate(_ bytes: UnsafeBufferPointer<UInt8>) -> Layout {
+        var layout = Layout()
+        let count = bytes.count
+        var position = 0
+        // scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"
+        if count > 0, isAlpha(bytes[0]) {
+            var end = 1
+            while end < count, isSchemeByte(bytes[end]) { end += 1 }
+            if end < count, bytes[end] == UInt8(ascii: ":") {
+                layout.schemeEnd = end
+                position = end + 1
+            }
+        }
+        if position + 1 < count, bytes[position] == UInt8(ascii: "/"), bytes[position + 1] == UInt8(ascii: "/") {
+            let start = position + 2
+            var end = start
+            var lastAt: Int?
+            var firstColon: Int?
+            while end < count {
+                let byte = bytes[end]
+                if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
+                if byte == UInt8(ascii: "@") { lastAt = end; firstColon = nil }
+                if byte == UInt8(ascii: ":"), firstColon == nil { firstColon = end }
+                end += 1
+            }
+            // The host: after the last `@`; up to the first `]` for an IPv6 literal, else up to the first `:`.
+            let hostStart = lastAt.map { $0 + 1 } ?? start
+            if hostStart < end, bytes[hostStart] == UInt8(ascii: "[") {
+                var close = hostStart
+                while close < end, bytes[close] != UInt8(ascii: "]") { close += 1 }
+                layout.hostRange = hostStart..<min(close + 1, end)
+            } else {
+                layout.hostRange = hostStart..<(firstColon ?? end)
+            }
+            position = end
+        }
+        layout.pathStart = position
+        while position < count {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "#") { layout.fragmentStart = position; break }
+            if byte == UInt8(ascii: "?"), layout.queryStart == nil { layout.queryStart = position }
+            position += 1
+        }
+        return layout
     }
 
     /// Query items with `nil` values for items without `=`, names and values percent-decoded.

@@ -25,38 +25,70 @@ enum RouteURLText {
         while index < count, isSchemeByte(bytes[index]) { index += 1 }
         guard index < count, bytes[index] == UInt8(ascii: ":") else { return false }
         index += 1
-        if index + 1 < count, bytes[index] == UInt8(ascii: "/"), bytes[index + 1] == UInt8(ascii: "/") {
-            index += 2
+        return byteClasses.withUnsafeBufferPointer { classes in
+            if index + 1 < count, bytes[index] == UInt8(ascii: "/"), bytes[index + 1] == UInt8(ascii: "/") {
+                index += 2
+                while index < count {
+                    let byteClass = classes[Int(bytes[index])]
+                    if byteClass == Class.authority { index += 1; continue }
+                    if byteClass == Class.escape {
+                        guard isEscape(bytes, at: index) else { return false }
+                        index += 3
+                        continue
+                    }
+                    // `/`, `?` and `#` end the authority; anything else (`:`, `@`, `[`, ...) is not accepted in it.
+                    guard byteClass >= Class.delimiter else { return false }
+                    break
+                }
+            }
+            var seenFragment = false
             while index < count {
-                let byte = bytes[index]
-                if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
-                if byte == UInt8(ascii: "%") {
+                let byteClass = classes[Int(bytes[index])]
+                if byteClass == Class.authority || byteClass == Class.rest || byteClass == Class.delimiter {
+                    index += 1
+                    continue
+                }
+                if byteClass == Class.escape {
                     guard isEscape(bytes, at: index) else { return false }
                     index += 3
                     continue
                 }
-                guard byte < 0x80, authorityBytes[Int(byte)] else { return false }
+                guard byteClass == Class.fragment, !seenFragment else { return false }
+                seenFragment = true
                 index += 1
             }
+            return true
         }
-        var seenFragment = false
-        while index < count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "%") {
-                guard isEscape(bytes, at: index) else { return false }
-                index += 3
-                continue
-            }
-            if byte == UInt8(ascii: "#") {
-                guard !seenFragment else { return false }
-                seenFragment = true
-            } else {
-                guard byte < 0x80, restBytes[Int(byte)] else { return false }
-            }
-            index += 1
-        }
-        return true
     }
+
+    /// What a byte may be, by byte value.
+    private enum Class {
+        static let rejected: UInt8 = 0
+        /// RFC 3986 `unreserved` and `sub-delims`: allowed everywhere.
+        static let authority: UInt8 = 1
+        /// `:` and `@`: allowed in a path, a query and a fragment, not (here) in an authority.
+        static let rest: UInt8 = 2
+        static let escape: UInt8 = 3
+        /// `/` and `?`: end the authority, allowed after it.
+        static let delimiter: UInt8 = 4
+        /// `#`: ends the authority, starts the fragment, at most once.
+        static let fragment: UInt8 = 5
+    }
+
+    /// ``Class`` of every byte value: one table load per byte.
+    private static let byteClasses: [UInt8] = {
+        var table = [UInt8](repeating: Class.rejected, count: 256)
+        for byte in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=".utf8 {
+            table[Int(byte)] = Class.authority
+        }
+        table[Int(UInt8(ascii: ":"))] = Class.rest
+        table[Int(UInt8(ascii: "@"))] = Class.rest
+        table[Int(UInt8(ascii: "%"))] = Class.escape
+        table[Int(UInt8(ascii: "/"))] = Class.delimiter
+        table[Int(UInt8(ascii: "?"))] = Class.delimiter
+        table[Int(UInt8(ascii: "#"))] = Class.fragment
+        return table
+    }()
 
     private static func isAlpha(_ byte: UInt8) -> Bool {
         (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
@@ -73,17 +105,5 @@ enum RouteURLText {
 
     private static func isEscape(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
         index + 2 < bytes.count && isHex(bytes[index + 1]) && isHex(bytes[index + 2])
-    }
-
-    /// RFC 3986 `unreserved` and `sub-delims`.
-    private static let authorityBytes: [Bool] = table("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=")
-
-    /// `pchar` (without `%`), `/` and `?`: what a path, a query and a fragment may hold.
-    private static let restBytes: [Bool] = table("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/?")
-
-    private static func table(_ allowed: String) -> [Bool] {
-        var table = [Bool](repeating: false, count: 128)
-        for byte in allowed.utf8 { table[Int(byte)] = true }
-        return table
     }
 }
