@@ -28,9 +28,16 @@ struct UniversalLinkKitSubject: RoutingSubject {
 
     init(patterns: [String]) {
         for pattern in patterns {
-            let names = pattern.split(separator: "/").filter { $0.hasPrefix(":") }.map { String($0.dropFirst()) }
-            router.addRoute(pattern) { parameters in names.allSatisfy { parameters[$0] != nil } }
+            router.addRoute(pattern, handler: Self.handler(for: pattern))
         }
+    }
+
+    /// The handler a developer would write for each of the fixture's four route shapes, chosen without parsing
+    /// the pattern (the cold start times registration, not the harness).
+    static func handler(for pattern: String) -> LinkRouter.Handler {
+        if pattern.hasSuffix("/:cid") { return { $0["id"] != nil && $0["cid"] != nil } }
+        if pattern.hasSuffix("/all") { return { _ in true } }
+        return { $0["id"] != nil }
     }
 
     func route(_ url: String) -> Bool { router.route(url) }
