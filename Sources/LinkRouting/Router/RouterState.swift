@@ -55,6 +55,22 @@ struct RouterState: Sendable {
         }
     }
 
+    /// The index of a namespace, without copying the rest of the namespace.
+    func index(of namespace: RouteNamespace) -> SegmentIndex? {
+        switch namespace {
+        case .global: global.index
+        case .scheme(let scheme): schemes[scheme]?.index
+        }
+    }
+
+    /// The lowest priority registered in a namespace, without copying the namespace.
+    func lowestPriority(in namespace: RouteNamespace) -> Int? {
+        switch namespace {
+        case .global: global.lowestPriority
+        case .scheme(let scheme): schemes[scheme]?.lowestPriority
+        }
+    }
+
     /// Runs `body` on the namespace, creating it when missing (as JLRoutes' `routesForScheme:` does).
     mutating func modify<Result>(_ namespace: RouteNamespace, _ body: (inout Namespace) -> Result) -> Result {
         switch namespace {
@@ -94,7 +110,7 @@ struct RouterState: Sendable {
             if let overlap = earlierRoute(covering: pattern, in: namespace, before: rank, registration: registration) {
                 found.append(overlap)
             }
-            if let lowest = self[namespace]?.lowestPriority, lowest < priority {
+            if let lowest = lowestPriority(in: namespace), lowest < priority {
                 found += laterRoutes(coveredBy: pattern, in: namespace, after: rank)
             }
             let location = modify(namespace) { space in
@@ -117,8 +133,7 @@ struct RouterState: Sendable {
     /// follows every edge, a `*` covers its whole subtree. The walk stops after ``shadowWalkLimit`` nodes, so a
     /// `/*` added over a huge table reports what it found so far rather than stalling registration.
     private func laterRoutes(coveredBy pattern: CompiledPattern, in namespace: RouteNamespace, after rank: RouteRank) -> [RouteDiagnostic] {
-        guard let space = self[namespace] else { return [] }
-        let index = space.index
+        guard let index = index(of: namespace) else { return [] }
         let nodes = index.nodes
         let start: Int? = pattern.host.map { index.literalChild(of: SegmentIndex.hostRoot, $0.indexKey) } ?? SegmentIndex.plainRoot
         guard let start else { return [] }
@@ -182,8 +197,7 @@ struct RouterState: Sendable {
     private func earlierRoute(
         covering pattern: CompiledPattern, in namespace: RouteNamespace, before rank: RouteRank, registration: Int
     ) -> RouteDiagnostic? {
-        guard let space = self[namespace] else { return nil }
-        let index = space.index
+        guard let index = index(of: namespace) else { return nil }
         let nodes = index.nodes
         var start: Int?
         if let host = pattern.host {
