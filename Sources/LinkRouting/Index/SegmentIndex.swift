@@ -58,19 +58,17 @@ struct SegmentIndex: Sendable {
 
     /// Stores `entry` under `pattern` with `rank`.
     mutating func insert(_ pattern: CompiledPattern, rank: RouteRank, entry: Int) -> Location {
-        var path: [Int] = []
-        // Sized up front: growing it one node at a time reallocated it three times per registered route.
-        path.reserveCapacity(pattern.components.count + 2)
+        // Every node on the way gets the rank as a bound as it is passed: no list of visited nodes to allocate.
         var node: Int
         if let host = pattern.host {
-            path.append(Self.hostRoot)
+            lowerBest(Self.hostRoot, to: rank)
             node = child(of: Self.hostRoot, literal: host.indexKey)
         } else {
             node = Self.plainRoot
         }
         var isWildcard = false
         for component in pattern.components {
-            path.append(node)
+            lowerBest(node, to: rank)
             switch component {
             case .literal(let bytes):
                 node = child(of: node, literal: bytes)
@@ -83,22 +81,22 @@ struct SegmentIndex: Sendable {
                     node = nodes.count - 1
                 }
             case .wildcard:
-                path.removeLast()
                 isWildcard = true
             }
             if isWildcard { break }
         }
-        path.append(node)
+        lowerBest(node, to: rank)
         let leaf = Leaf(rank: rank, entry: entry)
         if isWildcard {
             Self.insertSorted(leaf, into: &nodes[node].wildcard)
         } else {
             Self.insertSorted(leaf, into: &nodes[node].terminal)
         }
-        for visited in path where rank < nodes[visited].best {
-            nodes[visited].best = rank
-        }
         return Location(node: node, isWildcard: isWildcard)
+    }
+
+    private mutating func lowerBest(_ node: Int, to rank: RouteRank) {
+        if rank < nodes[node].best { nodes[node].best = rank }
     }
 
     /// Removes `entry` from where ``insert(_:rank:entry:)`` put it.
@@ -120,7 +118,11 @@ struct SegmentIndex: Sendable {
     /// The child of `node` on the literal `key`, if any.
     func literalChild(of node: Int, _ key: UnsafeRawBufferPointer) -> Int? {
         guard !slots.isEmpty else { return nil }
-        let hash = Self.hash(node, key)
+        return literalChild(of: node, key, hash: Self.hash(node, key))
+    }
+
+    private func literalChild(of node: Int, _ key: UnsafeRawBufferPointer, hash: Int) -> Int? {
+        guard !slots.isEmpty else { return nil }
         let mask = slots.count - 1
         var slot = hash & mask
         return keyBytes.withUnsafeBytes { stored in
@@ -154,11 +156,11 @@ struct SegmentIndex: Sendable {
     }
 
     private mutating func child(of node: Int, literal: [UInt8]) -> Int {
-        if let existing = literalChild(of: node, literal) { return existing }
+        let hash = literal.withUnsafeBytes { Self.hash(node, $0) }
+        if let existing = literal.withUnsafeBytes({ literalChild(of: node, $0, hash: hash) }) { return existing }
         let child = nodes.count
         nodes.append(Node())
         if (edges.count + 1) * 2 > slots.count { grow() }
-        let hash = literal.withUnsafeBytes { Self.hash(node, $0) }
         edges.append(Edge(
             parent: node, child: child, hash: hash, keyStart: keyBytes.count, keyCount: literal.count,
             nextSibling: nodes[node].firstLiteral))
