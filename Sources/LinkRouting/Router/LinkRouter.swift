@@ -300,9 +300,20 @@ public final class LinkRouter: Sendable {
     }
 
     private static func firstMatch(_ namespace: RouteNamespace, request: RouteRequest, state: RouterState) -> (String, RouteNamespace)? {
-        guard let space = state[namespace] else { return nil }
-        var search = CandidateSearch(index: space.index, request: request)
-        while let number = search.next(in: space.index, for: request) {
+        switch namespace {
+        case .global:
+            return firstMatch(namespace, in: state.global.index, request: request, state: state)
+        case .scheme(let scheme):
+            guard let index = state.schemes[scheme]?.index else { return nil }
+            return firstMatch(namespace, in: index, request: request, state: state)
+        }
+    }
+
+    private static func firstMatch(
+        _ namespace: RouteNamespace, in index: SegmentIndex, request: RouteRequest, state: RouterState
+    ) -> (String, RouteNamespace)? {
+        var search = CandidateSearch(index: index, request: request)
+        while let number = search.next(in: index, for: request) {
             guard state.isActive(number) else { continue }
             assert(state.entries[number].compiled.matches(request), "the index yielded a route that does not match")
             return (state.entries[number].compiled.pattern, namespace)
@@ -313,10 +324,22 @@ public final class LinkRouter: Sendable {
     private static func attempt(
         _ namespace: RouteNamespace, request: RouteRequest, state: RouterState, parameters: [String: String], execute: Bool
     ) -> Bool {
-        guard let space = state[namespace] else { return false }
+        // The global index is passed as a borrow of the snapshot: copying the namespace would retain its arrays.
+        switch namespace {
+        case .global:
+            return attempt(namespace, in: state.global.index, request: request, state: state, parameters: parameters)
+        case .scheme(let scheme):
+            guard let index = state.schemes[scheme]?.index else { return false }
+            return attempt(namespace, in: index, request: request, state: state, parameters: parameters)
+        }
+    }
+
+    private static func attempt(
+        _ namespace: RouteNamespace, in index: SegmentIndex, request: RouteRequest, state: RouterState, parameters: [String: String]
+    ) -> Bool {
         let decodePlus = state.options.decodePlusSymbols
-        var search = CandidateSearch(index: space.index, request: request)
-        while let number = search.next(in: space.index, for: request) {
+        var search = CandidateSearch(index: index, request: request)
+        while let number = search.next(in: index, for: request) {
             // Fields read one by one: copying the whole entry retains all of its strings and arrays.
             guard state.isActive(number) else { continue }
             // The index only yields routes whose components match; the reference matcher checks it in debug builds

@@ -340,11 +340,16 @@ struct RouteRequest: Sendable {
             position = end
         }
         layout.pathStart = position
-        while position < count {
-            let byte = bytes[position]
-            if byte == UInt8(ascii: "#") { layout.fragmentStart = position; break }
-            if byte == UInt8(ascii: "?"), layout.queryStart == nil { layout.queryStart = position }
-            position += 1
+        // libc's vectorised `memchr` over the rest of the text, usually most of it: the first `#`, then the first
+        // `?` before it.
+        guard position < count, let base = bytes.baseAddress else { return layout }
+        var end = count
+        if let hash = memchr(base + position, Int32(UInt8(ascii: "#")), count - position) {
+            end = base.distance(to: hash.assumingMemoryBound(to: UInt8.self))
+            layout.fragmentStart = end
+        }
+        if position < end, let question = memchr(base + position, Int32(UInt8(ascii: "?")), end - position) {
+            layout.queryStart = base.distance(to: question.assumingMemoryBound(to: UInt8.self))
         }
         return layout
     }

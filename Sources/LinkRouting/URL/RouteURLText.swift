@@ -37,14 +37,15 @@ enum RouteURLText {
                         continue
                     }
                     // `/`, `?` and `#` end the authority; anything else (`:`, `@`, `[`, ...) is not accepted in it.
-                    guard byteClass >= Class.delimiter else { return false }
+                    guard byteClass == Class.delimiter || byteClass == Class.fragment else { return false }
                     break
                 }
             }
             var seenFragment = false
             while index < count {
                 let byteClass = classes[Int(bytes[index])]
-                if byteClass == Class.authority || byteClass == Class.rest || byteClass == Class.delimiter {
+                // One comparison for the usual byte: the three classes allowed after the authority are 1, 2 and 4.
+                if byteClass & Class.allowedAfterAuthority != 0 {
                     index += 1
                     continue
                 }
@@ -68,11 +69,13 @@ enum RouteURLText {
         static let authority: UInt8 = 1
         /// `:` and `@`: allowed in a path, a query and a fragment, not (here) in an authority.
         static let rest: UInt8 = 2
-        static let escape: UInt8 = 3
         /// `/` and `?`: end the authority, allowed after it.
         static let delimiter: UInt8 = 4
+        static let escape: UInt8 = 8
         /// `#`: ends the authority, starts the fragment, at most once.
-        static let fragment: UInt8 = 5
+        static let fragment: UInt8 = 16
+        /// ``authority``, ``rest`` and ``delimiter`` as a mask.
+        static let allowedAfterAuthority: UInt8 = 1 | 2 | 4
     }
 
     /// ``Class`` of every byte value: one table load per byte.
