@@ -40,4 +40,76 @@ struct RouteParametersTests {
         #expect(found.wildcardComponents == ["a", "b"])
         #expect(found.url.absoluteString == "app://files/a/b?x=1")
     }
+
+    /// Every key the lazily answered parameters hold, and a few they do not, against the dictionary they build.
+    private func expectLookupsAgreeWithTheDictionary(_ parameters: RouteParameters, sourceLocation: SourceLocation = #_sourceLocation) {
+        let values = parameters.values
+        for key in Array(values.keys) + ["missing", "", RouteKey.wildcardComponents] {
+            let expectedString: String? = if case .string(let value)? = values[key] { value } else { nil }
+            #expect(parameters[key] == expectedString, "\(key)", sourceLocation: sourceLocation)
+            let expectedStrings: [String]? = switch values[key] {
+            case .string(let value)?: [value]
+            case .strings(let array)?: array
+            case nil: nil
+            }
+            #expect(parameters.strings(key) == expectedStrings, "\(key)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func lazyParametersEqualTheDictionaryTheyBuild() throws {
+        let router = LinkRouter()
+        let recorder = Recorder()
+        router.addRoute("/a/:x/:y/:x", handler: recorder.handler())
+        router.addRoute("/w/:JLRouteWildcardComponents/*", handler: recorder.handler())
+        router.addRoute("/q/:k", handler: recorder.handler())
+        let cases: [(String, [String: String])] = [
+            ("app://a/1/2/3?x=q&y=q&z=q&z=r&z=s&plus=a+b%2B", [:]),
+            ("app://a/1/two%20words/3#x=f&w=f", ["y": "caller", "JLRoutePattern": "no"]),
+            ("app://w/v/r1/r%202?JLRouteWildcardComponents=q", [:]),
+            ("app://w/v?JLRouteWildcardComponents=q", ["JLRouteWildcardComponents": "caller"]),
+            ("app://q/a+b%2B?k=query&k=again&m=1+1", [:]),
+            ("app://q/v%23#?k=f", [:]),
+        ]
+        for decodePlus in [true, false] {
+            router.options.decodePlusSymbols = decodePlus
+            for (text, callerParameters) in cases {
+                recorder.reset()
+                #expect(router.route(text, parameters: callerParameters), "\(text)")
+                let lazy = try #require(recorder.last)
+                expectLookupsAgreeWithTheDictionary(lazy)
+                let eager = RouteParameters(values: lazy.values, url: lazy.url)
+                #expect(lazy == eager)
+                #expect(eager == lazy)
+                #expect(lazy.hashValue == eager.hashValue)
+                #expect(Set([lazy, eager]).count == 1)
+                #expect(lazy.pattern == eager.pattern && lazy.scheme == eager.scheme)
+                #expect(lazy.wildcardComponents == eager.wildcardComponents)
+                // The same URL routed as a `URL` gives equal parameters.
+                recorder.reset()
+                #expect(router.route(try #require(URL(string: text)), parameters: callerParameters))
+                #expect(recorder.last == lazy, "\(text)")
+            }
+        }
+        #expect(RouteParameters(values: ["a": .string("1")], url: try #require(URL(string: "app://x")))
+            != RouteParameters(values: ["a": .string("2")], url: try #require(URL(string: "app://x"))))
+    }
+
+    @Test func lazyLookupsFollowTheJLRoutesPrecedence() throws {
+        let router = LinkRouter()
+        let recorder = Recorder()
+        router.addRoute("/p/:id/:id/*", handler: recorder.handler())
+        let text = "app://p/first/second%2Bx/w1/w2?id=query&only=query&n=1&n=2#only=fragment"
+        #expect(router.route(text, parameters: ["caller": "c", RouteKey.url: "ignored"]))
+        let parameters = try #require(recorder.last)
+        #expect(parameters["id"] == "second x")                    // the later variable, `+` decoded
+        #expect(parameters.strings("only") == ["query", "fragment"]) // URL query, then the fragment's
+        #expect(parameters["only"] == nil)
+        #expect(parameters.strings("n") == ["1", "2"])
+        #expect(parameters["caller"] == "c")
+        #expect(parameters[RouteKey.url] == text)                  // reserved keys beat the caller's
+        #expect(parameters.wildcardComponents == ["w1", "w2"])
+        #expect(parameters.pattern == "/p/:id/:id/*")
+        #expect(parameters.scheme == RouteKey.globalRoutesScheme)
+        #expect(parameters.values["id"] == .string("second x"))
+    }
 }

@@ -1,104 +1,90 @@
 /// Yields the routes of one ``SegmentIndex`` that can match a request, best rank first, one at a time.
 ///
-/// A best-first walk: a min-heap holds trie nodes keyed by the best rank below them and leaf-list positions keyed
-/// by their route's rank. Popping a node pushes its literal child for the next URL component (one hash lookup), its
-/// variable child, its `*` routes and, when every component is consumed, the routes ending there. Because a node's
-/// key never exceeds the rank of anything below it, leaves come out in exactly JLRoutes' list order, and the cost of
-/// finding the first candidate does not grow with the number of routes that do not match. Later candidates (for a
-/// handler that returns `false`) are produced only when asked for.
+/// Each step is a depth-first walk of the trie nodes the URL can reach (the literal child for the next URL
+/// component, found with one hash lookup where the component lies, and the variable child), looking for the
+/// best-ranked route, ending where the components end or with a `*`, that is ranked after the previous candidate.
+/// A node whose best rank below is no better than the best route found so far is not entered, so the walk follows
+/// one path in the common case and never visits routes the URL cannot reach. Because every step returns the best
+/// remaining rank, candidates come out in exactly JLRoutes' list order; later ones (for a handler that returns
+/// `false`) are looked for only when asked for. A step allocates nothing.
 struct CandidateSearch {
-    private enum Target {
-        case node(Int, depth: Int, hostAware: Bool)
-        case leaves(Int, isWildcard: Bool, position: Int)
-    }
-
-    private struct Item {
-        var rank: RouteRank
-        var target: Target
-    }
-
-    private let index: SegmentIndex
-    private let components: [[UInt8]]
-    private let hostlessComponents: [[UInt8]]
-    private var heap: [Item] = []
+    /// The host-aware roots (`scheme://host`, `scheme://*.suffix`) the request's scheme and host reach.
+    private var hostRoots: [Int] = []
+    /// The rank of the previous candidate; the next one is ranked after it.
+    private var previous: RouteRank?
 
     /// Starts a search for `request` in `index`.
     init(index: SegmentIndex, request: RouteRequest) {
-        self.index = index
-        self.components = request.components
-        self.hostlessComponents = request.hostlessComponents
-        push(Item(rank: index.nodes[SegmentIndex.plainRoot].best, target: .node(SegmentIndex.plainRoot, depth: 0, hostAware: false)))
         // Building the host keys costs more than the rest of the search: only when host-aware routes exist.
-        if !index.nodes[SegmentIndex.hostRoot].literals.isEmpty, let scheme = request.scheme, let host = request.host {
-            let hostRoot = index.nodes[SegmentIndex.hostRoot]
-            for key in HostPattern.indexKeys(scheme: scheme, host: host) {
-                if let child = hostRoot.literals[SegmentKey(key)] {
-                    push(Item(rank: index.nodes[child].best, target: .node(child, depth: 0, hostAware: true)))
-                }
-            }
+        guard index.nodes[SegmentIndex.hostRoot].hasLiterals, let scheme = request.scheme, let host = request.host else { return }
+        for key in HostPattern.indexKeys(scheme: scheme, host: host) {
+            if let child = index.literalChild(of: SegmentIndex.hostRoot, key) { hostRoots.append(child) }
         }
     }
 
     /// The entry number of the next candidate, or `nil` when there is none left.
-    mutating func next() -> Int? {
-        while let item = pop() {
-            switch item.target {
-            case .leaves(let node, let isWildcard, let position):
-                let leaves = isWildcard ? index.nodes[node].wildcard : index.nodes[node].terminal
-                if position + 1 < leaves.count {
-                    push(Item(rank: leaves[position + 1].rank, target: .leaves(node, isWildcard: isWildcard, position: position + 1)))
-                }
-                return leaves[position].entry
-            case .node(let node, let depth, let hostAware):
-                let current = index.nodes[node]
-                let path = hostAware ? hostlessComponents : components
-                if depth == path.count, let first = current.terminal.first {
-                    push(Item(rank: first.rank, target: .leaves(node, isWildcard: false, position: 0)))
-                }
-                if let first = current.wildcard.first {
-                    push(Item(rank: first.rank, target: .leaves(node, isWildcard: true, position: 0)))
-                }
-                guard depth < path.count else { continue }
-                if let child = current.literals[SegmentKey(path[depth])] {
-                    push(Item(rank: index.nodes[child].best, target: .node(child, depth: depth + 1, hostAware: hostAware)))
-                }
-                if let child = current.variable {
-                    push(Item(rank: index.nodes[child].best, target: .node(child, depth: depth + 1, hostAware: hostAware)))
+    ///
+    /// - Parameters:
+    ///   - index: the index given to ``init(index:request:)``.
+    ///   - request: the request given to ``init(index:request:)``.
+    mutating func next(in index: SegmentIndex, for request: RouteRequest) -> Int? {
+        var found: SegmentIndex.Leaf?
+        let previous = self.previous
+        request.bytes.withUnsafeBytes { bytes in
+            Self.visit(
+                SegmentIndex.plainRoot, depth: 0, spans: request.spans(hostAware: false), bytes: bytes, index: index,
+                after: previous, found: &found)
+            if !hostRoots.isEmpty {
+                let hostless = request.spans(hostAware: true)
+                for root in hostRoots {
+                    Self.visit(root, depth: 0, spans: hostless, bytes: bytes, index: index, after: previous, found: &found)
                 }
             }
         }
-        return nil
+        guard let found else { return nil }
+        self.previous = found.rank
+        return found.entry
     }
 
-    // MARK: - Binary heap on rank
-
-    private mutating func push(_ item: Item) {
-        guard item.rank != .last else { return }
-        heap.append(item)
-        var child = heap.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard heap[child].rank < heap[parent].rank else { break }
-            heap.swapAt(child, parent)
-            child = parent
+    private static func visit(
+        _ node: Int, depth: Int, spans: ArraySlice<Range<Int>>, bytes: UnsafeRawBufferPointer, index: SegmentIndex,
+        after previous: RouteRank?, found: inout SegmentIndex.Leaf?
+    ) {
+        if let found, !(index.nodes[node].best < found.rank) { return }
+        if depth == spans.count { consider(index.nodes[node].terminal, after: previous, found: &found) }
+        consider(index.nodes[node].wildcard, after: previous, found: &found)
+        guard depth < spans.count else { return }
+        let span = spans[spans.startIndex + depth]
+        let literal = index.literalChild(of: node, UnsafeRawBufferPointer(rebasing: bytes[span]))
+        let variable = index.nodes[node].variable
+        // The better-ranked subtree first, so that the other is more often skipped.
+        if let literal, let variable, index.nodes[variable].best < index.nodes[literal].best {
+            visit(variable, depth: depth + 1, spans: spans, bytes: bytes, index: index, after: previous, found: &found)
+            visit(literal, depth: depth + 1, spans: spans, bytes: bytes, index: index, after: previous, found: &found)
+            return
+        }
+        if let literal {
+            visit(literal, depth: depth + 1, spans: spans, bytes: bytes, index: index, after: previous, found: &found)
+        }
+        if let variable {
+            visit(variable, depth: depth + 1, spans: spans, bytes: bytes, index: index, after: previous, found: &found)
         }
     }
 
-    private mutating func pop() -> Item? {
-        guard !heap.isEmpty else { return nil }
-        heap.swapAt(0, heap.count - 1)
-        let top = heap.removeLast()
-        var parent = 0
-        while true {
-            let left = 2 * parent + 1
-            let right = left + 1
-            var smallest = parent
-            if left < heap.count, heap[left].rank < heap[smallest].rank { smallest = left }
-            if right < heap.count, heap[right].rank < heap[smallest].rank { smallest = right }
-            if smallest == parent { break }
-            heap.swapAt(parent, smallest)
-            parent = smallest
+    /// Takes the best leaf of `leaves` (sorted by rank) ranked after `previous`, if it beats `found`.
+    private static func consider(_ leaves: [SegmentIndex.Leaf], after previous: RouteRank?, found: inout SegmentIndex.Leaf?) {
+        guard !leaves.isEmpty else { return }
+        var position = 0
+        if let previous {
+            var high = leaves.count
+            while position < high {
+                let middle = (position + high) / 2
+                if previous < leaves[middle].rank { high = middle } else { position = middle + 1 }
+            }
+            guard position < leaves.count else { return }
         }
-        return top
+        let leaf = leaves[position]
+        if let current = found, !(leaf.rank < current.rank) { return }
+        found = leaf
     }
 }

@@ -21,11 +21,34 @@ public struct RouteParameters: Sendable, Hashable {
         case strings([String])
     }
 
+    /// Where the values come from: a dictionary given to ``init(values:url:)``, or what the router matched.
+    private enum Storage: Sendable {
+        case dictionary([String: Value], URL)
+        case match(RouteMatch)
+    }
+
+    private let storage: Storage
+
     /// The JLRoutes parameter dictionary, `JLRouteURL` as the URL's absolute string.
-    public let values: [String: Value]
+    ///
+    /// For parameters made by the router, the dictionary is built on first use (then kept): the subscript,
+    /// ``strings(_:)``, ``value(_:as:)``, ``pattern``, ``scheme`` and ``wildcardComponents`` answer without it.
+    public var values: [String: Value] {
+        switch storage {
+        case .dictionary(let values, _): values
+        case .match(let match): match.values
+        }
+    }
 
     /// The URL that was routed.
-    public let url: URL
+    ///
+    /// For a string routed with ``LinkRouter/route(_:parameters:)-(String,_)``, made from the string on first use.
+    public var url: URL {
+        switch storage {
+        case .dictionary(_, let url): url
+        case .match(let match): match.url
+        }
+    }
 
     /// Creates parameters from a dictionary; the router builds these, tests may too.
     ///
@@ -33,13 +56,36 @@ public struct RouteParameters: Sendable, Hashable {
     ///   - values: the dictionary, which should hold the ``RouteKey`` entries.
     ///   - url: the routed URL.
     public init(values: [String: Value], url: URL) {
-        self.values = values
-        self.url = url
+        storage = .dictionary(values, url)
+    }
+
+    /// Parameters that read `match` on demand.
+    init(match: RouteMatch) {
+        storage = .match(match)
+    }
+
+    /// The value under `key`, without building the dictionary when the router made these parameters.
+    private func lookup(_ key: String) -> Value? {
+        switch storage {
+        case .dictionary(let values, _): values[key]
+        case .match(let match): match.value(forKey: key)
+        }
+    }
+
+    /// Equal when ``values`` and ``url`` are equal, however each side was made.
+    public static func == (lhs: RouteParameters, rhs: RouteParameters) -> Bool {
+        lhs.values == rhs.values && lhs.url == rhs.url
+    }
+
+    /// Hashes ``values`` and ``url``, consistently with `==`.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(values)
+        hasher.combine(url)
     }
 
     /// The single string under `key`, or `nil` when it is missing or an array (as `params[key] as? String` would be).
     public subscript(key: String) -> String? {
-        if case .string(let value)? = values[key] { return value }
+        if case .string(let value)? = lookup(key) { return value }
         return nil
     }
 
@@ -48,7 +94,7 @@ public struct RouteParameters: Sendable, Hashable {
     /// - Parameter key: a parameter name.
     /// - Returns: the values in URL order.
     public func strings(_ key: String) -> [String]? {
-        switch values[key] {
+        switch lookup(key) {
         case .string(let value)?: [value]
         case .strings(let array)?: array
         case nil: nil

@@ -22,57 +22,23 @@ struct CompiledPattern: Sendable, Hashable {
         var problems: [(RouteDiagnostic.Kind, String)] = []
         let split = HostPattern.split(declared)
         let path = split?.path ?? declared
-        if !OptionalGroupExpander.isBalanced(path) {
-            problems.append((.unbalancedParentheses, "its optional groups '( )' are unbalanced or nested; JLRoutes would crash or misparse it"))
+        var expansions: [String] = []
+        // Most patterns have no parentheses: one scan instead of the balance, size and expansion passes.
+        if PercentDecoding.contains(UInt8(ascii: "("), in: path) || PercentDecoding.contains(UInt8(ascii: ")"), in: path) {
+            if !OptionalGroupExpander.isBalanced(path) {
+                problems.append((.unbalancedParentheses, "its optional groups '( )' are unbalanced or nested; JLRoutes would crash or misparse it"))
+            }
+            if OptionalGroupExpander.hasTooManySubpaths(path) {
+                problems.append((.tooManyOptionalGroups, "it has more than \(OptionalGroupExpander.maximumSubpaths) optional groups and parts, too many to expand; it is used as written, parentheses included"))
+            }
+            expansions = OptionalGroupExpander.expand(path)
         }
-        if OptionalGroupExpander.hasTooManySubpaths(path) {
-            problems.append((.tooManyOptionalGroups, "it has more than \(OptionalGroupExpander.maximumSubpaths) optional groups and parts, too many to expand; it is used as written, parentheses included"))
-        }
-        var expansions = OptionalGroupExpander.expand(path)
         if expansions.isEmpty { expansions = [path] }
 
         var patterns: [CompiledPattern] = []
+        patterns.reserveCapacity(expansions.count)
         for expansion in expansions {
-            var bytes = Array(expansion.utf8)[...]
-            if bytes.first == UInt8(ascii: "/") { bytes = bytes.dropFirst() }
-            // JLRoutes keeps a trailing `/` as an empty last component that no normalised URL can match: fixed here.
-            if bytes.last == UInt8(ascii: "/") { bytes = bytes.dropLast() }
-            // Split by hand into a sized array: `split` grows its result one slice at a time.
-            var parts: [ArraySlice<UInt8>] = []
-            parts.reserveCapacity(bytes.count(where: { $0 == UInt8(ascii: "/") }) + 1)
-            var partStart = bytes.startIndex
-            for index in bytes.indices where bytes[index] == UInt8(ascii: "/") {
-                parts.append(bytes[partStart..<index])
-                partStart = index + 1
-            }
-            parts.append(bytes[partStart...])
-            var components: [Component] = []
-            components.reserveCapacity(parts.count)
-            // Routes have a handful of variables: a linear search beats hashing every name into a set.
-            var names: [String] = []
-            for (position, part) in parts.enumerated() {
-                if part.count == 1, part.first == UInt8(ascii: "*") {
-                    components.append(.wildcard)
-                    if position != parts.count - 1 {
-                        problems.append((.wildcardNotAtEnd, "'*' is not its last component, so the components after it are ignored"))
-                    }
-                    break
-                }
-                if part.first == UInt8(ascii: ":") {
-                    let name = variableName(part)
-                    if names.contains(name) {
-                        problems.append((.conflictingVariableNames, "the variable '\(name)' appears twice; the later value wins"))
-                    } else {
-                        names.append(name)
-                    }
-                    if name == RouteKey.pattern || name == RouteKey.url || name == RouteKey.scheme {
-                        problems.append((.conflictingVariableNames, "the variable '\(name)' is a reserved key and is always overwritten"))
-                    }
-                    components.append(.variable(name))
-                } else {
-                    components.append(.literal(Array(part)))
-                }
-            }
+            let components = Self.components(of: expansion, problems: &problems)
             let reported = split.map { "\($0.host.scheme)://\($0.host.isWildcard ? "*" : "")\($0.host.host)\(expansion)" } ?? expansion
             patterns.append(CompiledPattern(pattern: reported, host: split?.host, components: components))
         }
@@ -82,19 +48,70 @@ struct CompiledPattern: Sendable, Hashable {
         return (patterns, problems)
     }
 
+    /// The components of one expansion, split on its bytes in place (no intermediate arrays: this runs for every
+    /// registered route), with the problems found.
+    private static func components(of expansion: String, problems: inout [(RouteDiagnostic.Kind, String)]) -> [Component] {
+        var expansion = expansion
+        return expansion.withUTF8 { all in
+            var start = 0
+            var end = all.count
+            if start < end, all[start] == UInt8(ascii: "/") { start += 1 }
+            // JLRoutes keeps a trailing `/` as an empty last component that no normalised URL can match: fixed here.
+            if start < end, all[end - 1] == UInt8(ascii: "/") { end -= 1 }
+            var count = 1
+            for index in start..<end where all[index] == UInt8(ascii: "/") { count += 1 }
+            var components: [Component] = []
+            components.reserveCapacity(count)
+            var partStart = start
+            var index = start
+            while true {
+                guard index == end || all[index] == UInt8(ascii: "/") else {
+                    index += 1
+                    continue
+                }
+                let part = UnsafeBufferPointer(rebasing: all[partStart..<index])
+                if part.count == 1, part[0] == UInt8(ascii: "*") {
+                    components.append(.wildcard)
+                    if index != end {
+                        problems.append((.wildcardNotAtEnd, "'*' is not its last component, so the components after it are ignored"))
+                    }
+                    break
+                }
+                if part.first == UInt8(ascii: ":") {
+                    let name = variableName(part)
+                    // Routes have a handful of variables: a linear search of the components so far, no set.
+                    if components.contains(where: { if case .variable(let existing) = $0 { existing == name } else { false } }) {
+                        problems.append((.conflictingVariableNames, "the variable '\(name)' appears twice; the later value wins"))
+                    }
+                    if name.utf8.first == UInt8(ascii: "J"), name == RouteKey.pattern || name == RouteKey.url || name == RouteKey.scheme {
+                        problems.append((.conflictingVariableNames, "the variable '\(name)' is a reserved key and is always overwritten"))
+                    }
+                    components.append(.variable(name))
+                } else {
+                    components.append(.literal(Array(part)))
+                }
+                if index == end { break }
+                index += 1
+                partStart = index
+            }
+            return components
+        }
+    }
+
     /// JLRoutes' `routeVariableNameForValue`: one leading `:` and one trailing `#` dropped, each only when longer
     /// than one character (so `/:` captures under the key `:`).
     /// The same on the component's bytes, as registration splits them (no `Character` walking).
-    static func variableName(_ component: ArraySlice<UInt8>) -> String {
-        var bytes = component
+    static func variableName(_ component: UnsafeBufferPointer<UInt8>) -> String {
         // One `:` or `#` byte is one UTF-16 unit, so "longer than one character" is "more than one byte" whenever
         // the rest is ASCII; otherwise fall back to the String rules.
-        guard bytes.allSatisfy({ $0 < 0x80 }) else {
+        guard component.allSatisfy({ $0 < 0x80 }) else {
             return variableName(Substring(String(decoding: component, as: UTF8.self)))
         }
-        if bytes.count > 1, bytes.first == UInt8(ascii: ":") { bytes = bytes.dropFirst() }
-        if bytes.count > 1, bytes.last == UInt8(ascii: "#") { bytes = bytes.dropLast() }
-        return String(decoding: bytes, as: UTF8.self)
+        var start = 0
+        var end = component.count
+        if end - start > 1, component[start] == UInt8(ascii: ":") { start += 1 }
+        if end - start > 1, component[end - 1] == UInt8(ascii: "#") { end -= 1 }
+        return String(decoding: UnsafeBufferPointer(rebasing: component[start..<end]), as: UTF8.self)
     }
 
     static func variableName(_ component: Substring) -> String {
@@ -104,31 +121,43 @@ struct CompiledPattern: Sendable, Hashable {
         return String(name)
     }
 
-    /// The captured values when `components` (of a URL) match this pattern, else `nil`.
+    /// Whether the components of `request` (hostless ones for a host-aware pattern) match this pattern.
     ///
-    /// The reference matcher: the index only decides the order in which routes are tried.
-    func match(_ urlComponents: [[UInt8]], decodePlusSymbols: Bool) -> (variables: [(String, String)], wildcard: [String]?)? {
-        let hasWildcard = components.last == .wildcard
-        if !hasWildcard, urlComponents.count != components.count { return nil }
-        var variables: [(String, String)] = []
-        for (index, component) in components.enumerated() {
+    /// The reference matcher: ``CandidateSearch`` only yields routes whose literals it found along the URL's
+    /// components, and the router asserts this agrees (debug builds, so every test run). Nothing is captured here;
+    /// ``RouteMatch`` reads the variables from the request's components when a handler asks for them.
+    func matches(_ request: RouteRequest) -> Bool {
+        let spans = request.spans(hostAware: host != nil)
+        if !hasWildcard, spans.count != components.count { return false }
+        var span = spans.startIndex
+        for component in components {
             switch component {
             case .wildcard:
-                guard urlComponents.count >= index else { return nil }
-                return (variables, urlComponents[index...].map { String(decoding: $0, as: UTF8.self) })
-            case .variable(let name):
-                guard index < urlComponents.count else { return nil }
-                variables.append((name, Self.variableValue(urlComponents[index], decodePlusSymbols: decodePlusSymbols)))
+                return true
+            case .variable:
+                guard span < spans.endIndex else { return false }
             case .literal(let bytes):
-                guard index < urlComponents.count, urlComponents[index] == bytes else { return nil }
+                guard span < spans.endIndex, spans[span].count == bytes.count,
+                      request.bytes[spans[span]].elementsEqual(bytes) else { return false }
             }
+            span += 1
         }
-        return (variables, nil)
+        return true
+    }
+
+    /// Whether the last component is `*`.
+    var hasWildcard: Bool {
+        if case .wildcard? = components.last { return true }
+        return false
     }
 
     /// JLRoutes' variable value: percent-decoded, one trailing `#` dropped (when longer than one character),
     /// then `+` to space when asked.
-    static func variableValue(_ raw: [UInt8], decodePlusSymbols: Bool) -> String {
+    static func variableValue(_ raw: ArraySlice<UInt8>, decodePlusSymbols: Bool) -> String {
+        // Nothing to decode, no `#` to drop, no `+` to replace: the value is the bytes (the usual case).
+        if raw.last != UInt8(ascii: "#"), !raw.contains(where: { $0 == UInt8(ascii: "%") || (decodePlusSymbols && $0 == UInt8(ascii: "+")) }) {
+            return String(decoding: raw, as: UTF8.self)
+        }
         var value = PercentDecoding.decode(String(decoding: raw, as: UTF8.self))
         if value.utf16.count > 1, value.hasSuffix("#") { value.removeLast() }
         return decodePlusSymbols ? PercentDecoding.plusToSpace(value) : value

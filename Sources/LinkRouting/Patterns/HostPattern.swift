@@ -37,7 +37,7 @@ struct HostPattern: Sendable, Hashable {
     /// shape (then it is an ordinary JLRoutes pattern).
     static func split(_ pattern: String) -> (host: HostPattern, path: String)? {
         // Fast path: a JLRoutes pattern normally starts with `/` and never has `://`.
-        guard pattern.utf8.first != UInt8(ascii: "/"), pattern.utf8.contains(UInt8(ascii: ":")) else { return nil }
+        guard pattern.utf8.first != UInt8(ascii: "/"), PercentDecoding.contains(UInt8(ascii: ":"), in: pattern) else { return nil }
         guard let separator = pattern.range(of: "://") else { return nil }
         let scheme = pattern[pattern.startIndex..<separator.lowerBound]
         guard let first = scheme.first, first.isASCII, first.isLetter,

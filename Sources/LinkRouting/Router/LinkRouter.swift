@@ -217,6 +217,8 @@ public final class LinkRouter: Sendable {
     /// - Returns: whether a handler accepted it; `false` without calling anything when it is not a URL at all.
     @discardableResult
     public func route(_ urlString: String, parameters: [String: String] = [:]) -> Bool {
+        // Text that certainly parses is routed without making its `URL` (made later only if someone reads it).
+        if RouteURLText.certainlyParses(urlString) { return route(text: urlString, url: nil, parameters: parameters) }
         guard let url = URL(string: urlString) else { return false }
         return route(text: urlString, url: url, parameters: parameters)
     }
@@ -226,22 +228,22 @@ public final class LinkRouter: Sendable {
     /// - Parameter urlString: the URL as text.
     /// - Returns: `false` when it is not a URL or nothing matches.
     public func canRoute(_ urlString: String) -> Bool {
-        guard let url = URL(string: urlString) else { return false }
-        return matchingRoute(text: urlString, url: url) != nil
+        guard RouteURLText.certainlyParses(urlString) || URL(string: urlString) != nil else { return false }
+        return matchingRoute(text: urlString, url: nil) != nil
     }
 
-    private func route(text: String, url: URL, parameters: [String: String]) -> Bool {
+    private func route(text: String, url: URL?, parameters: [String: String]) -> Bool {
         let snapshot = state.withTrackedLock { $0 }
         let request = RouteRequest(
             text: text, url: url, alwaysTreatsHostAsPathComponent: snapshot.options.alwaysTreatsHostAsPathComponent,
             splitsHostlessPath: snapshot.hasHostAwareRoutes)
-        let selected = snapshot.selectedNamespace(for: request.scheme)
+        let selected = snapshot.selectedNamespace(for: request)
         var didRoute = Self.attempt(selected, request: request, state: snapshot, parameters: parameters, execute: true)
         if !didRoute, selected != .global, snapshot[selected]?.fallsBackToGlobalRoutes == true {
             didRoute = Self.attempt(.global, request: request, state: snapshot, parameters: parameters, execute: true)
-            if !didRoute { snapshot.global.unmatchedHandler?(url, parameters) }
+            if !didRoute, let handler = snapshot.global.unmatchedHandler, let url = request.makeURL() { handler(url, parameters) }
         }
-        if !didRoute { snapshot[selected]?.unmatchedHandler?(url, parameters) }
+        if !didRoute, let handler = snapshot[selected]?.unmatchedHandler, let url = request.makeURL() { handler(url, parameters) }
         return didRoute
     }
 
@@ -279,12 +281,12 @@ public final class LinkRouter: Sendable {
     // MARK: - Internals
 
     /// The first active matching route's pattern and namespace, as `canRoute` sees it.
-    func matchingRoute(text: String, url: URL) -> (pattern: String, namespace: RouteNamespace)? {
+    func matchingRoute(text: String, url: URL?) -> (pattern: String, namespace: RouteNamespace)? {
         let snapshot = state.withTrackedLock { $0 }
         let request = RouteRequest(
             text: text, url: url, alwaysTreatsHostAsPathComponent: snapshot.options.alwaysTreatsHostAsPathComponent,
             splitsHostlessPath: snapshot.hasHostAwareRoutes)
-        let selected = snapshot.selectedNamespace(for: request.scheme)
+        let selected = snapshot.selectedNamespace(for: request)
         if let found = Self.firstMatch(selected, request: request, state: snapshot) { return found }
         if selected != .global, snapshot[selected]?.fallsBackToGlobalRoutes == true {
             return Self.firstMatch(.global, request: request, state: snapshot)
@@ -298,14 +300,23 @@ public final class LinkRouter: Sendable {
     }
 
     private static func firstMatch(_ namespace: RouteNamespace, request: RouteRequest, state: RouterState) -> (String, RouteNamespace)? {
-        guard let space = state[namespace] else { return nil }
-        var search = CandidateSearch(index: space.index, request: request)
-        while let number = search.next() {
-            let entry = state.entries[number]
-            guard state.isActive(entry),
-                  entry.compiled.match(RouterState.components(for: entry, in: request), decodePlusSymbols: false) != nil
-            else { continue }
-            return (entry.compiled.pattern, namespace)
+        switch namespace {
+        case .global:
+            return firstMatch(namespace, in: state.global.index, request: request, state: state)
+        case .scheme(let scheme):
+            guard let index = state.schemes[scheme]?.index else { return nil }
+            return firstMatch(namespace, in: index, request: request, state: state)
+        }
+    }
+
+    private static func firstMatch(
+        _ namespace: RouteNamespace, in index: SegmentIndex, request: RouteRequest, state: RouterState
+    ) -> (String, RouteNamespace)? {
+        var search = CandidateSearch(index: index, request: request)
+        while let number = search.next(in: index, for: request) {
+            guard state.isActive(number) else { continue }
+            assert(state.entries[number].compiled.matches(request), "the index yielded a route that does not match")
+            return (state.entries[number].compiled.pattern, namespace)
         }
         return nil
     }
@@ -313,28 +324,32 @@ public final class LinkRouter: Sendable {
     private static func attempt(
         _ namespace: RouteNamespace, request: RouteRequest, state: RouterState, parameters: [String: String], execute: Bool
     ) -> Bool {
-        guard let space = state[namespace] else { return false }
+        // The global index is passed as a borrow of the snapshot: copying the namespace would retain its arrays.
+        switch namespace {
+        case .global:
+            return attempt(namespace, in: state.global.index, request: request, state: state, parameters: parameters)
+        case .scheme(let scheme):
+            guard let index = state.schemes[scheme]?.index else { return false }
+            return attempt(namespace, in: index, request: request, state: state, parameters: parameters)
+        }
+    }
+
+    private static func attempt(
+        _ namespace: RouteNamespace, in index: SegmentIndex, request: RouteRequest, state: RouterState, parameters: [String: String]
+    ) -> Bool {
         let decodePlus = state.options.decodePlusSymbols
-        var search = CandidateSearch(index: space.index, request: request)
-        var query: [String: RouteParameters.Value]?
-        while let number = search.next() {
-            let entry = state.entries[number]
-            guard state.isActive(entry),
-                  let captured = entry.compiled.match(RouterState.components(for: entry, in: request), decodePlusSymbols: decodePlus)
-            else { continue }
-            let queryValues = query ?? request.queryParameters(decodePlusSymbols: decodePlus)
-            query = queryValues
-            // Sized once: growing the dictionary key by key rehashes it several times per routed URL.
-            var values: [String: RouteParameters.Value] = [:]
-            values.reserveCapacity(queryValues.count + captured.variables.count + parameters.count + 4)
-            for (name, value) in queryValues { values[name] = value }
-            for (name, value) in captured.variables { values[name] = .string(value) }
-            if let wildcard = captured.wildcard { values[RouteKey.wildcardComponents] = .strings(wildcard) }
-            for (name, value) in parameters { values[name] = .string(value) }
-            values[RouteKey.pattern] = .string(entry.compiled.pattern)
-            values[RouteKey.url] = .string(request.text)
-            values[RouteKey.scheme] = .string(namespace.name)
-            if entry.handler(RouteParameters(values: values, url: request.url)) { return true }
+        var search = CandidateSearch(index: index, request: request)
+        while let number = search.next(in: index, for: request) {
+            // Fields read one by one: copying the whole entry retains all of its strings and arrays.
+            guard state.isActive(number) else { continue }
+            // The index only yields routes whose components match; the reference matcher checks it in debug builds
+            // (and so in every test run).
+            assert(state.entries[number].compiled.matches(request), "the index yielded a route that does not match")
+            // The parameters read the request on demand: the JLRoutes dictionary is built only if a handler asks.
+            let match = RouteMatch(
+                request: request, pattern: state.entries[number].compiled, namespaceName: namespace.name,
+                parameters: parameters, decodePlusSymbols: decodePlus)
+            if state.entries[number].handler(RouteParameters(match: match)) { return true }
         }
         return false
     }

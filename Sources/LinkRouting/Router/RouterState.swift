@@ -33,8 +33,13 @@ struct RouterState: Sendable {
     /// Whether any namespace holds a host-aware route (`https://host/path`); requests skip the hostless split
     /// otherwise.
     var hasHostAwareRoutes: Bool {
-        !global.index.nodes[SegmentIndex.hostRoot].literals.isEmpty
-            || schemes.values.contains { !$0.index.nodes[SegmentIndex.hostRoot].literals.isEmpty }
+        global.index.nodes[SegmentIndex.hostRoot].hasLiterals
+            || schemes.values.contains { $0.index.nodes[SegmentIndex.hostRoot].hasLiterals }
+    }
+
+    /// The namespace `request` is routed in; its scheme is only made into a string when scheme namespaces exist.
+    func selectedNamespace(for request: RouteRequest) -> RouteNamespace {
+        schemes.isEmpty ? .global : selectedNamespace(for: request.scheme)
     }
 
     /// The namespace a URL with `scheme` is routed in.
@@ -50,6 +55,22 @@ struct RouterState: Sendable {
         }
     }
 
+    /// The index of a namespace, without copying the rest of the namespace.
+    func index(of namespace: RouteNamespace) -> SegmentIndex? {
+        switch namespace {
+        case .global: global.index
+        case .scheme(let scheme): schemes[scheme]?.index
+        }
+    }
+
+    /// The lowest priority registered in a namespace, without copying the namespace.
+    func lowestPriority(in namespace: RouteNamespace) -> Int? {
+        switch namespace {
+        case .global: global.lowestPriority
+        case .scheme(let scheme): schemes[scheme]?.lowestPriority
+        }
+    }
+
     /// Runs `body` on the namespace, creating it when missing (as JLRoutes' `routesForScheme:` does).
     mutating func modify<Result>(_ namespace: RouteNamespace, _ body: (inout Namespace) -> Result) -> Result {
         switch namespace {
@@ -60,8 +81,11 @@ struct RouterState: Sendable {
         }
     }
 
-    func isActive(_ entry: Entry) -> Bool {
-        !entry.isRemoved && !(entry.group.map(disabledGroups.contains) ?? false)
+    /// Whether `entries[number]` is neither removed nor in a disabled group (read without copying the entry).
+    func isActive(_ number: Int) -> Bool {
+        guard !entries[number].isRemoved else { return false }
+        guard !disabledGroups.isEmpty, let group = entries[number].group else { return true }
+        return !disabledGroups.contains(group)
     }
 
     /// The components `entry` matches against in `request`.
@@ -86,7 +110,7 @@ struct RouterState: Sendable {
             if let overlap = earlierRoute(covering: pattern, in: namespace, before: rank, registration: registration) {
                 found.append(overlap)
             }
-            if let lowest = self[namespace]?.lowestPriority, lowest < priority {
+            if let lowest = lowestPriority(in: namespace), lowest < priority {
                 found += laterRoutes(coveredBy: pattern, in: namespace, after: rank)
             }
             let location = modify(namespace) { space in
@@ -109,9 +133,9 @@ struct RouterState: Sendable {
     /// follows every edge, a `*` covers its whole subtree. The walk stops after ``shadowWalkLimit`` nodes, so a
     /// `/*` added over a huge table reports what it found so far rather than stalling registration.
     private func laterRoutes(coveredBy pattern: CompiledPattern, in namespace: RouteNamespace, after rank: RouteRank) -> [RouteDiagnostic] {
-        guard let space = self[namespace] else { return [] }
-        let nodes = space.index.nodes
-        let start: Int? = pattern.host.map { nodes[SegmentIndex.hostRoot].literals[SegmentKey($0.indexKey)] } ?? SegmentIndex.plainRoot
+        guard let index = index(of: namespace) else { return [] }
+        let nodes = index.nodes
+        let start: Int? = pattern.host.map { index.literalChild(of: SegmentIndex.hostRoot, $0.indexKey) } ?? SegmentIndex.plainRoot
         guard let start else { return [] }
         var covered: [SegmentIndex.Leaf] = []
         // Leaf lists are sorted by rank, so the routes tried after the new one are a suffix: only its start is read.
@@ -133,7 +157,7 @@ struct RouterState: Sendable {
             if everything || component == .wildcard {
                 collect(current.terminal)
                 collect(current.wildcard)
-                stack += current.literals.values.map { ($0, depth + 1, true) }
+                stack += index.literalChildren(of: node).map { ($0, depth + 1, true) }
                 if let child = current.variable { stack.append((child, depth + 1, true)) }
                 continue
             }
@@ -141,9 +165,9 @@ struct RouterState: Sendable {
             case nil:
                 collect(current.terminal)
             case .literal(let bytes):
-                if let child = current.literals[SegmentKey(bytes)] { stack.append((child, depth + 1, false)) }
+                if let child = index.literalChild(of: node, bytes) { stack.append((child, depth + 1, false)) }
             case .variable:
-                stack += current.literals.values.map { ($0, depth + 1, false) }
+                stack += index.literalChildren(of: node).map { ($0, depth + 1, false) }
                 if let child = current.variable { stack.append((child, depth + 1, false)) }
             case .wildcard:
                 break
@@ -173,11 +197,11 @@ struct RouterState: Sendable {
     private func earlierRoute(
         covering pattern: CompiledPattern, in namespace: RouteNamespace, before rank: RouteRank, registration: Int
     ) -> RouteDiagnostic? {
-        guard let space = self[namespace] else { return nil }
-        let nodes = space.index.nodes
+        guard let index = index(of: namespace) else { return nil }
+        let nodes = index.nodes
         var start: Int?
         if let host = pattern.host {
-            start = nodes[SegmentIndex.hostRoot].literals[SegmentKey(host.indexKey)]
+            start = index.literalChild(of: SegmentIndex.hostRoot, host.indexKey)
         } else {
             start = SegmentIndex.plainRoot
         }
@@ -211,7 +235,7 @@ struct RouterState: Sendable {
             }
             switch pattern.components[depth] {
             case .literal(let bytes):
-                if let child = current.literals[SegmentKey(bytes)] { stack.append((child, depth + 1, exact)) }
+                if let child = index.literalChild(of: node, bytes) { stack.append((child, depth + 1, exact)) }
                 if let child = current.variable { stack.append((child, depth + 1, false)) }
             case .variable:
                 if let child = current.variable { stack.append((child, depth + 1, exact)) }

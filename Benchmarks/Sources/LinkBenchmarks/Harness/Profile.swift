@@ -3,13 +3,18 @@ import AssociatedDomains
 /// `--profile NAME`: runs one case a fixed number of times without timing, for `valgrind --tool=callgrind`,
 /// whose instruction counts do not depend on what else the machine is doing.
 enum Profile {
-    static let names = ["route-hit", "route-cold", "aasa-realistic", "aasa-shared"]
+    static let names = ["route-hit", "route-hit-full", "route-cold", "aasa-realistic", "aasa-shared"]
 
     static func run(_ name: String, iterations: Int) {
         switch name {
         case "route-hit":
             let fixture = RouteTableFixture(resources: 1_000)
             let subject = UniversalLinkKitSubject(patterns: fixture.patterns)
+            let url = fixture.url(for: .hitLastParam2)
+            for _ in 0..<iterations { blackHole(subject.route(url)) }
+        case "route-hit-full":
+            let fixture = RouteTableFixture(resources: 1_000)
+            let subject = UniversalLinkKitFullDictionarySubject(patterns: fixture.patterns)
             let url = fixture.url(for: .hitLastParam2)
             for _ in 0..<iterations { blackHole(subject.route(url)) }
         case "route-cold":

@@ -7,15 +7,48 @@ import RoutingKit
 /// A router under test: built from the fixture's patterns, then asked to route URL strings.
 protocol RoutingSubject {
     static var name: String { get }
+    /// The JSON `variant` of the subject's rows, when it is a second way of measuring the same router.
+    static var variant: String? { get }
     init(patterns: [String])
     /// Routes `url` (a full URL string) and returns whether a route took it.
     func route(_ url: String) -> Bool
 }
 
-/// Ours: the string goes in as a user hands it over; `route(_: String)` parses it, walks the index, builds the
-/// JLRoutes parameter dictionary and calls the handler.
+extension RoutingSubject {
+    static var variant: String? { nil }
+}
+
+/// Ours: the string goes in as a user hands it over; `route(_: String)` parses it, walks the index and calls the
+/// handler, which reads what a real handler reads: the route's variables by name (`id`, and `cid` for the comments
+/// route; nothing for the static route), percent-decoded, as RoutingKit's figure includes decoding its two
+/// parameters. The JLRoutes dictionary is then never built: see ``UniversalLinkKitFullDictionarySubject``.
 struct UniversalLinkKitSubject: RoutingSubject {
     static let name = "UniversalLinkKit"
+    let router = LinkRouter()
+
+    init(patterns: [String]) {
+        for pattern in patterns {
+            router.addRoute(pattern, handler: Self.handler(for: pattern))
+        }
+    }
+
+    /// The handler a developer would write for each of the fixture's four route shapes, chosen without parsing
+    /// the pattern (the cold start times registration, not the harness).
+    static func handler(for pattern: String) -> LinkRouter.Handler {
+        if pattern.hasSuffix("/:cid") { return { $0["id"] != nil && $0["cid"] != nil } }
+        if pattern.hasSuffix("/all") { return { _ in true } }
+        return { $0["id"] != nil }
+    }
+
+    func route(_ url: String) -> Bool { router.route(url) }
+}
+
+/// Ours, with a handler that reads the whole JLRoutes dictionary (`parameters.values`): query items, variables,
+/// `JLRoutePattern`, `JLRouteURL` and `JLRouteScheme`, as a handler ported from Objective-C that walks the
+/// dictionary would. Kept next to the default subject so that the cost of building the dictionary stays visible.
+struct UniversalLinkKitFullDictionarySubject: RoutingSubject {
+    static let name = "UniversalLinkKit-full-dictionary"
+    static let variant: String? = "full-dictionary"
     let router = LinkRouter()
 
     init(patterns: [String]) {
