@@ -66,6 +66,15 @@ public final class URLSessionTransport: LinkTransport {
 
     /// Sends the request on the shared session; see the type's documentation for the guarantees.
     public func send(_ request: TransportRequest, maxBodyBytes: Int) async throws -> TransportResponse {
+        try await perform(request, maxBodyBytes: maxBodyBytes, deadline: nil)
+    }
+
+    /// Requests in flight, whose continuation the answer, the deadline or a cancellation has yet to resume.
+    var pendingCount: Int { delegate.pendingCount }
+
+    private func perform(
+        _ request: TransportRequest, maxBodyBytes: Int, deadline: (instant: ContinuousClock.Instant, clock: LinkClock)?
+    ) async throws -> TransportResponse {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method
         urlRequest.cachePolicy = .reloadIgnoringLocalAndRemoteCacheData
@@ -74,15 +83,45 @@ public final class URLSessionTransport: LinkTransport {
             urlRequest.setValue(value, forHTTPHeaderField: name)
         }
         let task = session.dataTask(with: urlRequest)
+        let id = task.taskIdentifier
         let taskBox = TaskBox(task)
+        let delegate = delegate
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<TransportResponse, any Error>) in
-                delegate.register(task.taskIdentifier, maxBodyBytes: maxBodyBytes, continuation: continuation)
+                delegate.register(id, maxBodyBytes: maxBodyBytes, continuation: continuation)
+                if let deadline {
+                    // The caller waits on this continuation alone, so the deadline resumes it here, whatever
+                    // libcurl is doing, and the request is abandoned.
+                    let timer = DeadlineTimer(at: deadline.instant, clock: deadline.clock) {
+                        if delegate.abandon(id, with: DeadlineExceeded()) { taskBox.cancel() }
+                    }
+                    delegate.attach(timer, to: id)
+                    // Cancelled before the handler below was installed: it has found nothing to abandon.
+                    if Task.isCancelled {
+                        _ = delegate.abandon(id, with: CancellationError())
+                        taskBox.cancel()
+                        return
+                    }
+                }
                 task.resume()
             }
         } onCancel: {
+            // With a deadline the caller returns at once; without one (the public API) the task's completion
+            // reports the cancellation, as before.
+            if deadline != nil { _ = delegate.abandon(id, with: CancellationError()) }
             taskBox.cancel()
         }
+    }
+}
+
+extension URLSessionTransport: DeadlineEnforcingTransport {
+    /// Sends the request, resuming the caller by the deadline even if libcurl has not finished: the request is
+    /// then cancelled, not awaited.
+    func send(
+        _ request: TransportRequest, maxBodyBytes: Int, deadline: ContinuousClock.Instant, clock: LinkClock
+    ) async throws -> TransportResponse {
+        guard clock.now < deadline else { throw DeadlineExceeded() }
+        return try await perform(request, maxBodyBytes: maxBodyBytes, deadline: (deadline, clock))
     }
 }
 
@@ -101,12 +140,35 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
         var response: HTTPURLResponse?
         var body = Data()
         var tooLarge = false
+        var timer: DeadlineTimer?
     }
 
     private let pending = Mutex<[Int: Pending]>([:])
 
+    var pendingCount: Int { pending.withTrackedLock { $0.count } }
+
     func register(_ id: Int, maxBodyBytes: Int, continuation: CheckedContinuation<TransportResponse, any Error>) {
         pending.withTrackedLock { $0[id] = Pending(continuation: continuation, maxBodyBytes: maxBodyBytes) }
+    }
+
+    /// Keeps the request's deadline timer, to be cancelled when the request ends first.
+    func attach(_ timer: DeadlineTimer, to id: Int) {
+        let attached = pending.withTrackedLock { state -> Bool in
+            guard state[id] != nil else { return false }
+            state[id]?.timer = timer
+            return true
+        }
+        if !attached { timer.cancel() }
+    }
+
+    /// Resumes the request's caller with `error` now, if nothing else has; later callbacks for it are ignored.
+    ///
+    /// - Returns: Whether this call resumed the caller.
+    func abandon(_ id: Int, with error: any Error) -> Bool {
+        guard let entry = pending.withTrackedLock({ $0.removeValue(forKey: id) }) else { return false }
+        entry.timer?.cancel()
+        entry.continuation.resume(throwing: error)
+        return true
     }
 
     func urlSession(
@@ -116,28 +178,31 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
         let allow = pending.withTrackedLock { state -> Bool in
-            guard var entry = state[dataTask.taskIdentifier] else { return false }
-            entry.response = response as? HTTPURLResponse
-            if response.expectedContentLength > Int64(entry.maxBodyBytes) {
-                entry.tooLarge = true
-            }
-            state[dataTask.taskIdentifier] = entry
-            return !entry.tooLarge
+            guard state[dataTask.taskIdentifier] != nil else { return false }
+            let tooLarge = response.expectedContentLength > Int64(state[dataTask.taskIdentifier]?.maxBodyBytes ?? 0)
+            state[dataTask.taskIdentifier]?.response = response as? HTTPURLResponse
+            if tooLarge { state[dataTask.taskIdentifier]?.tooLarge = true }
+            return !tooLarge
         }
         completionHandler(allow ? .allow : .cancel)
+        // FoundationNetworking ignores the disposition (it cannot pause libcurl), so cancel the task ourselves.
+        if !allow { dataTask.cancel() }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let overCap = pending.withTrackedLock { state -> Bool in
-            guard var entry = state[dataTask.taskIdentifier], !entry.tooLarge else { return false }
-            if entry.body.count + data.count > entry.maxBodyBytes {
-                entry.tooLarge = true
-                entry.body = Data()
-            } else {
-                entry.body.append(data)
+            // Read and mutated in place: a copy of the entry held here would make appending copy the body.
+            guard let received = state[dataTask.taskIdentifier]?.body.count,
+                  let cap = state[dataTask.taskIdentifier]?.maxBodyBytes,
+                  state[dataTask.taskIdentifier]?.tooLarge == false
+            else { return false }
+            if received + data.count > cap {
+                state[dataTask.taskIdentifier]?.tooLarge = true
+                state[dataTask.taskIdentifier]?.body = Data()
+                return true
             }
-            state[dataTask.taskIdentifier] = entry
-            return entry.tooLarge
+            state[dataTask.taskIdentifier]?.body.append(data)
+            return false
         }
         if overCap { dataTask.cancel() }
     }
@@ -155,6 +220,7 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let entry = pending.withTrackedLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        entry.timer?.cancel()
         if entry.tooLarge {
             entry.continuation.resume(throwing: TransportError(.bodyTooLarge, detail: "body over \(entry.maxBodyBytes) bytes"))
             return
