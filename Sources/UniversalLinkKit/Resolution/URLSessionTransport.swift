@@ -11,9 +11,11 @@ import _LinkKitLocking
 /// - Redirects are not followed here; the resolver follows them after checking its policy.
 /// - The body is capped while it is received: a 20 MiB answer is cancelled after the first bytes over the cap,
 ///   never held in memory.
-/// - Cancellation cancels the `URLSessionTask`: the resolver enforces its deadline that way, because how
-///   FoundationNetworking honours its own timeouts has varied between toolchains; the session-level timeouts below
-///   are a backstop only.
+/// - Cancellation cancels the `URLSessionTask`. A ``LinkResolver`` using this transport hands it the resolution's
+///   deadline: the transport then resumes the resolver at the deadline itself (or at once when the resolving task
+///   is cancelled) and cancels the request, without the resolver needing a task or timer of its own. The library
+///   enforces deadlines because how FoundationNetworking honours its own timeouts has varied between toolchains;
+///   the session-level timeouts below are a backstop only.
 ///
 /// Create one transport and reuse it for every link: connections are kept alive between resolutions.
 public final class URLSessionTransport: LinkTransport {
