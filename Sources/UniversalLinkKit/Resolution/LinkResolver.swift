@@ -66,7 +66,7 @@ public struct LinkResolver: Sendable {
     /// The settings.
     public let configuration: Configuration
     private let transport: any LinkTransport
-    private let clock: LinkClock
+    fileprivate let clock: LinkClock
 
     /// Creates a resolver.
     ///
@@ -91,11 +91,19 @@ public struct LinkResolver: Sendable {
     public func resolve(_ url: URL, startedAt: ContinuousClock.Instant? = nil) async throws(LinkError) -> ResolvedLink {
         if let refusal = configuration.policy.check(url) { throw refusal }
         let deadline = (startedAt ?? clock.now) + configuration.timeout
-        let attempt = ResolutionAttempt(resolver: self, deadline: deadline)
         do {
             guard clock.now < deadline else { throw DeadlineExceeded() }
-            let response = try await withDeadline(deadline, clock: clock) {
-                try await attempt.run(url)
+            let response: ResolutionResponse
+            if let transport = transport as? any DeadlineEnforcingTransport {
+                // Every request bounds itself by the deadline and every pause ends before it, so the caller
+                // awaits the resolution directly: no task, timer or continuation of the resolver's own.
+                let attempt = ResolutionAttempt(resolver: self, deadline: deadline, enforcing: transport)
+                response = try await attempt.run(url)
+            } else {
+                let attempt = ResolutionAttempt(resolver: self, deadline: deadline, enforcing: nil)
+                response = try await withDeadline(deadline, clock: clock) {
+                    try await attempt.run(url)
+                }
             }
             return ResolvedLink(
                 requestedURL: url,
@@ -121,12 +129,19 @@ public struct LinkResolver: Sendable {
         }
     }
 
-    fileprivate func send(_ url: URL) async throws -> TransportResponse {
-        let request = TransportRequest(url: url, headerFields: [
+    /// Whether the transport bounds each request by the deadline itself (``URLSessionTransport``), so that a
+    /// resolution needs no task or timer of the resolver's own.
+    var transportEnforcesDeadline: Bool { transport is any DeadlineEnforcingTransport }
+
+    fileprivate func request(_ url: URL) -> TransportRequest {
+        TransportRequest(url: url, headerFields: [
             "Accept": "application/json",
             "User-Agent": configuration.userAgent,
         ])
-        return try await transport.send(request, maxBodyBytes: configuration.maxBodyBytes)
+    }
+
+    fileprivate func send(_ request: TransportRequest) async throws -> TransportResponse {
+        try await transport.send(request, maxBodyBytes: configuration.maxBodyBytes)
     }
 
     fileprivate var clockNow: ContinuousClock.Instant { clock.now }
@@ -140,6 +155,8 @@ public struct LinkResolver: Sendable {
 private struct ResolutionAttempt: Sendable {
     let resolver: LinkResolver
     let deadline: ContinuousClock.Instant
+    /// Set when the transport enforces the deadline itself (the resolver then runs no timer of its own).
+    let enforcing: (any DeadlineEnforcingTransport)?
 
     private var configuration: LinkResolver.Configuration { resolver.configuration }
 
@@ -183,7 +200,7 @@ private struct ResolutionAttempt: Sendable {
     /// One request, plus the retry when it is allowed and fits before the deadline.
     private func fetch(_ url: URL, requestedURL: URL, retryLeft: inout Bool) async throws -> TransportResponse {
         do {
-            let response = try await resolver.send(url)
+            let response = try await request(url)
             guard [502, 503, 504].contains(response.statusCode), retryLeft,
                   let wake = retryInstant(retryAfter: response.headerField("Retry-After"))
             else { return response }
@@ -202,10 +219,21 @@ private struct ResolutionAttempt: Sendable {
 
     private func send(_ url: URL, requestedURL: URL) async throws -> TransportResponse {
         do {
-            return try await resolver.send(url)
+            return try await request(url)
         } catch let error as TransportError {
             throw mapped(error, requestedURL)
         }
+    }
+
+    /// One request through the transport, bounded by the deadline when the transport enforces it.
+    private func request(_ url: URL) async throws -> TransportResponse {
+        let request = resolver.request(url)
+        guard let enforcing else { return try await resolver.send(request) }
+        let clock = resolver.clock
+        // No request may start once the deadline has passed (a retry's pause can end close to it).
+        guard clock.now < deadline else { throw DeadlineExceeded() }
+        return try await enforcing.send(
+            request, maxBodyBytes: configuration.maxBodyBytes, deadline: deadline, clock: clock)
     }
 
     /// When to retry, or `nil` when the wait does not fit before the deadline or the server asks for too long.

@@ -12,9 +12,11 @@ import _LinkKitLocking
 /// - The body is capped while it is received: a 20 MiB answer, with or without a `Content-Length`, is refused as
 ///   soon as the first bytes over the cap arrive, never held in memory, and the call returns then rather than when
 ///   FoundationNetworking has wound the transfer down.
-/// - Cancellation cancels the `URLSessionTask`: the resolver enforces its deadline that way, because how
-///   FoundationNetworking honours its own timeouts has varied between toolchains; the session-level timeouts below
-///   are a backstop only.
+/// - Cancellation cancels the `URLSessionTask`. A ``LinkResolver`` using this transport hands it the resolution's
+///   deadline: the transport then resumes the resolver at the deadline itself (or at once when the resolving task
+///   is cancelled) and cancels the request, without the resolver needing a task or timer of its own. The library
+///   enforces deadlines because how FoundationNetworking honours its own timeouts has varied between toolchains;
+///   the session-level timeouts below are a backstop only.
 ///
 /// Create one transport and reuse it for every link: connections are kept alive between resolutions.
 public final class URLSessionTransport: LinkTransport {
@@ -67,6 +69,15 @@ public final class URLSessionTransport: LinkTransport {
 
     /// Sends the request on the shared session; see the type's documentation for the guarantees.
     public func send(_ request: TransportRequest, maxBodyBytes: Int) async throws -> TransportResponse {
+        try await perform(request, maxBodyBytes: maxBodyBytes, deadline: nil)
+    }
+
+    /// Requests in flight, whose continuation the answer, the deadline or a cancellation has yet to resume.
+    var pendingCount: Int { delegate.pendingCount }
+
+    private func perform(
+        _ request: TransportRequest, maxBodyBytes: Int, deadline: (instant: ContinuousClock.Instant, clock: LinkClock)?
+    ) async throws -> TransportResponse {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method
         urlRequest.cachePolicy = .reloadIgnoringLocalAndRemoteCacheData
@@ -75,15 +86,45 @@ public final class URLSessionTransport: LinkTransport {
             urlRequest.setValue(value, forHTTPHeaderField: name)
         }
         let task = session.dataTask(with: urlRequest)
+        let id = task.taskIdentifier
         let taskBox = TaskBox(task)
+        let delegate = delegate
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<TransportResponse, any Error>) in
-                delegate.register(task.taskIdentifier, maxBodyBytes: maxBodyBytes, continuation: continuation)
+                delegate.register(id, maxBodyBytes: maxBodyBytes, continuation: continuation)
+                if let deadline {
+                    // The caller waits on this continuation alone, so the deadline resumes it here, whatever
+                    // libcurl is doing, and the request is abandoned.
+                    let timer = DeadlineTimer(at: deadline.instant, clock: deadline.clock) {
+                        if delegate.abandon(id, with: DeadlineExceeded()) { taskBox.cancel() }
+                    }
+                    delegate.attach(timer, to: id)
+                    // Cancelled before the handler below was installed: it has found nothing to abandon.
+                    if Task.isCancelled {
+                        _ = delegate.abandon(id, with: CancellationError())
+                        taskBox.cancel()
+                        return
+                    }
+                }
                 task.resume()
             }
         } onCancel: {
+            // With a deadline the caller returns at once; without one (the public API) the task's completion
+            // reports the cancellation, as before.
+            if deadline != nil { _ = delegate.abandon(id, with: CancellationError()) }
             taskBox.cancel()
         }
+    }
+}
+
+extension URLSessionTransport: DeadlineEnforcingTransport {
+    /// Sends the request, resuming the caller by the deadline even if libcurl has not finished: the request is
+    /// then cancelled, not awaited.
+    func send(
+        _ request: TransportRequest, maxBodyBytes: Int, deadline: ContinuousClock.Instant, clock: LinkClock
+    ) async throws -> TransportResponse {
+        guard clock.now < deadline else { throw DeadlineExceeded() }
+        return try await perform(request, maxBodyBytes: maxBodyBytes, deadline: (deadline, clock))
     }
 }
 
@@ -101,12 +142,35 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
         var maxBodyBytes: Int
         var response: HTTPURLResponse?
         var body = Data()
+        var timer: DeadlineTimer?
     }
 
     private let pending = Mutex<[Int: Pending]>([:])
 
+    var pendingCount: Int { pending.withTrackedLock { $0.count } }
+
     func register(_ id: Int, maxBodyBytes: Int, continuation: CheckedContinuation<TransportResponse, any Error>) {
         pending.withTrackedLock { $0[id] = Pending(continuation: continuation, maxBodyBytes: maxBodyBytes) }
+    }
+
+    /// Keeps the request's deadline timer, to be cancelled when the request ends first.
+    func attach(_ timer: DeadlineTimer, to id: Int) {
+        let attached = pending.withTrackedLock { state -> Bool in
+            guard state[id] != nil else { return false }
+            state[id]?.timer = timer
+            return true
+        }
+        if !attached { timer.cancel() }
+    }
+
+    /// Resumes the request's caller with `error` now, if nothing else has; later callbacks for it are ignored.
+    ///
+    /// - Returns: Whether this call resumed the caller.
+    func abandon(_ id: Int, with error: any Error) -> Bool {
+        guard let entry = pending.withTrackedLock({ $0.removeValue(forKey: id) }) else { return false }
+        entry.timer?.cancel()
+        entry.continuation.resume(throwing: error)
+        return true
     }
 
     func urlSession(
@@ -115,41 +179,40 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
         didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        let refused = pending.withTrackedLock { state -> Pending? in
-            guard var entry = state[dataTask.taskIdentifier] else { return nil }
-            if response.expectedContentLength > Int64(entry.maxBodyBytes) {
-                return state.removeValue(forKey: dataTask.taskIdentifier)
-            }
-            entry.response = response as? HTTPURLResponse
-            state[dataTask.taskIdentifier] = entry
-            return nil
+        let id = dataTask.taskIdentifier
+        let cap = pending.withTrackedLock { state -> Int? in
+            state[id]?.response = response as? HTTPURLResponse
+            return state[id]?.maxBodyBytes
         }
-        completionHandler(refused == nil ? .allow : .cancel)
-        refused.map(Self.refuse)
-    }
-
-    /// Answers a task whose body is over the cap at once, without waiting for the task to end.
-    ///
-    /// FoundationNetworking on Linux keeps a cancelled transfer running while its callbacks drain: against a fast
-    /// endless body, `didCompleteWithError` came 0.1 to 30 s after `cancel()`, gigabytes later. The caller must not
-    /// wait for that; the task's late callbacks then find no entry and are ignored.
-    private static func refuse(_ entry: Pending) {
-        entry.continuation.resume(throwing: TransportError(.bodyTooLarge, detail: "body over \(entry.maxBodyBytes) bytes"))
+        guard let cap, response.expectedContentLength > Int64(cap) else {
+            completionHandler(.allow)
+            return
+        }
+        completionHandler(.cancel)
+        // FoundationNetworking ignores the disposition (it cannot pause libcurl), so cancel the task ourselves.
+        refuse(dataTask, cap: cap)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let refused = pending.withTrackedLock { state -> Pending? in
-            guard var entry = state[dataTask.taskIdentifier] else { return nil }
-            if entry.body.count + data.count > entry.maxBodyBytes {
-                return state.removeValue(forKey: dataTask.taskIdentifier)
-            }
-            entry.body.append(data)
-            state[dataTask.taskIdentifier] = entry
+        let id = dataTask.taskIdentifier
+        let overCap = pending.withTrackedLock { state -> Int? in
+            // Read and mutated in place: a copy of the entry held here would make appending copy the body.
+            guard let received = state[id]?.body.count, let cap = state[id]?.maxBodyBytes else { return nil }
+            if received + data.count > cap { return cap }
+            state[id]?.body.append(data)
             return nil
         }
-        guard let refused else { return }
+        if let overCap { refuse(dataTask, cap: overCap) }
+    }
+
+    /// Fails a request whose body is over the cap at once, then cancels it.
+    ///
+    /// The caller does not wait for the task to end: FoundationNetworking on Linux keeps a cancelled transfer
+    /// running while data keeps arriving fast (against an endless body on loopback, `didCompleteWithError` came
+    /// 0.1 to 49 s after `cancel()`, gigabytes later). The task's late callbacks find no entry and are ignored.
+    private func refuse(_ dataTask: URLSessionDataTask, cap: Int) {
+        _ = abandon(dataTask.taskIdentifier, with: TransportError(.bodyTooLarge, detail: "body over \(cap) bytes"))
         dataTask.cancel()
-        Self.refuse(refused)
     }
 
     func urlSession(
@@ -165,6 +228,7 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let entry = pending.withTrackedLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        entry.timer?.cancel()
         if let error {
             let nsError = error as NSError
             if nsError.domain == NSURLErrorDomain, nsError.code == NSURLErrorCancelled {
