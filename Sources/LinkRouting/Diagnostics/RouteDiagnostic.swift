@@ -19,8 +19,8 @@ public struct RouteDiagnostic: Sendable, Hashable, CustomStringConvertible {
         public static let wildcardNotAtEnd = Kind(code: .wildcardNotAtEnd)
         /// `(` and `)` do not pair up.
         public static let unbalancedParentheses = Kind(code: .unbalancedParentheses)
-        /// The pattern has more optional groups and parts than are expanded (see
-        /// ``OptionalGroupExpander``): it is registered as written, its parentheses literal.
+        /// The pattern has more than 10 optional groups and parts, so it is not expanded (that would make more than
+        /// 1 024 routes): it is registered as written, its parentheses literal.
         public static let tooManyOptionalGroups = Kind(code: .tooManyOptionalGroups)
 
         /// The kind's name, e.g. `shadowed`.

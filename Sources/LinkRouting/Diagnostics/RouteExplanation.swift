@@ -1,6 +1,6 @@
 import Foundation
 
-/// What ``LinkRouter/explain(_:)`` found: which route would match a URL, or why none does.
+/// What ``LinkRouter/explain(_:)->RouteExplanation?`` found: which route would match a URL, or why none does.
 public struct RouteExplanation: Sendable, Hashable, CustomStringConvertible {
     /// A route that came close: how far it matched and where it stopped.
     public struct NearMiss: Sendable, Hashable, CustomStringConvertible {

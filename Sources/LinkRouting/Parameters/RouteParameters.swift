@@ -32,7 +32,7 @@ public struct RouteParameters: Sendable, Hashable {
     /// The JLRoutes parameter dictionary, `JLRouteURL` as the URL's absolute string.
     ///
     /// For parameters made by the router, the dictionary is built on first use (then kept): the subscript,
-    /// ``strings(_:)``, ``value(_:as:)``, ``pattern``, ``scheme`` and ``wildcardComponents`` answer without it.
+    /// ``strings(_:)``, ``value(_:as:)->T?``, ``pattern``, ``scheme`` and ``wildcardComponents`` answer without it.
     public var values: [String: Value] {
         switch storage {
         case .dictionary(let values, _): values

@@ -3,7 +3,7 @@ import Foundation
 extension LinkRouter {
     /// Says which route a URL would match, or why none does.
     ///
-    /// Handlers are not called, as with ``canRoute(_:)``. When nothing matches, the nearest routes of the namespaces
+    /// Handlers are not called, as with ``canRoute(_:)-(String)``. When nothing matches, the nearest routes of the namespaces
     /// tried are listed with the first component where each one stops matching.
     ///
     /// ```swift

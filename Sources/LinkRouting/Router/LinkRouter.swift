@@ -156,7 +156,7 @@ public final class LinkRouter: Sendable {
         }
     }
 
-    /// Sets the handler called when nothing in `namespace` accepts a URL (not called by ``canRoute(_:)``).
+    /// Sets the handler called when nothing in `namespace` accepts a URL (not called by ``canRoute(_:)-(URL)``).
     ///
     /// As in JLRoutes, when a scheme namespace falls back to the global routes and those do not accept the URL
     /// either, the global handler is called first, then the scheme's.
@@ -250,7 +250,7 @@ public final class LinkRouter: Sendable {
     /// Whether some route matches the URL; never calls a handler (so a handler that would decline still counts).
     ///
     /// - Parameter url: the URL.
-    /// - Returns: whether ``route(_:parameters:)`` would find a matching route.
+    /// - Returns: whether ``route(_:parameters:)-(URL,_)`` would find a matching route.
     public func canRoute(_ url: URL) -> Bool {
         matchingRoute(text: url.absoluteString, url: url) != nil
     }
