@@ -19,6 +19,16 @@ struct CompiledPattern: Sendable, Hashable {
 
     /// Compiles `declared` into its expansions (one when it has no optional group), with registration warnings.
     static func compile(_ declared: String) -> (patterns: [CompiledPattern], problems: [(RouteDiagnostic.Kind, String)]) {
+        var patterns: [CompiledPattern] = []
+        let problems = compile(declared) { patterns.append($0) }
+        return (patterns, problems)
+    }
+
+    /// Compiles `declared`, handing each expansion to `body` in order (longest first), and returns the registration
+    /// warnings; registration uses it so that the usual single pattern goes into no array of its own.
+    static func compile(
+        _ declared: String, each body: (CompiledPattern) -> Void
+    ) -> [(RouteDiagnostic.Kind, String)] {
         var problems: [(RouteDiagnostic.Kind, String)] = []
         let split = HostPattern.split(declared)
         let path = split?.path ?? declared
@@ -26,8 +36,8 @@ struct CompiledPattern: Sendable, Hashable {
         // array of expansions to build.
         guard Self.containsParenthesis(path) else {
             let components = Self.components(of: path, problems: &problems)
-            let pattern = CompiledPattern(pattern: reported(path, split), host: split?.host, components: components)
-            return ([pattern], uniqued(problems))
+            body(CompiledPattern(pattern: reported(path, split), host: split?.host, components: components))
+            return uniqued(problems)
         }
         if !OptionalGroupExpander.isBalanced(path) {
             problems.append((.unbalancedParentheses, "its optional groups '( )' are unbalanced or nested; JLRoutes would crash or misparse it"))
@@ -37,14 +47,11 @@ struct CompiledPattern: Sendable, Hashable {
         }
         var expansions = OptionalGroupExpander.expand(path)
         if expansions.isEmpty { expansions = [path] }
-
-        var patterns: [CompiledPattern] = []
-        patterns.reserveCapacity(expansions.count)
         for expansion in expansions {
             let components = Self.components(of: expansion, problems: &problems)
-            patterns.append(CompiledPattern(pattern: reported(expansion, split), host: split?.host, components: components))
+            body(CompiledPattern(pattern: reported(expansion, split), host: split?.host, components: components))
         }
-        return (patterns, uniqued(problems))
+        return uniqued(problems)
     }
 
     /// The pattern reported under `JLRoutePattern` for one expansion of the path.

@@ -100,31 +100,47 @@ struct RouterState: Sendable {
     ) -> [RouteDiagnostic] {
         registrations += 1
         let registration = registrations
-        let (patterns, problems) = CompiledPattern.compile(declared)
+        // Overlaps are collected apart and reported after the pattern's own problems, which are only complete once
+        // every expansion is compiled.
+        var overlaps: [RouteDiagnostic] = []
+        var compiledAny = false
+        let problems = CompiledPattern.compile(declared) { pattern in
+            compiledAny = true
+            // A mutating call: reading `self` in this closure would copy the whole state per route.
+            add(pattern, declared: declared, registration: registration, namespace: namespace, priority: priority,
+                group: group, handler: handler, overlaps: &overlaps)
+        }
+        if !compiledAny { modify(namespace) { _ in } }
+        guard !problems.isEmpty || !overlaps.isEmpty else { return [] }
         var found = problems.map {
             RouteDiagnostic(kind: $0.0, pattern: declared, namespace: namespace, message: "'\(declared)': \($0.1)")
         }
-        for pattern in patterns {
-            let number = entries.count
-            let rank = RouteRank(priority: priority, sequence: number)
-            if let overlap = earlierRoute(covering: pattern, in: namespace, before: rank, registration: registration) {
-                found.append(overlap)
-            }
-            if let lowest = lowestPriority(in: namespace), lowest < priority {
-                found += laterRoutes(coveredBy: pattern, in: namespace, after: rank)
-            }
-            let location = modify(namespace) { space in
-                space.lowestPriority = min(space.lowestPriority, priority)
-                space.entries.append(number)
-                return space.index.insert(pattern, rank: rank, entry: number)
-            }
-            entries.append(Entry(
-                declaredPattern: declared, registration: registration, compiled: pattern, namespace: namespace,
-                rank: rank, group: group, handler: handler, location: location))
-        }
-        if patterns.isEmpty { modify(namespace) { _ in } }
-        if !found.isEmpty { diagnostics += found }
+        found += overlaps
+        diagnostics += found
         return found
+    }
+
+    /// Indexes one compiled expansion of `declared`, adding what it overlaps to `overlaps`.
+    private mutating func add(
+        _ pattern: CompiledPattern, declared: String, registration: Int, namespace: RouteNamespace, priority: Int,
+        group: String?, handler: @escaping LinkRouter.Handler, overlaps: inout [RouteDiagnostic]
+    ) {
+        let number = entries.count
+        let rank = RouteRank(priority: priority, sequence: number)
+        if let overlap = earlierRoute(covering: pattern, in: namespace, before: rank, registration: registration) {
+            overlaps.append(overlap)
+        }
+        if let lowest = lowestPriority(in: namespace), lowest < priority {
+            overlaps += laterRoutes(coveredBy: pattern, in: namespace, after: rank)
+        }
+        let location = modify(namespace) { space in
+            space.lowestPriority = min(space.lowestPriority, priority)
+            space.entries.append(number)
+            return space.index.insert(pattern, rank: rank, entry: number)
+        }
+        entries.append(Entry(
+            declaredPattern: declared, registration: registration, compiled: pattern, namespace: namespace,
+            rank: rank, group: group, handler: handler, location: location))
     }
 
     /// Existing lower-priority routes that `pattern` now hides (it matches every URL they match and is tried first).
