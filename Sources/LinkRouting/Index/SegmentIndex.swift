@@ -207,6 +207,11 @@ struct SegmentIndex: Sendable {
     }
 
     private static func insertSorted(_ leaf: Leaf, into leaves: inout [Leaf]) {
+        // Most nodes end one route: a one-element array is allocated directly, without the growth path of `insert`.
+        guard !leaves.isEmpty else {
+            leaves = [leaf]
+            return
+        }
         var low = 0
         var high = leaves.count
         while low < high {

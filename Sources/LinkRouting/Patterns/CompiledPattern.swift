@@ -19,33 +19,58 @@ struct CompiledPattern: Sendable, Hashable {
 
     /// Compiles `declared` into its expansions (one when it has no optional group), with registration warnings.
     static func compile(_ declared: String) -> (patterns: [CompiledPattern], problems: [(RouteDiagnostic.Kind, String)]) {
+        var patterns: [CompiledPattern] = []
+        let problems = compile(declared) { patterns.append($0) }
+        return (patterns, problems)
+    }
+
+    /// Compiles `declared`, handing each expansion to `body` in order (longest first), and returns the registration
+    /// warnings; registration uses it so that the usual single pattern goes into no array of its own.
+    static func compile(
+        _ declared: String, each body: (CompiledPattern) -> Void
+    ) -> [(RouteDiagnostic.Kind, String)] {
         var problems: [(RouteDiagnostic.Kind, String)] = []
         let split = HostPattern.split(declared)
         let path = split?.path ?? declared
-        var expansions: [String] = []
-        // Most patterns have no parentheses: one scan instead of the balance, size and expansion passes.
-        if PercentDecoding.contains(UInt8(ascii: "("), in: path) || PercentDecoding.contains(UInt8(ascii: ")"), in: path) {
-            if !OptionalGroupExpander.isBalanced(path) {
-                problems.append((.unbalancedParentheses, "its optional groups '( )' are unbalanced or nested; JLRoutes would crash or misparse it"))
-            }
-            if OptionalGroupExpander.hasTooManySubpaths(path) {
-                problems.append((.tooManyOptionalGroups, "it has more than \(OptionalGroupExpander.maximumSubpaths) optional groups and parts, too many to expand; it is used as written, parentheses included"))
-            }
-            expansions = OptionalGroupExpander.expand(path)
+        // Most patterns have no parentheses: one scan instead of the balance, size and expansion passes, and no
+        // array of expansions to build.
+        guard Self.containsParenthesis(path) else {
+            let components = Self.components(of: path, problems: &problems)
+            body(CompiledPattern(pattern: reported(path, split), host: split?.host, components: components))
+            return uniqued(problems)
         }
+        if !OptionalGroupExpander.isBalanced(path) {
+            problems.append((.unbalancedParentheses, "its optional groups '( )' are unbalanced or nested; JLRoutes would crash or misparse it"))
+        }
+        if OptionalGroupExpander.hasTooManySubpaths(path) {
+            problems.append((.tooManyOptionalGroups, "it has more than \(OptionalGroupExpander.maximumSubpaths) optional groups and parts, too many to expand; it is used as written, parentheses included"))
+        }
+        var expansions = OptionalGroupExpander.expand(path)
         if expansions.isEmpty { expansions = [path] }
-
-        var patterns: [CompiledPattern] = []
-        patterns.reserveCapacity(expansions.count)
         for expansion in expansions {
             let components = Self.components(of: expansion, problems: &problems)
-            let reported = split.map { "\($0.host.scheme)://\($0.host.isWildcard ? "*" : "")\($0.host.host)\(expansion)" } ?? expansion
-            patterns.append(CompiledPattern(pattern: reported, host: split?.host, components: components))
+            body(CompiledPattern(pattern: reported(expansion, split), host: split?.host, components: components))
         }
-        guard problems.count > 1 else { return (patterns, problems) }
+        return uniqued(problems)
+    }
+
+    /// The pattern reported under `JLRoutePattern` for one expansion of the path.
+    private static func reported(_ expansion: String, _ split: (host: HostPattern, path: String)?) -> String {
+        split.map { "\($0.host.scheme)://\($0.host.isWildcard ? "*" : "")\($0.host.host)\(expansion)" } ?? expansion
+    }
+
+    /// `problems` without repeated messages, first occurrences kept in order.
+    private static func uniqued(_ problems: [(RouteDiagnostic.Kind, String)]) -> [(RouteDiagnostic.Kind, String)] {
+        guard problems.count > 1 else { return problems }
         var seen: Set<String> = []
-        problems = problems.filter { seen.insert($0.1).inserted }
-        return (patterns, problems)
+        return problems.filter { seen.insert($0.1).inserted }
+    }
+
+    /// Whether `path` has a `(` or a `)`, in one pass over its bytes.
+    private static func containsParenthesis(_ path: String) -> Bool {
+        func isParenthesis(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "(") || byte == UInt8(ascii: ")") }
+        return path.utf8.withContiguousStorageIfAvailable { $0.contains(where: isParenthesis) }
+            ?? path.utf8.contains(where: isParenthesis)
     }
 
     /// The components of one expansion, split on its bytes in place (no intermediate arrays: this runs for every

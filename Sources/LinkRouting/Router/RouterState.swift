@@ -100,31 +100,47 @@ struct RouterState: Sendable {
     ) -> [RouteDiagnostic] {
         registrations += 1
         let registration = registrations
-        let (patterns, problems) = CompiledPattern.compile(declared)
+        // Overlaps are collected apart and reported after the pattern's own problems, which are only complete once
+        // every expansion is compiled.
+        var overlaps: [RouteDiagnostic] = []
+        var compiledAny = false
+        let problems = CompiledPattern.compile(declared) { pattern in
+            compiledAny = true
+            // A mutating call: reading `self` in this closure would copy the whole state per route.
+            add(pattern, declared: declared, registration: registration, namespace: namespace, priority: priority,
+                group: group, handler: handler, overlaps: &overlaps)
+        }
+        if !compiledAny { modify(namespace) { _ in } }
+        guard !problems.isEmpty || !overlaps.isEmpty else { return [] }
         var found = problems.map {
             RouteDiagnostic(kind: $0.0, pattern: declared, namespace: namespace, message: "'\(declared)': \($0.1)")
         }
-        for pattern in patterns {
-            let number = entries.count
-            let rank = RouteRank(priority: priority, sequence: number)
-            if let overlap = earlierRoute(covering: pattern, in: namespace, before: rank, registration: registration) {
-                found.append(overlap)
-            }
-            if let lowest = lowestPriority(in: namespace), lowest < priority {
-                found += laterRoutes(coveredBy: pattern, in: namespace, after: rank)
-            }
-            let location = modify(namespace) { space in
-                space.lowestPriority = min(space.lowestPriority, priority)
-                space.entries.append(number)
-                return space.index.insert(pattern, rank: rank, entry: number)
-            }
-            entries.append(Entry(
-                declaredPattern: declared, registration: registration, compiled: pattern, namespace: namespace,
-                rank: rank, group: group, handler: handler, location: location))
-        }
-        if patterns.isEmpty { modify(namespace) { _ in } }
+        found += overlaps
         diagnostics += found
         return found
+    }
+
+    /// Indexes one compiled expansion of `declared`, adding what it overlaps to `overlaps`.
+    private mutating func add(
+        _ pattern: CompiledPattern, declared: String, registration: Int, namespace: RouteNamespace, priority: Int,
+        group: String?, handler: @escaping LinkRouter.Handler, overlaps: inout [RouteDiagnostic]
+    ) {
+        let number = entries.count
+        let rank = RouteRank(priority: priority, sequence: number)
+        if let overlap = earlierRoute(covering: pattern, in: namespace, before: rank, registration: registration) {
+            overlaps.append(overlap)
+        }
+        if let lowest = lowestPriority(in: namespace), lowest < priority {
+            overlaps += laterRoutes(coveredBy: pattern, in: namespace, after: rank)
+        }
+        let location = modify(namespace) { space in
+            space.lowestPriority = min(space.lowestPriority, priority)
+            space.entries.append(number)
+            return space.index.insert(pattern, rank: rank, entry: number)
+        }
+        entries.append(Entry(
+            declaredPattern: declared, registration: registration, compiled: pattern, namespace: namespace,
+            rank: rank, group: group, handler: handler, location: location))
     }
 
     /// Existing lower-priority routes that `pattern` now hides (it matches every URL they match and is tried first).
@@ -193,55 +209,19 @@ struct RouterState: Sendable {
     /// The best-ranked existing route that matches every URL `pattern` matches, as a diagnostic.
     ///
     /// Walks the index with the pattern itself: a literal may follow a literal or a variable edge, a variable only a
-    /// variable edge; a `*` met on the way, or a route ending where the pattern ends, covers it.
+    /// variable edge; a `*` met on the way, or a route ending where the pattern ends, covers it. The walk recurses
+    /// instead of keeping a stack array and reads nodes in place: it runs for every registered route, and nothing is
+    /// formatted unless a route is found.
     private func earlierRoute(
         covering pattern: CompiledPattern, in namespace: RouteNamespace, before rank: RouteRank, registration: Int
     ) -> RouteDiagnostic? {
-        guard let index = index(of: namespace) else { return nil }
-        let nodes = index.nodes
-        var start: Int?
-        if let host = pattern.host {
-            start = index.literalChild(of: SegmentIndex.hostRoot, host.indexKey)
-        } else {
-            start = SegmentIndex.plainRoot
-        }
-        guard let start else { return nil }
-        var best: (leaf: SegmentIndex.Leaf, sameShape: Bool)?
-        // Leaf lists are sorted by rank: the first live leaf of a list is its best candidate.
-        func consider(_ leaves: [SegmentIndex.Leaf], sameShape: Bool) {
-            for leaf in leaves {
-                guard leaf.rank < rank else { return }
-                guard !entries[leaf.entry].isRemoved, entries[leaf.entry].registration != registration else { continue }
-                guard let current = best else {
-                    best = (leaf, sameShape)
-                    return
-                }
-                // A same-shape route (a duplicate) is the more useful report; otherwise the earliest tried.
-                if (sameShape && !current.sameShape) || (sameShape == current.sameShape && leaf.rank < current.leaf.rank) {
-                    best = (leaf, sameShape)
-                }
-                return
-            }
-        }
-        let patternIsWildcard = pattern.components.last == .wildcard
-        let fixedCount = pattern.components.count - (patternIsWildcard ? 1 : 0)
-        var stack: [(node: Int, depth: Int, exact: Bool)] = [(start, 0, true)]
-        while let (node, depth, exact) = stack.popLast() {
-            let current = nodes[node]
-            consider(current.wildcard, sameShape: exact && patternIsWildcard && depth == fixedCount)
-            if depth == fixedCount {
-                if !patternIsWildcard { consider(current.terminal, sameShape: exact) }
-                continue
-            }
-            switch pattern.components[depth] {
-            case .literal(let bytes):
-                if let child = index.literalChild(of: node, bytes) { stack.append((child, depth + 1, exact)) }
-                if let child = current.variable { stack.append((child, depth + 1, false)) }
-            case .variable:
-                if let child = current.variable { stack.append((child, depth + 1, exact)) }
-            case .wildcard:
-                continue
-            }
+        var best: Covering?
+        switch namespace {
+        case .global:
+            Self.findCovering(pattern, in: global.index, entries: entries, before: rank, registration: registration, best: &best)
+        case .scheme(let scheme):
+            guard let index = schemes[scheme]?.index else { return nil }
+            Self.findCovering(pattern, in: index, entries: entries, before: rank, registration: registration, best: &best)
         }
         guard let best else { return nil }
         let other = entries[best.leaf.entry].compiled.pattern
@@ -253,5 +233,92 @@ struct RouterState: Sendable {
         return RouteDiagnostic(
             kind: .shadowed, pattern: pattern.pattern, namespace: namespace, relatedPattern: other,
             message: "'\(pattern.pattern)' is shadowed by '\(other)', which is tried first and matches every URL it matches; it only runs when that handler returns false")
+    }
+
+    /// A route covering a new one, and whether it has the same shape (a duplicate).
+    private struct Covering {
+        var leaf: SegmentIndex.Leaf
+        var sameShape: Bool
+    }
+
+    private static func findCovering(
+        _ pattern: CompiledPattern, in index: SegmentIndex, entries: [Entry], before rank: RouteRank, registration: Int,
+        best: inout Covering?
+    ) {
+        let start: Int?
+        if let host = pattern.host {
+            start = index.literalChild(of: SegmentIndex.hostRoot, host.indexKey)
+        } else {
+            start = SegmentIndex.plainRoot
+        }
+        guard let start else { return }
+        let patternIsWildcard = pattern.components.last == .wildcard
+        let fixedCount = pattern.components.count - (patternIsWildcard ? 1 : 0)
+        walkCovering(
+            start, depth: 0, exact: true, pattern: pattern, patternIsWildcard: patternIsWildcard, fixedCount: fixedCount,
+            index: index, entries: entries, before: rank, registration: registration, best: &best)
+    }
+
+    /// One node of the walk of ``earlierRoute(covering:in:before:registration:)``. The best candidate does not depend
+    /// on the order nodes are visited in (ranks are unique), so a recursion finds what a stack would.
+    private static func walkCovering(
+        _ node: Int, depth: Int, exact: Bool, pattern: CompiledPattern, patternIsWildcard: Bool, fixedCount: Int,
+        index: SegmentIndex, entries: [Entry], before rank: RouteRank, registration: Int, best: inout Covering?
+    ) {
+        if !index.nodes[node].wildcard.isEmpty {
+            considerCovering(
+                index.nodes[node].wildcard, sameShape: exact && patternIsWildcard && depth == fixedCount,
+                entries: entries, before: rank, registration: registration, best: &best)
+        }
+        if depth == fixedCount {
+            if !patternIsWildcard, !index.nodes[node].terminal.isEmpty {
+                considerCovering(
+                    index.nodes[node].terminal, sameShape: exact, entries: entries, before: rank, registration: registration,
+                    best: &best)
+            }
+            return
+        }
+        let variable = index.nodes[node].variable
+        switch pattern.components[depth] {
+        case .literal(let bytes):
+            if let child = index.literalChild(of: node, bytes) {
+                walkCovering(
+                    child, depth: depth + 1, exact: exact, pattern: pattern, patternIsWildcard: patternIsWildcard,
+                    fixedCount: fixedCount, index: index, entries: entries, before: rank, registration: registration, best: &best)
+            }
+            if let variable {
+                walkCovering(
+                    variable, depth: depth + 1, exact: false, pattern: pattern, patternIsWildcard: patternIsWildcard,
+                    fixedCount: fixedCount, index: index, entries: entries, before: rank, registration: registration, best: &best)
+            }
+        case .variable:
+            if let variable {
+                walkCovering(
+                    variable, depth: depth + 1, exact: exact, pattern: pattern, patternIsWildcard: patternIsWildcard,
+                    fixedCount: fixedCount, index: index, entries: entries, before: rank, registration: registration, best: &best)
+            }
+        case .wildcard:
+            return
+        }
+    }
+
+    /// Leaf lists are sorted by rank: the first live leaf of a list is its best candidate.
+    private static func considerCovering(
+        _ leaves: [SegmentIndex.Leaf], sameShape: Bool, entries: [Entry], before rank: RouteRank, registration: Int,
+        best: inout Covering?
+    ) {
+        for leaf in leaves {
+            guard leaf.rank < rank else { return }
+            guard !entries[leaf.entry].isRemoved, entries[leaf.entry].registration != registration else { continue }
+            guard let current = best else {
+                best = Covering(leaf: leaf, sameShape: sameShape)
+                return
+            }
+            // A same-shape route (a duplicate) is the more useful report; otherwise the earliest tried.
+            if (sameShape && !current.sameShape) || (sameShape == current.sameShape && leaf.rank < current.leaf.rank) {
+                best = Covering(leaf: leaf, sameShape: sameShape)
+            }
+            return
+        }
     }
 }
