@@ -76,4 +76,30 @@ struct ResolutionPolicyTests {
         #expect(ResolutionPolicy().check(URL("http://news.example.com/pub/acc"))?.message
             == "Refused to resolve http://news.example.com/pub/acc: scheme http is not allowed; only https (allow http for local test servers only) URLs are resolved.")
     }
+
+    @Test(arguments: ["0x", "0X1f", "0xg", "00x1", "x0", "1.0x7F", "a.0x", "a.", ".", "", "127.1", "a.b1", "a.1b", "a..1"])
+    func theByteIPv4TestAgreesWithTheCharacterOneOnEdgeCases(host: String) {
+        #expect(ResolutionPolicy.isIPv4Literal(host) == ResolutionPolicy.isIPv4LiteralByCharacters(host))
+    }
+
+    /// The byte-wise IPv4 and colon tests against the Character-wise ones they replace, on generated hosts (a fixed
+    /// seed and a fresh one per run; `ULK_PROPERTY_SEED` replays one).
+    @Test(arguments: [2026, UInt64.random(in: 1...UInt64.max)])
+    func theByteHostTestsAgreeWithTheCharacterOnesOnGeneratedHosts(seed: UInt64) {
+        var state = ProcessInfo.processInfo.environment["ULK_PROPERTY_SEED"].flatMap { UInt64($0) } ?? seed
+        func next() -> UInt64 {
+            // SplitMix64.
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        let pieces = ["0", "1", "7", "9", "x", "X", "0x", "a", "f", "F", "g", "z", ".", ".", ":", "-", "_", "é", "１", "Ａ"]
+        for _ in 0..<5_000 {
+            let host = (0..<Int(next() % 9)).map { _ in pieces[Int(next() % UInt64(pieces.count))] }.joined()
+            #expect(ResolutionPolicy.isIPv4Literal(host) == ResolutionPolicy.isIPv4LiteralByCharacters(host), "\(host)")
+            #expect(ResolutionPolicy.containsColon(host) == host.contains(":"), "\(host)")
+        }
+    }
 }
