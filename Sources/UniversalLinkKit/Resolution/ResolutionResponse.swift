@@ -68,11 +68,10 @@ struct ResolutionResponse: Sendable, Hashable {
 
     private static func stringValue(_ dictionary: [String: Any], _ key: String, _ url: URL) throws(LinkError) -> String? {
         guard let value = dictionary[key] else { return nil }
+        // The string first: it is the usual answer, and each cast of an `Any` is a runtime type check.
+        if let string = value as? String { return string.isEmpty ? nil : string }
         if value is NSNull { return nil }
-        guard let string = value as? String else {
-            throw invalid(url, "\(key): expected a string or null, found \(typeName(value))")
-        }
-        return string.isEmpty ? nil : string
+        throw invalid(url, "\(key): expected a string or null, found \(typeName(value))")
     }
 
     private static func absoluteURL(_ string: String) -> URL? {
