@@ -76,4 +76,65 @@ struct ResolutionPolicyTests {
         #expect(ResolutionPolicy().check(URL("http://news.example.com/pub/acc"))?.message
             == "Refused to resolve http://news.example.com/pub/acc: scheme http is not allowed; only https (allow http for local test servers only) URLs are resolved.")
     }
+
+    @Test(arguments: ["0x", "0X1f", "0xg", "00x1", "x0", "1.0x7F", "a.0x", "a.", ".", "", "127.1", "a.b1", "a.1b", "a..1"])
+    func theByteIPv4TestAgreesWithTheCharacterOneOnEdgeCases(host: String) {
+        #expect(ResolutionPolicy.isIPv4Literal(host) == ResolutionPolicy.isIPv4LiteralByCharacters(host))
+    }
+
+    /// The byte-wise IPv4 and colon tests against the Character-wise ones they replace, on generated hosts (a fixed
+    /// seed and a fresh one per run; `ULK_PROPERTY_SEED` replays one).
+    @Test(arguments: [2026, UInt64.random(in: 1...UInt64.max)])
+    func theByteHostTestsAgreeWithTheCharacterOnesOnGeneratedHosts(seed: UInt64) {
+        var state = ProcessInfo.processInfo.environment["ULK_PROPERTY_SEED"].flatMap { UInt64($0) } ?? seed
+        func next() -> UInt64 {
+            // SplitMix64.
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        let pieces = ["0", "1", "7", "9", "x", "X", "0x", "a", "f", "F", "g", "z", ".", ".", ":", "-", "_", "é", "１", "Ａ"]
+        for _ in 0..<5_000 {
+            let host = (0..<Int(next() % 9)).map { _ in pieces[Int(next() % UInt64(pieces.count))] }.joined()
+            #expect(ResolutionPolicy.isIPv4Literal(host) == ResolutionPolicy.isIPv4LiteralByCharacters(host), "\(host)")
+            #expect(ResolutionPolicy.containsColon(host) == host.contains(":"), "\(host)")
+        }
+    }
+
+    /// The host the policy checks, against what it took before: URLComponents' `encodedHost`, else the URL's host.
+    @Test(arguments: [
+        "https://münchen.de/", "https://MÜNCHEN.de/x", "https://xn--mnchen-3ya.de/", "https://[::1]/",
+        "https://[fe80::1%25eth0]/", "https://News.Example.COM./a?b", "https://news.exa%6dple.com/",
+        "https://a@127.0.0.1@news.example.com/", "http://127.0.0.1:8080/pub/acc?x=1", "https://0x7f.0.0.1/",
+        "https://%E2%82%AC.com/", "https://€.com/", "https:///path", "https://a_b-c.example.com:443/",
+        "https://例え.テスト/", "https://[::FFFF:127.0.0.1]/", "https://example.com%2e/", "file:///etc/passwd",
+        "mailto:a@example.com", "https://user:pw@host/", "https://[0]/", "https://[v7.ab]/", "https://a.b/[x]",
+    ])
+    func theHostShortcutAgreesWithURLComponents(url: String) throws {
+        let parsed = try #require(URL(string: url))
+        let reference = URLComponents(url: parsed, resolvingAgainstBaseURL: false)?.encodedHost ?? parsed.host(percentEncoded: true)
+        #expect(ResolutionPolicy.encodedHost(of: parsed) == reference)
+    }
+
+    @Test(arguments: [2026, UInt64.random(in: 1...UInt64.max)])
+    func theHostShortcutAgreesWithURLComponentsOnGeneratedURLs(seed: UInt64) {
+        var state = ProcessInfo.processInfo.environment["ULK_PROPERTY_SEED"].flatMap { UInt64($0) } ?? seed
+        func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        let pieces = ["a", "B", "0", "7", "-", "_", ".", "é", "Ü", "€", "%41", "%2e", "%", "xn--", "[", "]", ":", "::1", "@",
+                      "u:p@", ":443", ":8", "v7.", "/", "?", "#"]
+        for _ in 0..<5_000 {
+            let host = (0..<Int(next() % 7)).map { _ in pieces[Int(next() % UInt64(pieces.count))] }.joined()
+            guard let url = URL(string: "https://\(host)/pub/acc?_ri_=X") else { continue }
+            let reference = URLComponents(url: url, resolvingAgainstBaseURL: false)?.encodedHost ?? url.host(percentEncoded: true)
+            #expect(ResolutionPolicy.encodedHost(of: url) == reference, "\(url.absoluteString)")
+        }
+    }
 }

@@ -18,6 +18,18 @@ struct ResolutionResponse: Sendable, Hashable {
     /// - Throws: ``LinkError`` with `invalidResponse`, `missingDestination` or `unsafeLink` (when every link
     ///   present was unsafe).
     static func decode(_ body: Data, requestedURL: URL) throws(LinkError) -> ResolutionResponse {
+        // The usual answer, a flat object of plain ASCII strings and nulls, is read directly; anything else
+        // (numbers, nesting, \u escapes, non-ASCII, a repeated link key, malformed JSON) goes through
+        // JSONSerialization as before, so the answers and the error messages are the same.
+        if let links = body.withUnsafeBytes(PlainAnswerReader.read) {
+            return try screened(web: links.web, deep: links.deep, requestedURL: requestedURL)
+        }
+        return try decodeWithJSONSerialization(body, requestedURL: requestedURL)
+    }
+
+    /// ``decode(_:requestedURL:)`` through JSONSerialization alone: the path for every body the plain reader
+    /// declines, and the reference the tests compare the plain reader with.
+    static func decodeWithJSONSerialization(_ body: Data, requestedURL: URL) throws(LinkError) -> ResolutionResponse {
         let object: Any
         do {
             object = try JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])
@@ -29,7 +41,11 @@ struct ResolutionResponse: Sendable, Hashable {
         }
         let web = try stringValue(dictionary, "webLinkUrl", requestedURL)
         let deep = try stringValue(dictionary, "mobileDeepLinkUrl", requestedURL)
+        return try screened(web: web, deep: deep, requestedURL: requestedURL)
+    }
 
+    /// Screens the two links (each `nil` when null, empty or absent) for unsafe ones.
+    private static func screened(web: String?, deep: String?, requestedURL: URL) throws(LinkError) -> ResolutionResponse {
         var response = ResolutionResponse()
         var dropped: [String] = []
         if let deep {
@@ -68,11 +84,10 @@ struct ResolutionResponse: Sendable, Hashable {
 
     private static func stringValue(_ dictionary: [String: Any], _ key: String, _ url: URL) throws(LinkError) -> String? {
         guard let value = dictionary[key] else { return nil }
+        // The string first: it is the usual answer, and each cast of an `Any` is a runtime type check.
+        if let string = value as? String { return string.isEmpty ? nil : string }
         if value is NSNull { return nil }
-        guard let string = value as? String else {
-            throw invalid(url, "\(key): expected a string or null, found \(typeName(value))")
-        }
-        return string.isEmpty ? nil : string
+        throw invalid(url, "\(key): expected a string or null, found \(typeName(value))")
     }
 
     private static func absoluteURL(_ string: String) -> URL? {
@@ -102,5 +117,121 @@ struct ResolutionResponse: Sendable, Hashable {
         case is NSNumber: "a number or boolean"
         default: "a \(type(of: value))"
         }
+    }
+}
+
+/// Reads the Response Handler's usual answer without JSONSerialization: a JSON object whose members are all
+/// plain strings or `null`, strings of printable ASCII with no escape but `\"`, `\\` and `\/`.
+///
+/// It declines (returns `nil`) everything else, well-formed or not, rather than judge it: numbers, booleans,
+/// arrays, nested objects, other escapes, control or non-ASCII bytes, a link key given twice, a byte-order mark,
+/// anything after the object. Declined bodies go through JSONSerialization, so this reader only has to be right
+/// about what it accepts; `PlainAnswerReaderTests` checks it against JSONSerialization on generated bodies.
+enum PlainAnswerReader {
+    /// The links (`nil` when null, empty or absent), or `nil` when the body is not a plain answer.
+    static func read(_ bytes: UnsafeRawBufferPointer) -> (web: String?, deep: String?)? {
+        var index = 0
+        let end = bytes.count
+        func skipWhitespace() {
+            while index < end {
+                switch bytes[index] {
+                case 0x20, 0x09, 0x0A, 0x0D: index += 1
+                default: return
+                }
+            }
+        }
+        /// A string at `index` (its opening quote), unescaped; `nil` to decline.
+        func string() -> String? {
+            guard index < end, bytes[index] == UInt8(ascii: "\"") else { return nil }
+            index += 1
+            var start = index
+            var unescaped: [UInt8]?
+            while index < end {
+                let byte = bytes[index]
+                switch byte {
+                case UInt8(ascii: "\""):
+                    let tail = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
+                    index += 1
+                    guard var collected = unescaped else { return String(decoding: tail, as: UTF8.self) }
+                    collected.append(contentsOf: tail)
+                    return String(decoding: collected, as: UTF8.self)
+                case UInt8(ascii: "\\"):
+                    guard index + 1 < end else { return nil }
+                    let escaped = bytes[index + 1]
+                    guard escaped == UInt8(ascii: "\"") || escaped == UInt8(ascii: "\\") || escaped == UInt8(ascii: "/")
+                    else { return nil }
+                    // Taken out and put back, so that appending never copies what was collected.
+                    var collected = unescaped ?? []
+                    unescaped = nil
+                    collected.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
+                    collected.append(escaped)
+                    unescaped = collected
+                    index += 2
+                    start = index
+                case 0x20..<0x7F:
+                    index += 1
+                default:
+                    return nil
+                }
+            }
+            return nil
+        }
+
+        skipWhitespace()
+        guard index < end, bytes[index] == UInt8(ascii: "{") else { return nil }
+        index += 1
+        skipWhitespace()
+        var web: String??
+        var deep: String??
+        if index < end, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+        } else {
+            while true {
+                skipWhitespace()
+                guard let key = string() else { return nil }
+                skipWhitespace()
+                guard index < end, bytes[index] == UInt8(ascii: ":") else { return nil }
+                index += 1
+                skipWhitespace()
+                guard index < end else { return nil }
+                let value: String?
+                if bytes[index] == UInt8(ascii: "n") {
+                    guard end - index >= 4, bytes[index + 1] == UInt8(ascii: "u"), bytes[index + 2] == UInt8(ascii: "l"),
+                          bytes[index + 3] == UInt8(ascii: "l")
+                    else { return nil }
+                    index += 4
+                    value = nil
+                } else {
+                    guard let string = string() else { return nil }
+                    value = string
+                }
+                switch key {
+                case "webLinkUrl":
+                    guard web == nil else { return nil }
+                    web = .some(value)
+                case "mobileDeepLinkUrl":
+                    guard deep == nil else { return nil }
+                    deep = .some(value)
+                default:
+                    break
+                }
+                skipWhitespace()
+                guard index < end else { return nil }
+                if bytes[index] == UInt8(ascii: ",") {
+                    index += 1
+                    continue
+                }
+                guard bytes[index] == UInt8(ascii: "}") else { return nil }
+                index += 1
+                break
+            }
+        }
+        skipWhitespace()
+        guard index == end else { return nil }
+        func link(_ value: String??) -> String? {
+            guard let value = value ?? nil, !value.isEmpty else { return nil }
+            return value
+        }
+        return (link(web), link(deep))
     }
 }

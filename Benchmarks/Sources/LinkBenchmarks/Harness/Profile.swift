@@ -1,9 +1,16 @@
 import AssociatedDomains
+import Dispatch
+import Foundation
+import UniversalLinkKit
+import UniversalLinkKitTesting
 
 /// `--profile NAME`: runs one case a fixed number of times without timing, for `valgrind --tool=callgrind`,
 /// whose instruction counts do not depend on what else the machine is doing.
 enum Profile {
-    static let names = ["route-hit", "route-hit-full", "route-cold", "aasa-realistic", "aasa-shared"]
+    static let names = [
+        "route-hit", "route-hit-full", "route-cold", "aasa-realistic", "aasa-shared",
+        "resolve-direct", "transport-direct", "resolve-none",
+    ]
 
     static func run(_ name: String, iterations: Int) {
         switch name {
@@ -37,8 +44,49 @@ enum Profile {
             for _ in 0..<iterations {
                 blackHole(matcher.match(url, appID: AASAFixture.appID, domain: AASAFixture.domain).outcome)
             }
+        case "resolve-direct", "transport-direct", "resolve-none":
+            // Sequential links against the loopback stub, as `resolution/overhead` runs them. Comparing the
+            // instruction counts of two runs of each with different N gives what one link costs the resolver on
+            // top of its transport (the stub's own work is the same in both). `resolve-none` starts the stub and
+            // the sessions but sends nothing: the fixed cost.
+            let finished = DispatchSemaphore(value: 0)
+            Task.detached {
+                do {
+                    try await resolveLinks(name, iterations: iterations)
+                } catch {
+                    preconditionFailure("\(name) failed: \(error)")
+                }
+                finished.signal()
+            }
+            finished.wait()
         default:
             preconditionFailure("unknown profile \(name)")
+        }
+    }
+
+    private static func resolveLinks(_ name: String, iterations: Int) async throws {
+        let stub = try ResponseHandlerStub(links: [
+            "/pub/acc": .init(webLinkUrl: "https://www.example.com/products/1234", mobileDeepLinkUrl: "example-app://products/1234"),
+        ])
+        defer { stub.shutdown() }
+        var configuration = LinkResolver.Configuration()
+        configuration.policy = ResolutionPolicy(allowsHTTP: true, allowsLocalHosts: true)
+        let resolver = LinkResolver(configuration: configuration)
+        let transport = URLSessionTransport()
+        // One link of each first, so that both runs pay the same one-time costs (connection, lazy globals).
+        let count = name == "resolve-none" ? 0 : iterations
+        for serial in 0...count {
+            let url = stub.url("/pub/acc?_ri_=X0Gzc2X%3DYQpglLjHJlTQGzdRjzd\(serial)&_ei_=EOl")
+            if name == "transport-direct" {
+                let request = TransportRequest(url: url, headerFields: [
+                    "Accept": "application/json", "User-Agent": "ResponsysPubWebResolver (CPU iPhone OS like Mac OS X)",
+                ])
+                let response = try await transport.send(request, maxBodyBytes: 64 * 1024)
+                precondition(response.statusCode == 200)
+            } else {
+                let resolved = try await resolver.resolve(url)
+                precondition(resolved.deepLinkURL != nil)
+            }
         }
     }
 }
