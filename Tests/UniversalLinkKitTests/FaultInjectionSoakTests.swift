@@ -51,18 +51,6 @@ struct FaultInjectionSoakTests {
         Fault(name: "no response", weight: 3, behavior: .noResponse, expected: .timeout, requests: 1...1),
     ]
 
-    /// A small seeded generator, so a failing run can be replayed with `ULK_SOAK_SEED`.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static func residentBytes() -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })

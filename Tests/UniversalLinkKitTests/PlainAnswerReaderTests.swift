@@ -54,15 +54,8 @@ struct PlainAnswerReaderTests {
     /// per run; `ULK_PROPERTY_SEED` replays one).
     @Test(arguments: [2026, UInt64.random(in: 1...UInt64.max)])
     func decodingAgreesWithJSONSerializationOnGeneratedBodies(seed: UInt64) {
-        var state = ProcessInfo.processInfo.environment["ULK_PROPERTY_SEED"].flatMap { UInt64($0) } ?? seed
-        func next(_ bound: Int) -> Int {
-            // SplitMix64.
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Int((z ^ (z >> 31)) % UInt64(bound))
-        }
+        var generator = SplitMix(state: SplitMix.propertySeed(seed))
+        func next(_ bound: Int) -> Int { Int(generator.next() % UInt64(bound)) }
         func pick(_ options: [String]) -> String { options[next(options.count)] }
         let keys = [#""webLinkUrl""#, #""mobileDeepLinkUrl""#, #""other""#, #""""#, #""webLinkURL""#, #""web\/LinkUrl""#,
                     #""mobile\u0044eepLinkUrl""#, #""\"""#]

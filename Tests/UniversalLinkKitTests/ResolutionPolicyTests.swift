@@ -86,15 +86,8 @@ struct ResolutionPolicyTests {
     /// seed and a fresh one per run; `ULK_PROPERTY_SEED` replays one).
     @Test(arguments: [2026, UInt64.random(in: 1...UInt64.max)])
     func theByteHostTestsAgreeWithTheCharacterOnesOnGeneratedHosts(seed: UInt64) {
-        var state = ProcessInfo.processInfo.environment["ULK_PROPERTY_SEED"].flatMap { UInt64($0) } ?? seed
-        func next() -> UInt64 {
-            // SplitMix64.
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var generator = SplitMix(state: SplitMix.propertySeed(seed))
+        func next() -> UInt64 { generator.next() }
         let pieces = ["0", "1", "7", "9", "x", "X", "0x", "a", "f", "F", "g", "z", ".", ".", ":", "-", "_", "é", "１", "Ａ"]
         for _ in 0..<5_000 {
             let host = (0..<Int(next() % 9)).map { _ in pieces[Int(next() % UInt64(pieces.count))] }.joined()
@@ -120,14 +113,8 @@ struct ResolutionPolicyTests {
 
     @Test(arguments: [2026, UInt64.random(in: 1...UInt64.max)])
     func theHostShortcutAgreesWithURLComponentsOnGeneratedURLs(seed: UInt64) {
-        var state = ProcessInfo.processInfo.environment["ULK_PROPERTY_SEED"].flatMap { UInt64($0) } ?? seed
-        func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var generator = SplitMix(state: SplitMix.propertySeed(seed))
+        func next() -> UInt64 { generator.next() }
         let pieces = ["a", "B", "0", "7", "-", "_", ".", "é", "Ü", "€", "%41", "%2e", "%", "xn--", "[", "]", ":", "::1", "@",
                       "u:p@", ":443", ":8", "v7.", "/", "?", "#"]
         for _ in 0..<5_000 {

@@ -209,15 +209,6 @@ struct RouteRequest: Sendable {
 
     // MARK: - Byte helpers
 
-    private static func isAlpha(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
-    }
-
-    private static func isSchemeByte(_ byte: UInt8) -> Bool {
-        isAlpha(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-            || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
-    }
-
     /// Whether the first `&`-separated item of `query` has an `=` followed by at least one byte: what
     /// `rawQueryItems(of:).first?.value?.isEmpty == false` says (decoding never empties a non-empty value).
     private static func firstItemHasValue(_ query: ArraySlice<UInt8>) -> Bool {
@@ -308,9 +299,9 @@ struct RouteRequest: Sendable {
         let count = bytes.count
         var position = 0
         // scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"
-        if count > 0, isAlpha(bytes[0]) {
+        if count > 0, RouteURLText.isAlpha(bytes[0]) {
             var end = 1
-            while end < count, isSchemeByte(bytes[end]) { end += 1 }
+            while end < count, RouteURLText.isSchemeByte(bytes[end]) { end += 1 }
             if end < count, bytes[end] == UInt8(ascii: ":") {
                 layout.schemeEnd = end
                 position = end + 1

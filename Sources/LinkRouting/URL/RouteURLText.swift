@@ -93,11 +93,12 @@ enum RouteURLText {
         return table
     }()
 
-    private static func isAlpha(_ byte: UInt8) -> Bool {
+    static func isAlpha(_ byte: UInt8) -> Bool {
         (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
     }
 
-    private static func isSchemeByte(_ byte: UInt8) -> Bool {
+    /// `ALPHA / DIGIT / "+" / "-" / "."`, what RFC 3986 allows after a scheme's first letter.
+    static func isSchemeByte(_ byte: UInt8) -> Bool {
         isAlpha(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
             || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
     }

@@ -65,13 +65,9 @@ enum Profile {
     }
 
     private static func resolveLinks(_ name: String, iterations: Int) async throws {
-        let stub = try ResponseHandlerStub(links: [
-            "/pub/acc": .init(webLinkUrl: "https://www.example.com/products/1234", mobileDeepLinkUrl: "example-app://products/1234"),
-        ])
+        let stub = try ResolutionGroup.makeStub()
         defer { stub.shutdown() }
-        var configuration = LinkResolver.Configuration()
-        configuration.policy = ResolutionPolicy(allowsHTTP: true, allowsLocalHosts: true)
-        let resolver = LinkResolver(configuration: configuration)
+        let resolver = ResolutionGroup.directResolver()
         let transport = URLSessionTransport()
         // One link of each first, so that both runs pay the same one-time costs (connection, lazy globals).
         let count = name == "resolve-none" ? 0 : iterations

@@ -21,18 +21,27 @@ enum ResolutionGroup {
     static let concurrency = 16
     static let burstSize = 1_000
 
+    /// The loopback Response Handler every resolution case talks to, with one app link.
+    static func makeStub() throws -> ResponseHandlerStub {
+        try ResponseHandlerStub(links: [
+            "/pub/acc": .init(webLinkUrl: "https://www.example.com/products/1234", mobileDeepLinkUrl: "example-app://products/1234"),
+        ])
+    }
+
+    /// The production path: the default transport, the tracking URL requested as is. The policy admits the stub
+    /// (http, 127.0.0.1); its check costs the same as for an https branded host.
+    static func directResolver() -> LinkResolver {
+        var configuration = LinkResolver.Configuration()
+        configuration.policy = ResolutionPolicy(allowsHTTP: true, allowsLocalHosts: true)
+        return LinkResolver(configuration: configuration)
+    }
+
     static func run(rounds: Int) async throws -> [Measurement] {
         var results: [Measurement] = []
         func report(_ measurement: Measurement) { results.append(measurement) }
-        let stub = try ResponseHandlerStub(links: [
-            "/pub/acc": .init(webLinkUrl: "https://www.example.com/products/1234", mobileDeepLinkUrl: "example-app://products/1234"),
-        ])
+        let stub = try makeStub()
         defer { stub.shutdown() }
-        // The production path: the default transport, the tracking URL requested as is. The policy admits the
-        // stub (http, 127.0.0.1); its check costs the same as for an https branded host.
-        var configuration = LinkResolver.Configuration()
-        configuration.policy = ResolutionPolicy(allowsHTTP: true, allowsLocalHosts: true)
-        let resolver = LinkResolver(configuration: configuration)
+        let resolver = directResolver()
         // What the tests run: a wrapper mapping news.example.com to the stub. The resolver cannot see the
         // URLSessionTransport inside, so it takes the general path (its own task and timer).
         let wrapped = LinkResolver(transport: StubHostTransport(hosts: [host], stub: stub))
