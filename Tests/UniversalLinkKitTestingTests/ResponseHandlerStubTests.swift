@@ -280,6 +280,16 @@ struct ResponseHandlerStubTests {
         #expect(result.text == Self.product.json)
     }
 
+    /// Asks for `/pub/acc`, expects at least 1 MiB of answer, and returns its first 4 KiB as text; the client
+    /// closes when this returns, in the middle of the body.
+    static func readFirstMebibyteThenHangUp(_ stub: ResponseHandlerStub) throws -> String {
+        let client = try RawHTTPClient(port: stub.port)
+        client.send("GET /pub/acc HTTP/1.1\r\nHost: x\r\n\r\n")
+        let received = client.read(atLeast: 1 << 20, timeout: 30)
+        #expect(received.count >= 1 << 20)
+        return String(decoding: received.prefix(4096), as: UTF8.self)
+    }
+
     @Test func hugeBodyIsStreamedAndTheStubSurvivesAClientThatHangsUp() throws {
         let stub = try ResponseHandlerStub(links: ["/pub/acc": Self.product])
         defer { stub.shutdown() }
@@ -288,11 +298,7 @@ struct ResponseHandlerStubTests {
         stub.enqueue([.hugeBody(bytes: size)], for: "/pub/acc")
 
         do {
-            let client = try RawHTTPClient(port: stub.port)
-            client.send("GET /pub/acc HTTP/1.1\r\nHost: x\r\n\r\n")
-            let received = client.read(atLeast: 1 << 20, timeout: 30)
-            let text = String(decoding: received.prefix(4096), as: UTF8.self)
-            #expect(received.count >= 1 << 20)
+            let text = try Self.readFirstMebibyteThenHangUp(stub)
             #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"))
             #expect(text.contains("Content-Length: \(size)\r\n"))
             #expect(text.contains("Content-Type: application/json\r\n"))
@@ -322,11 +328,7 @@ struct ResponseHandlerStubTests {
         stub.enqueue([.chunkedBody(bytes: 64 << 30)], for: "/pub/acc")
 
         do {
-            let client = try RawHTTPClient(port: stub.port)
-            client.send("GET /pub/acc HTTP/1.1\r\nHost: x\r\n\r\n")
-            let received = client.read(atLeast: 1 << 20, timeout: 30)
-            let text = String(decoding: received.prefix(4096), as: UTF8.self)
-            #expect(received.count >= 1 << 20)
+            let text = try Self.readFirstMebibyteThenHangUp(stub)
             #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"))
             #expect(text.contains("Transfer-Encoding: chunked\r\n"))
             #expect(!text.lowercased().contains("content-length"))
