@@ -9,61 +9,72 @@ import Foundation
 /// - `aasa check --file F [--json]`: the diagnostics, one per line, then a count; exit 0 without errors
 ///   (warnings allowed), 1 with errors, 2 when the file cannot be opened.
 /// - `aasa generate --app TEAM.bundle... [--responsys] [--include P]... [--exclude P]... [--format F]`:
-///   the file on stdout.
+///   the file on stdout, and the checker's warnings about it on stderr.
 enum AASACommand {
-    static let usage = """
-        usage: linux-host aasa match --file FILE [--domain HOST] --app TEAMID.bundle [--legacy] [--json] URL...
-               linux-host aasa check --file FILE [--json]
-               linux-host aasa generate --app TEAMID.bundle [--app ...] [--responsys] [--include PATH]...
-                                        [--exclude PATH]... [--format components|legacy|both]
-        """
+    static var maximumFileSize: Int { AppSiteAssociation.Configuration().maximumReadSize }
 
-    static func run(_ arguments: [String]) -> Int32 {
-        guard let sub = arguments.first else {
-            return Console.usageError("aasa: expected match, check or generate (see linux-host aasa --help)")
-        }
-        let rest = Array(arguments.dropFirst())
-        switch sub {
-        case "match": return match(rest)
-        case "check": return check(rest)
-        case "generate": return generate(rest)
-        case "-h", "--help", "help":
-            Console.out(usage)
-            return 0
-        default: return Console.usageError("aasa: unknown sub-command '\(sub)' (see linux-host aasa --help)")
-        }
-    }
+    static let command = Command(
+        name: "aasa",
+        summary: "Matches URLs against, checks and generates apple-app-site-association files as iOS reads them.",
+        subcommands: [matchCommand, checkCommand, generateCommand])
 
-    static func match(_ arguments: [String]) -> Int32 {
-        let options: AssociationCommandOptions
-        do {
-            options = try AssociationCommandOptions(
-                arguments, valued: ["--file", "--domain", "--app"], flags: ["--legacy", "--json"])
-        } catch {
-            return Console.usageError("aasa match: \(error.message)")
-        }
-        guard let path = options.last("--file") else { return Console.usageError("aasa match: --file is required") }
-        guard let appID = options.last("--app") else { return Console.usageError("aasa match: --app is required") }
-        guard !options.positional.isEmpty else { return Console.usageError("aasa match: give at least one URL") }
+    static let matchCommand = Command(
+        name: "match",
+        summary: "Says whether iOS opens the app for each URL (match), the browser (exclude, none).",
+        details: "Output: match, exclude or none, one line per URL. Exit status 0 when the file was read, 2 otherwise.",
+        arguments: [CommandArgument("URL", "a URL as a user would tap it", repeatable: true)],
+        options: [
+            .valued("file", "FILE", "the apple-app-site-association file", required: true),
+            .valued("app", "TEAMID.bundle", "the app whose rules decide", required: true),
+            .valued("domain", "HOST", "the domain the file was served from (checks the URL's host)"),
+            .flag("legacy", "match as iOS 9 to 12 do: paths only, no components"),
+            .flag("json", "print {\"url\", \"result\", \"explanation\"} per URL"),
+        ],
+        run: { parsed throws(UsageError) in try match(parsed) })
+
+    static let checkCommand = Command(
+        name: "check",
+        summary: "Lints an apple-app-site-association file: errors, warnings, each with its key path.",
+        details: "Exit status: 0 without errors (warnings allowed), 1 with errors, 2 when the file cannot be read.",
+        options: [
+            .valued("file", "FILE", "the apple-app-site-association file", required: true),
+            .flag("json", "print {\"severity\", \"code\", \"keyPath\", \"message\"} per diagnostic"),
+        ],
+        run: { parsed throws(UsageError) in try check(parsed) })
+
+    static let generateCommand = Command(
+        name: "generate",
+        summary: "Writes an apple-app-site-association file for the given apps and rules on stdout.",
+        details: """
+            Rules are kept in command-line order; the first that matches decides, so put an exclusion before the
+            inclusion it carves out of. The checker's warnings about the result go to stderr.
+            """,
+        options: [
+            .valued("app", "TEAMID.bundle", "an app the rules apply to", repeatable: true, required: true),
+            .flag("responsys", "the Responsys rules: open /pub/acc links in the app, never /pub/cc"),
+            .valued("include", "PATH", "open URLs whose path matches PATH in the app", repeatable: true),
+            .valued("exclude", "PATH", "never open URLs whose path matches PATH in the app", repeatable: true),
+            .valued("format", "FORMAT", "components (iOS 13+), legacy (paths) or both", default: "both"),
+        ],
+        run: { parsed throws(UsageError) in try generate(parsed) })
+
+    static func match(_ parsed: ParsedCommand) throws(UsageError) -> Int32 {
+        guard let file = try parsed.value("file", as: .regularFile(maximumSize: maximumFileSize)),
+              let appID = parsed.value("app")
+        else { throw UsageError("--file and --app are required") }
+        let domain = try parsed.value("domain", as: .host)
         let association: AppSiteAssociation
-        switch readFile(path) {
-        case .failure(let message):
-            Console.err("linux-host: aasa match: \(message)")
+        do {
+            association = try AppSiteAssociation(parsing: file.bytes)
+        } catch {
+            Console.err("linux-host: aasa match: \(file.path): \(error.message)")
             return 2
-        case .success(let bytes):
-            do {
-                association = try AppSiteAssociation(parsing: bytes)
-            } catch {
-                Console.err("linux-host: aasa match: \(path): \(error.message)")
-                return 2
-            }
         }
-        let platform: AppLinkMatcher.Configuration.Platform = options.has("--legacy") ? .iOS9To12 : .iOS13AndLater
+        let platform: AppLinkMatcher.Configuration.Platform = parsed.has("legacy") ? .iOS9To12 : .iOS13AndLater
         let matcher = AppLinkMatcher(association, configuration: .init(platform: platform))
-        let domain = options.last("--domain")
-        for url in options.positional {
+        for url in parsed.positionals {
             let result = matcher.explain(url, appID: appID, domain: domain)
-            if options.has("--json") {
+            if parsed.has("json") {
                 var explanation = result.explanation
                 if let nearest = result.nearMisses.first { explanation += "; nearest: " + nearest }
                 Console.out(Console.jsonLine([
@@ -76,30 +87,15 @@ enum AASACommand {
         return 0
     }
 
-    static func check(_ arguments: [String]) -> Int32 {
-        let options: AssociationCommandOptions
-        do {
-            options = try AssociationCommandOptions(arguments, valued: ["--file"], flags: ["--json"])
-        } catch {
-            return Console.usageError("aasa check: \(error.message)")
+    static func check(_ parsed: ParsedCommand) throws(UsageError) -> Int32 {
+        guard let file = try parsed.value("file", as: .regularFile(maximumSize: maximumFileSize)) else {
+            throw UsageError("--file is required")
         }
-        guard let path = options.last("--file") else { return Console.usageError("aasa check: --file is required") }
-        guard options.positional.isEmpty else {
-            return Console.usageError("aasa check: unexpected argument '\(options.positional[0])'")
-        }
-        let bytes: [UInt8]
-        switch readFile(path) {
-        case .failure(let message):
-            Console.err("linux-host: aasa check: \(message)")
-            return 2
-        case .success(let b):
-            bytes = b
-        }
-        let diagnostics = AppSiteAssociation.check(bytes)
+        let diagnostics = AppSiteAssociation.check(file.bytes)
         let errors = diagnostics.filter { $0.severity == .error }.count
         let warnings = diagnostics.count - errors
         for d in diagnostics {
-            if options.has("--json") {
+            if parsed.has("json") {
                 Console.out(Console.jsonLine([
                     "severity": d.severity.rawValue, "code": d.code.description, "keyPath": d.keyPath,
                     "message": d.message,
@@ -108,66 +104,51 @@ enum AASACommand {
                 Console.out(d.description)
             }
         }
-        if !options.has("--json") {
-            Console.out("\(path): \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")")
+        if !parsed.has("json") {
+            Console.out("\(file.path): \(count(errors, "error")), \(count(warnings, "warning"))")
         }
         return errors == 0 ? 0 : 1
     }
 
-    static func generate(_ arguments: [String]) -> Int32 {
-        let options: AssociationCommandOptions
-        do {
-            options = try AssociationCommandOptions(
-                arguments, valued: ["--app", "--include", "--exclude", "--format"], flags: ["--responsys"])
-        } catch {
-            return Console.usageError("aasa generate: \(error.message)")
-        }
-        guard options.positional.isEmpty else {
-            return Console.usageError("aasa generate: unexpected argument '\(options.positional[0])'")
-        }
-        let apps = options.all("--app")
-        guard !apps.isEmpty else { return Console.usageError("aasa generate: --app is required") }
+    static func generate(_ parsed: ParsedCommand) throws(UsageError) -> Int32 {
         let format: AppLinkRuleSet.Format
-        switch options.last("--format") ?? "both" {
+        switch try parsed.value("format", as: .choice(["components", "legacy", "both"])) ?? "both" {
         case "components": format = .components
         case "legacy": format = .legacy
-        case "both": format = .both
-        case let other:
-            return Console.usageError("aasa generate: --format must be components, legacy or both, not '\(other)'")
+        default: format = .both
         }
-        let ruleSet = options.ruleSet(appIDs: apps)
-        guard !ruleSet.rules.isEmpty else {
-            return Console.usageError("aasa generate: give --responsys or at least one --include/--exclude")
-        }
+        let ruleSet = ruleSet(parsed, appIDs: parsed.values("app"))
+        guard !ruleSet.rules.isEmpty else { throw UsageError("give --responsys or at least one --include/--exclude") }
+        let text: String
         do {
-            Console.out(try ruleSet.appSiteAssociation(format: format))
-            return 0
+            text = try ruleSet.appSiteAssociation(format: format)
         } catch {
             Console.err("linux-host: aasa generate: \(error.message)")
             return 1
         }
-    }
-
-    enum ReadResult {
-        case success([UInt8])
-        case failure(String)
-    }
-
-    /// Reads a file, refusing anything over 8 MiB before loading it.
-    static func readFile(_ path: String) -> ReadResult {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            return .failure("cannot open '\(path)'")
+        Console.out(text)
+        // The file is written as asked; what the checker finds in it (a rule that can never decide...) is a warning.
+        for diagnostic in AppSiteAssociation.check(Array(text.utf8)) {
+            Console.err("linux-host: aasa generate: \(diagnostic.severity.rawValue): \(diagnostic)")
         }
-        defer { try? handle.close() }
-        let limit = AppSiteAssociation.Configuration().maximumReadSize
-        do {
-            let data = try handle.read(upToCount: limit + 1) ?? Data()
-            if data.count > limit {
-                return .failure("'\(path)' is larger than \(limit) bytes")
+        return 0
+    }
+
+    /// `--responsys`, `--include` and `--exclude` as a rule set, in command-line order.
+    static func ruleSet(_ parsed: ParsedCommand, appIDs: [String]) -> AppLinkRuleSet {
+        var rules: [AppLinkRuleSet.Rule] = []
+        for occurrence in parsed.occurrences {
+            switch occurrence.name {
+            case "responsys": rules += AppLinkRuleSet.responsys(appIDs: appIDs).rules
+            case "include": rules.append(.include(occurrence.value))
+            case "exclude": rules.append(.exclude(occurrence.value))
+            default: break
             }
-            return .success([UInt8](data))
-        } catch {
-            return .failure("cannot read '\(path)': \(error.localizedDescription)")
         }
+        return AppLinkRuleSet(appIDs: appIDs, rules: rules)
+    }
+
+    private static func count(_ n: Int, _ noun: String) -> String {
+        "\(n) \(noun)\(n == 1 ? "" : "s")"
     }
 }

@@ -7,41 +7,32 @@ import AssociatedDomains
 ///   the Android `<intent-filter>` for the same rules on stdout.
 /// Exit 0 on success, 1 when an input is invalid (message on stderr), 2 for a usage error.
 enum AssetLinksCommand {
-    static let usage = """
-        usage: linux-host assetlinks generate --package com.example.app --fingerprint SHA256 [--fingerprint ...]
-               linux-host assetlinks generate --intent-filter --domain HOST [--responsys] [--include PATH]...
-                                              [--exclude PATH]...
-        """
+    static let command = Command(
+        name: "assetlinks",
+        summary: "Generates Android's Digital Asset Links file or the matching <intent-filter>.",
+        subcommands: [generateCommand])
 
-    static func run(_ arguments: [String]) -> Int32 {
-        guard arguments.first == "generate" else {
-            if arguments.first == "--help" || arguments.first == "-h" || arguments.first == "help" {
-                Console.out(usage)
-                return 0
-            }
-            return Console.usageError("assetlinks: expected generate (see linux-host assetlinks --help)")
-        }
-        let options: AssociationCommandOptions
-        do {
-            options = try AssociationCommandOptions(
-                Array(arguments.dropFirst()),
-                valued: ["--package", "--fingerprint", "--domain", "--include", "--exclude"],
-                flags: ["--intent-filter", "--responsys"])
-        } catch {
-            return Console.usageError("assetlinks generate: \(error.message)")
-        }
-        guard options.positional.isEmpty else {
-            return Console.usageError("assetlinks generate: unexpected argument '\(options.positional[0])'")
-        }
-        if options.has("--intent-filter") {
-            guard let domain = options.last("--domain") else {
-                return Console.usageError("assetlinks generate: --intent-filter needs --domain")
-            }
+    static let generateCommand = Command(
+        name: "generate",
+        summary: "Writes assetlinks.json (--package, --fingerprint) or, with --intent-filter, the Android <intent-filter>.",
+        details: "Exit status: 0 on success, 1 when an input is invalid, 2 for a usage error.",
+        options: [
+            .valued("package", "NAME", "the Android package name, e.g. com.example.app"),
+            .valued("fingerprint", "SHA256", "a signing certificate's SHA-256 fingerprint (AA:BB:...)", repeatable: true),
+            .flag("intent-filter", "write the <intent-filter> for --domain and the rules instead"),
+            .valued("domain", "HOST", "the link domain of the intent filter"),
+            .flag("responsys", "the Responsys rules: /pub/acc in the app, never /pub/cc"),
+            .valued("include", "PATH", "open URLs whose path matches PATH in the app", repeatable: true),
+            .valued("exclude", "PATH", "never open URLs whose path matches PATH in the app", repeatable: true),
+        ],
+        run: { parsed throws(UsageError) in try generate(parsed) })
+
+    static func generate(_ parsed: ParsedCommand) throws(UsageError) -> Int32 {
+        if parsed.has("intent-filter") {
+            guard let domain = try parsed.value("domain", as: .host) else { throw UsageError("--intent-filter needs --domain") }
             // App IDs play no part on Android; a well-formed placeholder satisfies the rule set's validation.
-            let ruleSet = options.ruleSet(appIDs: ["ANDROID000.intent.filter"])
-            guard !ruleSet.rules.isEmpty else {
-                return Console.usageError("assetlinks generate: give --responsys or at least one --include/--exclude")
-            }
+            let ruleSet = AASACommand.ruleSet(parsed, appIDs: ["ANDROID000.intent.filter"])
+            guard !ruleSet.rules.isEmpty else { throw UsageError("give --responsys or at least one --include/--exclude") }
             do {
                 Console.out(try ruleSet.androidIntentFilter(host: domain))
                 return 0
@@ -50,13 +41,9 @@ enum AssetLinksCommand {
                 return 1
             }
         }
-        guard let package = options.last("--package") else {
-            return Console.usageError("assetlinks generate: --package is required")
-        }
-        let fingerprints = options.all("--fingerprint")
-        guard !fingerprints.isEmpty else {
-            return Console.usageError("assetlinks generate: --fingerprint is required")
-        }
+        guard let package = parsed.value("package") else { throw UsageError("--package is required") }
+        let fingerprints = parsed.values("fingerprint")
+        guard !fingerprints.isEmpty else { throw UsageError("--fingerprint is required") }
         do {
             Console.out(try AssetLinks(packageName: package, fingerprints: fingerprints).json())
             return 0

@@ -10,16 +10,24 @@ import UniversalLinkKitTesting
 enum DemoCommand {
     struct Step {
         var title: String
+        /// The link or payload the step hands over, as a user would see it.
         var input: String
-        var act: (LinkManager) -> LinkHandle
+        /// Why the step posts no notification, in a few words (for the closing count); nil when it posts one.
+        var silentBecause: String? = nil
+        var act: (LinkManager, URL) -> LinkHandle
         /// Checks the outcome; returns the sentence that explains it, or nil when it is not as described.
         var check: (LinkHandle, LinkOutcome) -> String?
     }
 
+    static let command = Command(
+        name: "demo",
+        summary: "Tells the whole story against an embedded loopback stub: every step says what should happen and checks it.",
+        details: "Exit status: 0 when every step behaved as described, 1 otherwise (the last line says which did not).",
+        run: { _ in await run() })
+
     static let domain = "news.example.com"
 
-    static func run(_ arguments: [String]) async -> Int32 {
-        guard arguments.isEmpty else { return Console.usageError("demo takes no arguments") }
+    static func run() async -> Int32 {
         let stub: ResponseHandlerStub
         do {
             stub = try ResponseHandlerStub(links: ResponseHandlerStub.demoLinks)
@@ -28,20 +36,24 @@ enum DemoCommand {
             return 1
         }
         defer { stub.shutdown() }
-        stub.enqueue([.status(500, body: "internal error")], for: "/pub/acc?_ri_=broken")
-        stub.enqueue([.noResponse], for: "/pub/acc?_ri_=slow")
-        stub.setLink(
-            .init(webLinkUrl: "https://www.example.com/offers/48h", mobileDeepLinkUrl: "example-app://offers/48h"),
-            for: "/pub/acc?_ri_=push-offer")
-        for key in ["/pub/acc?_ri_=invite", "/pub/acc?_ri_=invite-again"] {
-            stub.setLink(.init(webLinkUrl: "https://www.example.com/invites/ABC123", mobileDeepLinkUrl: nil), for: key)
+        for (target, behavior) in ResponseHandlerStub.demoBehaviors {
+            stub.enqueue([behavior], for: target)
         }
 
         Console.out("""
             UniversalLinkKit demo
-            A Response Handler stub on \(stub.baseURL.absoluteString) stands in for https://\(domain), the branded
-            click-tracking domain of a Responsys account. Every handled link is broadcast once as
-            PIORsysWebURLResolvedNotification; the observer below prints each one as it arrives.
+
+            Responsys rewrites every link of a marketing email into a click-tracking link on the account's branded
+            domain, here https://\(domain). Such a "pub-web" link has the path /pub/acc (an app link: iOS opens the
+            app) or /pub/cc (always the web). The Response Handler is Responsys' server behind that domain: asked
+            for a tracking link with Accept: application/json, it counts the click and answers where the link goes,
+            on the web (webLinkUrl) and in the app (mobileDeepLinkUrl, often null). executeRsysWebURL is the SDK
+            switch for links tapped inside in-app messages: on, they are resolved like email links; off, they go to
+            the browser.
+
+            Here a Response Handler stub on \(stub.baseURL.absoluteString) stands in for https://\(domain). Every
+            handled link is broadcast once as PIORsysWebURLResolvedNotification; the observer below prints each one
+            as it arrives.
 
             """)
 
@@ -63,56 +75,81 @@ enum DemoCommand {
             router: makeRouter()
         )
 
-        var failures = 0
-        for (number, step) in steps().enumerated() {
-            Console.out("\(number + 1). \(step.title)")
+        let steps = steps()
+        var failed: [Int] = []
+        for (index, step) in steps.enumerated() {
+            Console.out("\(index + 1). \(step.title)")
             Console.out("  -> \(step.input)")
-            let handle = step.act(manager)
+            guard let url = LinkInput.url(urlText(of: step.input)) else {
+                failed.append(index + 1)
+                Console.out("  => UNEXPECTED: '\(step.input)' is not a URL\n")
+                continue
+            }
+            let handle = step.act(manager, url)
             let outcome = await handle.outcome
-            if let explanation = step.check(handle, outcome) {
+            let notified = outcome.resolvedLink != nil && !handle.isDuplicate
+            if let explanation = step.check(handle, outcome), notified == (step.silentBecause == nil) {
                 Console.out("  => \(explanation)\n")
             } else {
-                failures += 1
+                failed.append(index + 1)
                 Console.out("  => UNEXPECTED: handled \(handle.isHandled), duplicate \(handle.isDuplicate), \(outcome)\n")
             }
         }
-        Console.out("\(observer.count) notifications for \(steps().count) steps; \(stub.requestCount) requests reached the stub.")
-        if failures > 0 {
-            Console.err("linux-host: demo: \(failures) step(s) did not behave as described")
+        let silent = steps.compactMap(\.silentBecause)
+        Console.out("""
+            \(observer.count) notifications for \(steps.count) steps: every step posts one except \(silent.count) \
+            (\(silent.joined(separator: "; "))).
+            \(stub.requestCount) requests reached the stub: one per link resolved, none for the duplicate, the links that are not pub-web app links, the in-app link with \
+            executeRsysWebURL off, nor the refused host.
+            """)
+        guard failed.isEmpty else {
+            let list = failed.map(String.init).joined(separator: ", ")
+            Console.out("Verdict: \(failed.count) of \(steps.count) steps did not behave as described (step \(list)).")
+            Console.err("linux-host: demo: \(failed.count) step(s) did not behave as described: \(list)")
             return 1
         }
+        Console.out("Verdict: all \(steps.count) steps behaved as described.")
         Console.out("Next: `swift run linux-host serve` and `linux-host resolve --allow-loopback --allow-http URL`; see README.md.")
         return 0
     }
 
-    /// The app's routes: a deep-link route and a host-aware universal-link route in a group that can be switched off.
+    /// The URL a step's input names: the input itself, or the `"u"` of a push payload.
+    private static func urlText(of input: String) -> String {
+        guard input.hasPrefix("{"),
+              let payload = (try? JSONSerialization.jsonObject(with: Data(input.utf8))) as? [String: Any],
+              let link = payload["u"] as? String
+        else { return input }
+        return link
+    }
+
+    /// The app's routes: deep-link routes and a host-aware universal-link route in a group that can be switched off.
+    ///
+    /// Each handler prints its pattern as it is written, so a host-aware route shows its host.
     static func makeRouter() -> LinkRouter {
         let router = LinkRouter()
-        router.addRoute("/products/:productID", namespace: .scheme("example-app")) { parameters in
-            Console.out("  router -> products/:productID, productID = \(parameters["productID"] ?? "")")
-            return true
+        func add(_ pattern: String, namespace: RouteNamespace = .global, group: String? = nil, key: String) {
+            router.addRoute(pattern, namespace: namespace, group: group) { parameters in
+                Console.out("  router -> \(pattern), \(key) = \(parameters[key] ?? "")")
+                return true
+            }
         }
-        router.addRoute("/offers/:offerID", namespace: .scheme("example-app")) { parameters in
-            Console.out("  router -> offers/:offerID, offerID = \(parameters["offerID"] ?? "")")
-            return true
-        }
-        router.addRoute("https://www.example.com/invites/:invite_code", group: "invites") { parameters in
-            Console.out("  router -> invites/:invite_code, invite_code = \(parameters["invite_code"] ?? "")")
-            return true
-        }
+        add("/products/:productID", namespace: .scheme("example-app"), key: "productID")
+        add("/offers/:offerID", namespace: .scheme("example-app"), key: "offerID")
+        add("https://www.example.com/invites/:invite_code", group: "invites", key: "invite_code")
         return router
     }
 
-    static func link(_ query: String, path: String = "/pub/acc") -> URL {
-        URL(string: "https://\(domain)\(path)?_ri_=\(query)")!
+    /// A tracking link on the demo's branded domain.
+    static func link(_ query: String, path: String = "/pub/acc") -> String {
+        "https://\(domain)\(path)?_ri_=\(query)"
     }
 
     static func steps() -> [Step] {
         [
             Step(
                 title: "An email's app link whose campaign has a deep link (continueUserActivity)",
-                input: link("product").absoluteString,
-                act: { $0.handle(UserActivity(browsingWeb: link("product"))) },
+                input: link("product"),
+                act: { $0.handle(UserActivity(browsingWeb: $1)) },
                 check: { _, outcome in
                     outcome.routedURL?.absoluteString == "example-app://products/1234"
                         ? "the click is counted and the deep link is routed to the product screen" : nil
@@ -120,16 +157,17 @@ enum DemoCommand {
             ),
             Step(
                 title: "The same link tapped again a moment later",
-                input: link("product").absoluteString,
-                act: { $0.handle(UserActivity(browsingWeb: link("product"))) },
+                input: link("product"),
+                silentBecause: "the duplicate",
+                act: { $0.handle(UserActivity(browsingWeb: $1)) },
                 check: { handle, _ in
                     handle.isDuplicate ? "a duplicate: no second request, no second click, no second notification" : nil
                 }
             ),
             Step(
                 title: "An app link whose deep link is null (the link table's app column is empty)",
-                input: link("web-only").absoluteString,
-                act: { $0.handle(UserActivity(browsingWeb: link("web-only"))) },
+                input: link("web-only"),
+                act: { $0.handle(UserActivity(browsingWeb: $1)) },
                 check: { _, outcome in
                     let link = outcome.resolvedLink
                     return link?.deepLinkURL == nil && outcome.openedURL?.absoluteString == "https://www.example.com/sale"
@@ -138,8 +176,9 @@ enum DemoCommand {
             ),
             Step(
                 title: "A non-app /pub/cc link arriving as a universal link",
-                input: link("article", path: "/pub/cc").absoluteString,
-                act: { $0.handle(UserActivity(browsingWeb: link("article", path: "/pub/cc"))) },
+                input: link("article", path: "/pub/cc"),
+                silentBecause: "the /pub/cc link, not an app link",
+                act: { $0.handle(UserActivity(browsingWeb: $1)) },
                 check: { handle, _ in
                     handle.isHandled ? nil : "not handled: /pub/cc links open the web, iOS would not open the app"
                 }
@@ -147,15 +186,16 @@ enum DemoCommand {
             Step(
                 title: "A plain web URL",
                 input: "https://www.example.com/about",
-                act: { $0.handle(UserActivity(browsingWeb: URL(string: "https://www.example.com/about")!)) },
+                silentBecause: "the plain web URL, not a pub-web link",
+                act: { $0.handle(UserActivity(browsingWeb: $1)) },
                 check: { handle, _ in handle.isHandled ? nil : "not handled: not a pub-web link, nothing is requested" }
             ),
             Step(
                 title: "An in-app message hyperlink with executeRsysWebURL on",
-                input: link("article", path: "/pub/cc").absoluteString,
-                act: { manager in
+                input: link("article", path: "/pub/cc"),
+                act: { manager, url in
                     manager.executeRsysWebURL = true
-                    return manager.handleInAppHyperlink(link("article", path: "/pub/cc"))
+                    return manager.handleInAppHyperlink(url)
                 },
                 check: { _, outcome in
                     outcome.resolvedLink?.webLinkURL?.absoluteString == "https://www.example.com/articles/42"
@@ -165,9 +205,10 @@ enum DemoCommand {
             Step(
                 title: "An in-app message hyperlink with executeRsysWebURL off",
                 input: "https://www.example.com/terms",
-                act: { manager in
+                silentBecause: "the in-app link with executeRsysWebURL off, which goes to the browser",
+                act: { manager, url in
                     manager.executeRsysWebURL = false
-                    return manager.handleInAppHyperlink(URL(string: "https://www.example.com/terms")!)
+                    return manager.handleInAppHyperlink(url)
                 },
                 check: { _, outcome in
                     outcome.openedURL != nil && outcome.resolvedLink == nil
@@ -176,10 +217,10 @@ enum DemoCommand {
             ),
             Step(
                 title: "A push notification whose payload carries the link under \"u\"",
-                input: #"{"aps": {"alert": "48h sale"}, "u": "\#(link("push-offer").absoluteString)"}"#,
-                act: { manager in
+                input: #"{"aps": {"alert": "48h sale"}, "u": "\#(link("push-offer"))"}"#,
+                act: { manager, url in
                     manager.executeRsysWebURL = true
-                    return manager.didReceiveRemoteNotification(["aps": ["alert": "48h sale"], "u": link("push-offer").absoluteString])
+                    return manager.didReceiveRemoteNotification(["aps": ["alert": "48h sale"], "u": url.absoluteString])
                 },
                 check: { _, outcome in
                     outcome.routedURL?.absoluteString == "example-app://offers/48h"
@@ -188,10 +229,10 @@ enum DemoCommand {
             ),
             Step(
                 title: "An invitation link while the invitation-only launch is switched off (route group \"invites\" off)",
-                input: link("invite").absoluteString,
-                act: { manager in
+                input: link("invite"),
+                act: { manager, url in
                     manager.router?.setGroup("invites", enabled: false)
-                    return manager.handle(UserActivity(browsingWeb: link("invite")))
+                    return manager.handle(UserActivity(browsingWeb: url))
                 },
                 check: { _, outcome in
                     outcome.routedURL == nil && outcome.openedURL != nil
@@ -200,10 +241,10 @@ enum DemoCommand {
             ),
             Step(
                 title: "The same campaign's invitation once the group is switched on again, no new build needed",
-                input: link("invite-again").absoluteString,
-                act: { manager in
+                input: link("invite-again"),
+                act: { manager, url in
                     manager.router?.setGroup("invites", enabled: true)
-                    return manager.handle(UserActivity(browsingWeb: link("invite-again")))
+                    return manager.handle(UserActivity(browsingWeb: url))
                 },
                 check: { _, outcome in
                     outcome.routedURL?.absoluteString == "https://www.example.com/invites/ABC123"
@@ -212,8 +253,8 @@ enum DemoCommand {
             ),
             Step(
                 title: "A link the server fails to resolve (HTTP 500)",
-                input: link("broken").absoluteString,
-                act: { $0.handle(UserActivity(browsingWeb: link("broken"))) },
+                input: link("broken"),
+                act: { $0.handle(UserActivity(browsingWeb: $1)) },
                 check: { _, outcome in
                     outcome.resolvedLink?.error?.code == .httpStatus
                         ? "one notification with error httpStatus: not retried (the click may have counted); open the web" : nil
@@ -221,8 +262,8 @@ enum DemoCommand {
             ),
             Step(
                 title: "A server that never answers (deadline 1.5 s in this demo, 10 s by default)",
-                input: link("slow").absoluteString,
-                act: { $0.handle(UserActivity(browsingWeb: link("slow"))) },
+                input: link("slow"),
+                act: { $0.handle(UserActivity(browsingWeb: $1)) },
                 check: { _, outcome in
                     outcome.resolvedLink?.error?.code == .timeout
                         ? "one notification with error timeout, on time: the library enforces the deadline itself" : nil
@@ -231,7 +272,7 @@ enum DemoCommand {
             Step(
                 title: "A tracking link on a domain that is not the account's",
                 input: "https://evil.example.org/pub/acc?_ri_=x",
-                act: { $0.handle(UserActivity(browsingWeb: URL(string: "https://evil.example.org/pub/acc?_ri_=x")!)) },
+                act: { $0.handle(UserActivity(browsingWeb: $1)) },
                 check: { _, outcome in
                     outcome.resolvedLink?.error?.code == .hostNotAllowed
                         ? "hostNotAllowed, and no request was made: the backend is not a proxy for arbitrary URLs" : nil

@@ -1,43 +1,38 @@
 import Foundation
-import Synchronization
-import _LinkKitLocking
 import UniversalLinkKit
+import UniversalLinkKitTesting
 
-/// The console host's side of the contract: an observer of `PIORsysWebURLResolvedNotification`, registered
-/// before anything is handed to the manager, that prints what it receives and keeps it for the summary.
+/// The console host's side of the contract: observers of `PIORsysWebURLResolvedNotification`, registered
+/// before anything is handed to the manager. A `NotificationRecorder` keeps every link for the summary; with
+/// `printing`, a second observer prints each notification as it arrives.
 final class HostObserver: Sendable {
-    private final class Storage: Sendable {
-        let received = Mutex<[String: ResolvedLink]>([:])
-        let total = Mutex(0)
-    }
-
-    private let storage = Storage()
+    private let recorder: NotificationRecorder
     private let center: NotificationCenter
     // Written once in `init`, only read in `stop()`; the token is not `Sendable`.
-    nonisolated(unsafe) private let token: any NSObjectProtocol
+    nonisolated(unsafe) private let printer: (any NSObjectProtocol)?
 
     /// Starts observing; with `printing`, each notification is printed as it arrives.
     init(center: NotificationCenter, printing: Bool) {
         self.center = center
-        let storage = self.storage
-        token = center.addObserver(forName: .PIORsysWebURLResolved, object: nil, queue: nil) { note in
-            guard let link = ResolvedLink(notification: note) else { return }
-            storage.received.withTrackedLock { $0[link.requestedURL.absoluteString] = link }
-            storage.total.withTrackedLock { $0 += 1 }
-            if printing { Console.out(HostObserver.describe(note)) }
-        }
+        recorder = NotificationRecorder(center: center)
+        printer = printing
+            ? center.addObserver(forName: .PIORsysWebURLResolved, object: nil, queue: nil) { note in
+                Console.out(HostObserver.describe(note))
+            }
+            : nil
     }
 
     func stop() {
-        center.removeObserver(token)
+        recorder.stop()
+        if let printer { center.removeObserver(printer) }
     }
 
     /// How many notifications arrived.
-    var count: Int { storage.total.withTrackedLock { $0 } }
+    var count: Int { recorder.count }
 
-    /// The notification received for a requested URL.
+    /// The last notification received for a requested URL.
     func link(for url: URL) -> ResolvedLink? {
-        storage.received.withTrackedLock { $0[url.absoluteString] }
+        recorder.links(for: url).last
     }
 
     /// The notification as the readable output shows it: its name, then its userInfo keys.

@@ -1,44 +1,53 @@
 import Foundation
 
-/// The `linux-host` entry point: picks the sub-command and returns the process exit status.
+/// The `linux-host` entry point: every command declared in one tree, parsed by the one parser in `Arguments/`.
 ///
 /// Exit statuses follow one rule across commands: 0 when every input was handled without error,
-/// 1 when some input failed, 2 for a usage error (with a message on stderr).
+/// 1 when some input failed (or output could not be written), 2 for a usage error (with a message on stderr).
 enum LinuxHost {
-    static let usage = """
-        usage: linux-host [demo]
-               linux-host resolve [--json] [--timeout S] [--allow-loopback] [--allow-http] [--branded-domain HOST]... URL...
-               linux-host inapp [--execute-rsys-web-url | --no-execute-rsys-web-url] [options] URL...
-               linux-host push [options] PAYLOAD_JSON
-               linux-host serve [--port N]
-               linux-host route --table FILE [--can-route] URL...
-               linux-host aasa match|check|generate ...
-               linux-host assetlinks generate ...
-        """
+    /// Every command of `linux-host`; a new command is one more entry here.
+    static let root = Command(
+        name: "linux-host",
+        summary: "The UniversalLinkKit console host: resolves Responsys links, routes them and checks association files.",
+        details: """
+            Run without a command, it runs the demo. Exit status: 0 when every input was handled without error,
+            1 when some input failed, 2 for a usage error.
+            """,
+        subcommands: [
+            DemoCommand.command,
+            ResolveCommand.command(.resolve),
+            ResolveCommand.command(.inapp),
+            ResolveCommand.command(.push),
+            ServeCommand.command,
+            RouteCommand.command,
+            AASACommand.command,
+            AssetLinksCommand.command,
+        ],
+        defaultSubcommand: "demo")
 
+    /// Parses `arguments` (without the program name) and runs the command they name.
     static func run(_ arguments: [String]) async -> Int32 {
-        guard let command = arguments.first else {
-            return await DemoCommand.run([])
-        }
-        let rest = Array(arguments.dropFirst())
-        switch command {
-        case "demo":
-            return await DemoCommand.run(rest)
-        case "resolve", "inapp", "push":
-            return await ResolveCommand.run(command, rest)
-        case "serve":
-            return await ServeCommand.run(rest)
-        case "route":
-            return RouteCommand.run(rest)
-        case "aasa":
-            return AASACommand.run(rest)
-        case "assetlinks":
-            return AssetLinksCommand.run(rest)
-        case "-h", "--help", "help":
-            Console.out(usage)
+        switch root.parse(arguments, path: [root.name]) {
+        case .help(let text):
+            Console.out(text)
             return 0
-        default:
-            return Console.usageError("unknown command '\(command)'")
+        case .usageError(let error, let command, let path):
+            return usageError(error, command: command, path: path)
+        case .run(let command, let parsed):
+            guard let run = command.run else { return 2 }
+            do throws(UsageError) {
+                return try await run(parsed)
+            } catch {
+                return usageError(error, command: command, path: parsed.path)
+            }
         }
+    }
+
+    private static func usageError(_ error: UsageError, command: Command, path: [String]) -> Int32 {
+        let name = path.dropFirst().joined(separator: " ")
+        return Console.usageError(
+            name.isEmpty ? error.message : "\(name): \(error.message)",
+            usage: command.usageLine(path: path),
+            help: path.joined(separator: " ") + " --help")
     }
 }

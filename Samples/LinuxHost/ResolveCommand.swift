@@ -4,49 +4,90 @@ import UniversalLinkKit
 /// `linux-host resolve|inapp|push [options] INPUT...`: hands each input to the manager at once, as a burst, and
 /// prints one result per input, in input order.
 enum ResolveCommand {
-    struct Options {
-        var json = false
-        var timeout: Duration = .seconds(10)
-        var policy = ResolutionPolicy()
-        var executeRsysWebURL = false
-        var inputs: [String] = []
+    /// Which entry point of the manager the command exercises.
+    enum Kind: String, Sendable {
+        case resolve, inapp, push
     }
 
-    static func run(_ command: String, _ arguments: [String]) async -> Int32 {
-        let options: Options
-        switch parse(command, arguments) {
-        case .success(let parsed): options = parsed
-        case .failure(let error): return Console.usageError("\(command): \(error.message)")
+    static func command(_ kind: Kind) -> Command {
+        var options: [CommandOption] = [
+            .flag("json", "print one JSON object per input: url, handled, duplicate, notification, opened"),
+            .valued("timeout", "SECONDS", "deadline of each resolution, retry included, in decimal seconds (0.001 to 3600)",
+                    default: "10"),
+            .flag("allow-loopback", "resolve links on localhost and IP addresses (test servers such as 'linux-host serve')"),
+            .flag("allow-http", "resolve http:// links too (test servers only)"),
+            .valued("branded-domain", "HOST", "resolve only links on this host ('*.example.com' for its subdomains)",
+                    repeatable: true),
+        ]
+        if kind != .resolve {
+            options += [
+                .flag("execute-rsys-web-url", "resolve pub-web links and post the notification, as the SDK does when on"),
+                .flag("no-execute-rsys-web-url", "hand every link to the opener (the browser on iOS) (default)"),
+            ]
         }
+        let summary: String
+        let arguments: [CommandArgument]
+        switch kind {
+        case .resolve:
+            summary = "Resolves click-tracking links as a universal-link activation does, and prints the notification of each."
+            arguments = [CommandArgument("URL", "a click-tracking link such as https://news.example.com/pub/acc?_ri_=...",
+                                         repeatable: true)]
+        case .inapp:
+            summary = "Handles hyperlinks tapped in an in-app message, as the SDK does with executeRsysWebURL on or off."
+            arguments = [CommandArgument("URL", "a hyperlink of an in-app message", repeatable: true)]
+        case .push:
+            summary = "Handles a push notification payload whose link is under the \"u\" key."
+            arguments = [CommandArgument("PAYLOAD_JSON", #"the payload, e.g. '{"aps": {...}, "u": "https://..."}'"#)]
+        }
+        return Command(
+            name: kind.rawValue,
+            summary: summary,
+            details: """
+                Every input is handed over at once (a burst: the same link twice is one request) and reported in input
+                order. Exit status: 0 when every input was handled without error, 1 otherwise, 2 for a usage error.
+                """,
+            arguments: arguments,
+            options: options,
+            run: { parsed throws(UsageError) in try await run(kind, parsed) })
+    }
+
+    static func run(_ kind: Kind, _ parsed: ParsedCommand) async throws(UsageError) -> Int32 {
+        let json = parsed.has("json")
         var configuration = LinkManager.Configuration()
-        configuration.resolution.timeout = options.timeout
-        configuration.resolution.policy = options.policy
-        configuration.executeRsysWebURL = options.executeRsysWebURL
+        configuration.resolution.timeout = try parsed.value("timeout", as: .seconds(in: 0.001...3600)) ?? .seconds(10)
+        configuration.resolution.policy.allowsLocalHosts = parsed.has("allow-loopback")
+        configuration.resolution.policy.allowsHTTP = parsed.has("allow-http")
+        // A host with a trailing dot is the same host without it, and the policy compares the URL's host without it.
+        configuration.resolution.policy.brandedDomains = try parsed.values("branded-domain", as: .host)
+            .map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }
+        let switches = parsed.occurrences.map(\.name).filter { $0.hasSuffix("execute-rsys-web-url") }
+        configuration.executeRsysWebURL = switches.last == "execute-rsys-web-url"
 
         let center = NotificationCenter()
         // The observer is in place before anything reaches the manager: no notification can be missed.
-        let observer = HostObserver(center: center, printing: !options.json)
+        let observer = HostObserver(center: center, printing: !json)
         defer { observer.stop() }
         let opener = URLOpener { url in
-            if !options.json { Console.out("  opened \(url.absoluteString)") }
+            if !json { Console.out("  opened \(url.absoluteString)") }
             return true
         }
         let manager = LinkManager(configuration: configuration, notificationCenter: center, opener: opener)
 
-        var handles: [(input: String, handle: LinkHandle?)] = []
-        for input in options.inputs {
-            if !options.json { Console.out("-> \(command) \(input)") }
-            handles.append((input, hand(input, to: manager, command: command)))
+        var handed: [(input: String, handle: LinkHandle?, refusal: String?)] = []
+        for input in parsed.positionals {
+            if !json { Console.out("-> \(kind.rawValue) \(input)") }
+            let (handle, refusal) = hand(input, to: manager, kind: kind)
+            handed.append((input, handle, refusal))
         }
 
         var failed = false
-        for (input, handle) in handles {
+        for (input, handle, refusal) in handed {
             let outcome = await handle?.outcome
             let link = handle?.url.flatMap(observer.link(for:)) ?? outcome?.resolvedLink
             let notified = outcome?.resolvedLink != nil
             let handled = handle?.isHandled ?? false
             if !handled || (notified && link?.error != nil) { failed = true }
-            if options.json {
+            if json {
                 Console.out(Console.jsonLine([
                     "url": input,
                     "handled": handled,
@@ -55,38 +96,38 @@ enum ResolveCommand {
                     "opened": outcome?.openedURL?.absoluteString ?? NSNull(),
                 ] as [String: Any]))
             } else {
-                Console.out(summary(input, handle: handle, link: notified ? link : nil, opened: outcome?.openedURL))
+                Console.out(summary(input, handle: handle, refusal: refusal, link: notified ? link : nil,
+                                    opened: outcome?.openedURL))
             }
         }
         return failed ? 1 : 0
     }
 
-    /// Hands one input to the manager the way the command says.
-    private static func hand(_ input: String, to manager: LinkManager, command: String) -> LinkHandle? {
-        switch command {
-        case "push":
-            guard let data = input.data(using: .utf8),
-                  let payload = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
-            else { return nil }
-            return manager.didReceiveRemoteNotification(payload)
-        case "inapp":
-            guard let url = parsedURL(input) else { return nil }
-            return manager.handleInAppHyperlink(url)
-        default:
-            guard let url = parsedURL(input) else { return nil }
-            return manager.handle(UserActivity(browsingWeb: url))
+    /// Hands one input to the manager the way the command says; without a handle, says why not.
+    private static func hand(_ input: String, to manager: LinkManager, kind: Kind) -> (LinkHandle?, String?) {
+        switch kind {
+        case .push:
+            guard let payload = (try? JSONSerialization.jsonObject(with: Data(input.utf8))) as? [String: Any] else {
+                return (nil, "not a JSON object")
+            }
+            guard let link = payload["u"] else { return (nil, #"the payload has no "u" key, so it carries no link"#) }
+            guard link is String else { return (nil, #"the payload's "u" is not a string"#) }
+            return (manager.didReceiveRemoteNotification(payload), nil)
+        case .inapp:
+            guard let url = LinkInput.url(input) else { return (nil, "not a usable URL") }
+            return (manager.handleInAppHyperlink(url), nil)
+        case .resolve:
+            guard let url = LinkInput.url(input) else { return (nil, "not a usable URL") }
+            return (manager.handle(UserActivity(browsingWeb: url)), nil)
         }
     }
 
-    private static func parsedURL(_ input: String) -> URL? {
-        guard let url = URL(string: input), url.scheme != nil else { return nil }
-        return url
-    }
-
-    private static func summary(_ input: String, handle: LinkHandle?, link: ResolvedLink?, opened: URL?) -> String {
+    private static func summary(
+        _ input: String, handle: LinkHandle?, refusal: String?, link: ResolvedLink?, opened: URL?
+    ) -> String {
         guard let handle, handle.isHandled else {
             return "   \(input.isEmpty ? "\"\"" : input): not handled"
-                + (handle == nil ? " (not a usable URL or payload)" : " (not a pub-web app link)")
+                + " (\(refusal ?? (handle == nil ? "not a usable URL or payload" : "not a pub-web app link")))"
         }
         var parts: [String] = []
         if handle.isDuplicate { parts.append("duplicate of an activation in flight or just done: no new request") }
@@ -96,46 +137,5 @@ enum ResolveCommand {
         }
         if let opened { parts.append("handed to the opener: \(opened.absoluteString)") }
         return "   \(input): handled" + (parts.isEmpty ? "" : "; " + parts.joined(separator: "; "))
-    }
-
-    struct UsageError: Error { let message: String }
-
-    static func parse(_ command: String, _ arguments: [String]) -> Result<Options, UsageError> {
-        var options = Options()
-        var rest = arguments[...]
-        var onlyInputs = false
-        while let argument = rest.popFirst() {
-            if onlyInputs || !argument.hasPrefix("--") {
-                options.inputs.append(argument)
-                continue
-            }
-            switch argument {
-            case "--": onlyInputs = true
-            case "--json": options.json = true
-            case "--allow-loopback": options.policy.allowsLocalHosts = true
-            case "--allow-http": options.policy.allowsHTTP = true
-            case "--execute-rsys-web-url" where command != "resolve": options.executeRsysWebURL = true
-            case "--no-execute-rsys-web-url" where command != "resolve": options.executeRsysWebURL = false
-            case "--timeout":
-                guard let value = rest.popFirst(), let seconds = Double(value), seconds >= 0.001, seconds <= 3600 else {
-                    return .failure(UsageError(message: "--timeout needs a number of seconds from 0.001 to 3600"))
-                }
-                options.timeout = .milliseconds(Int64(seconds * 1000))
-            case "--branded-domain":
-                guard let host = rest.popFirst(), !host.isEmpty, !host.hasPrefix("--") else {
-                    return .failure(UsageError(message: "--branded-domain needs a host name"))
-                }
-                options.policy.brandedDomains.append(host)
-            default:
-                return .failure(UsageError(message: "unknown option '\(argument)'"))
-            }
-        }
-        if options.inputs.isEmpty {
-            return .failure(UsageError(message: command == "push" ? "expected a PAYLOAD_JSON argument" : "expected at least one URL"))
-        }
-        if command == "push", options.inputs.count != 1 {
-            return .failure(UsageError(message: "expected exactly one PAYLOAD_JSON argument"))
-        }
-        return .success(options)
     }
 }

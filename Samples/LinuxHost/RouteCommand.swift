@@ -1,79 +1,83 @@
 import Foundation
 import LinkRouting
 import Synchronization
-import _LinkKitLocking
 
-/// `linux-host route --table FILE [--can-route] URL...` (LinkRouting, issue 3).
+/// `linux-host route --table FILE [--can-route] [--explain] [--disable-group NAME]... URL...` (LinkRouting, issue 3).
 ///
 /// Loads a JSON route table, routes each URL in input order and prints one JSON line per URL:
 /// `{"url": <as given>, "routed": bool, "parameters": {...} | null}`, or with `--can-route`
-/// `{"url": <as given>, "canRoute": bool}`. Exit status 0 when every URL routed (or could route), 1 otherwise,
-/// 2 for a usage error or a table that cannot be read, with a message naming the bad key.
+/// `{"url": <as given>, "canRoute": bool}`; `--explain` adds `"explanation"`, why the URL matched or did not.
+/// Registration diagnostics (duplicate and shadowed routes) go to stderr as warnings. Exit status 0 when every
+/// URL routed (or could route), 1 otherwise, 2 for a usage error or a table that cannot be read, with a message
+/// naming the bad key.
 enum RouteCommand {
-    static func run(_ arguments: [String]) -> Int32 {
-        var tablePath: String?
-        var canRouteOnly = false
-        var urls: [String] = []
-        var optionsEnded = false
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            index += 1
-            if optionsEnded || !argument.hasPrefix("--") {
-                urls.append(argument)
-                continue
-            }
-            switch argument {
-            case "--":
-                optionsEnded = true
-            case "--can-route":
-                canRouteOnly = true
-            case "--table":
-                guard index < arguments.count else { return Console.usageError("route: --table needs a FILE") }
-                tablePath = arguments[index]
-                index += 1
-            case _ where argument.hasPrefix("--table="):
-                tablePath = String(argument.dropFirst("--table=".count))
-            default:
-                return Console.usageError("route: unknown option '\(argument)'")
-            }
-        }
-        guard let tablePath, !tablePath.isEmpty else { return Console.usageError("route: --table FILE is required") }
-        guard !urls.isEmpty else { return Console.usageError("route: give at least one URL") }
+    /// The largest route table read.
+    static let maximumTableSize = 8 << 20
 
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: tablePath))
-        } catch {
-            Console.err("linux-host: route: cannot read the table '\(tablePath)': \(error.localizedDescription)")
-            return 2
+    static let command = Command(
+        name: "route",
+        summary: "Routes URLs through a JSON route table as JLRoutes would, printing each handler's parameters.",
+        details: """
+            Output: one JSON object per URL, {"url", "routed", "parameters"} (or {"url", "canRoute"}), plus
+            "explanation" with --explain. Registration warnings (duplicate, shadowed routes) go to stderr.
+            Exit status: 0 when every URL routed, 1 otherwise, 2 for a usage error or an unreadable table.
+            """,
+        arguments: [CommandArgument("URL", "a URL to route", repeatable: true)],
+        options: [
+            .valued("table", "FILE", "the route table (JSON: options, namespaces, routes)", required: true),
+            .flag("can-route", "only say whether each URL would route; no handler runs"),
+            .flag("explain", "say which route each URL matched, or the nearest routes and where they stop matching"),
+            .valued("disable-group", "NAME", "switch the routes of this group off", repeatable: true),
+        ],
+        run: { parsed throws(UsageError) in try run(parsed) })
+
+    static func run(_ parsed: ParsedCommand) throws(UsageError) -> Int32 {
+        guard let file = try parsed.value("table", as: .regularFile(maximumSize: maximumTableSize)) else {
+            throw UsageError("--table FILE is required")
         }
         let table: RouteTable
         do {
-            table = try RouteTable(json: data)
+            table = try RouteTable(json: Data(file.bytes))
         } catch {
-            Console.err("linux-host: route: table '\(tablePath)': \(error)")
+            Console.err("linux-host: route: table '\(file.path)': \(error)")
             return 2
         }
 
+        // Only ever touched on this thread, inside `route(_:)`; the lock satisfies the handler's `Sendable`.
         let accepted = Mutex<RouteParameters?>(nil)
         let router = table.makeRouter { route, parameters in
-            if route.handles { accepted.withTrackedLock { $0 = parameters } }
+            if route.handles { accepted.withLock { $0 = parameters } }
+        }
+        for diagnostic in router.diagnostics {
+            Console.err("linux-host: route: warning: \(diagnostic)")
+        }
+        let groups = Set(table.namespaces.flatMap { $0.routes.compactMap(\.group) })
+        for group in parsed.values("disable-group") {
+            if !groups.contains(group) {
+                Console.err("linux-host: route: warning: no route of the table is in group '\(group)'")
+            }
+            router.setGroup(group, enabled: false)
         }
 
+        let explain = parsed.has("explain")
         var allRouted = true
-        for url in urls {
-            if canRouteOnly {
+        for url in parsed.positionals {
+            var line: [String: Any] = ["url": url]
+            if parsed.has("can-route") {
                 let canRoute = router.canRoute(url)
                 allRouted = allRouted && canRoute
-                Console.out(Console.jsonLine(["url": url, "canRoute": canRoute] as [String: Any]))
-                continue
+                line["canRoute"] = canRoute
+            } else {
+                accepted.withLock { $0 = nil }
+                let routed = router.route(url)
+                allRouted = allRouted && routed
+                line["routed"] = routed
+                line["parameters"] = routed ? accepted.withLock { $0 }.map(jsonObject) ?? NSNull() : NSNull()
             }
-            accepted.withTrackedLock { $0 = nil }
-            let routed = router.route(url)
-            allRouted = allRouted && routed
-            let parameters: Any = routed ? accepted.withTrackedLock { $0 }.map(jsonObject) ?? NSNull() : NSNull()
-            Console.out(Console.jsonLine(["url": url, "routed": routed, "parameters": parameters] as [String: Any]))
+            if explain {
+                line["explanation"] = router.explain(url)?.description ?? "\(url) is not a URL"
+            }
+            Console.out(Console.jsonLine(line))
         }
         return allRouted ? 0 : 1
     }

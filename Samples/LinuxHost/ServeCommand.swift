@@ -8,27 +8,23 @@ import Glibc
 import Darwin
 #endif
 
-/// `linux-host serve [--port N]`: runs the loopback Response Handler stub with the demo link table until
-/// SIGINT or SIGTERM, for manual `curl` sessions.
+/// `linux-host serve [--port N]`: runs the loopback Response Handler stub with the demo's whole story (every link
+/// of `ResponseHandlerStub.demoLinks`, and the failing and slow links of `demoBehaviors`) until SIGINT or SIGTERM,
+/// printing the table it serves at start and one line per request.
 enum ServeCommand {
-    static func run(_ arguments: [String]) async -> Int32 {
-        var port: UInt16 = 0
-        var rest = arguments[...]
-        while let argument = rest.popFirst() {
-            switch argument {
-            case "--port":
-                guard let value = rest.popFirst() else {
-                    return Console.usageError("serve: --port needs a value")
-                }
-                guard let number = UInt16(value) else {
-                    return Console.usageError("serve: --port expects a number from 0 to 65535, got '\(value)'")
-                }
-                port = number
-            default:
-                return Console.usageError("serve: unexpected argument '\(argument)'")
-            }
-        }
+    static let command = Command(
+        name: "serve",
+        summary: "Serves the demo's links from a loopback Response Handler stub until Ctrl-C, logging each request.",
+        details: """
+            Try every case of the demo with curl (the Accept header chooses JSON or a redirect) or with
+            'linux-host resolve --allow-loopback --allow-http URL'. Each request is logged as
+            'METHOD TARGET Accept: VALUE -> STATUS'. Exit status 0 after SIGINT or SIGTERM, 1 when the port is taken.
+            """,
+        options: [.valued("port", "N", "the port to listen on, on 127.0.0.1 (0: any free port)", default: "0")],
+        run: { parsed throws(UsageError) in try await run(parsed) })
 
+    static func run(_ parsed: ParsedCommand) async throws(UsageError) -> Int32 {
+        let port = try parsed.value("port", as: .port) ?? 0
         let stub: ResponseHandlerStub
         do {
             stub = try ResponseHandlerStub(links: ResponseHandlerStub.demoLinks, port: port)
@@ -37,20 +33,52 @@ enum ServeCommand {
             return 1
         }
         defer { stub.shutdown() }
+        stub.setResponder { request in
+            let (behavior, status) = answer(request, links: ResponseHandlerStub.demoLinks)
+            let accept = request.header("accept") ?? "-"
+            Console.out("\(request.method) \(request.target) Accept: \(accept) -> \(status)")
+            return behavior
+        }
 
         Console.out("Response Handler stub listening on \(stub.baseURL.absoluteString)")
-        for key in ResponseHandlerStub.demoLinks.keys.sorted() {
-            let link = ResponseHandlerStub.demoLinks[key]
-            Console.out("  \(key) -> web \(link?.webLinkUrl ?? "null"), deep \(link?.mobileDeepLinkUrl ?? "null")")
+        Console.out("Links it serves (the demo's story):")
+        let rows = ResponseHandlerStub.demoLinks.map { key, link in
+            (key, "web \(link.webLinkUrl ?? "null"), deep \(link.mobileDeepLinkUrl ?? "null")")
+        } + [
+            ("/pub/acc?_ri_=broken", "answers 500: the server fails to resolve the link"),
+            ("/pub/acc?_ri_=slow", "never answers: the client's deadline ends the wait"),
+        ]
+        let width = rows.map(\.0.count).max() ?? 0
+        for (key, text) in rows.sorted(by: { $0.0 < $1.0 }) {
+            Console.out("  \(key.padding(toLength: width, withPad: " ", startingAt: 0))  \(text)")
         }
+        let product = stub.url("/pub/acc?_ri_=product").absoluteString
         Console.out("Try:")
-        Console.out("  curl -i -H 'Accept: application/json' '\(stub.url("/pub/acc?_ri_=product").absoluteString)'")
-        Console.out("  curl -i '\(stub.url("/pub/acc?_ri_=product").absoluteString)'")
+        Console.out("  curl -i -H 'Accept: application/json' '\(product)'")
+        Console.out("  curl -i '\(product)'")
+        Console.out("  linux-host resolve --allow-loopback --allow-http '\(product)'")
         Console.out("Press Ctrl-C to stop.")
 
         let signal = await waitForTerminationSignal()
         Console.out("Received \(signal), \(stub.requestCount) request(s) served; stopping.")
         return 0
+    }
+
+    /// What the stub answers, and the status logged for it: the story's failing and slow links, else `nil`: the
+    /// stub's own Response Handler rule over the same table (JSON for `Accept: application/json`, a redirect to
+    /// the web link otherwise, 404 for an unknown link), whose status is worked out here for the log line.
+    static func answer(_ request: RecordedRequest, links: [String: ResponseHandlerStub.Link]) -> (Behavior?, String) {
+        if let behavior = ResponseHandlerStub.demoBehaviors[request.target] {
+            return (behavior, request.target.hasSuffix("slow") ? "no answer" : "500")
+        }
+        guard request.method == "GET" || request.method == "HEAD",
+              let link = links[request.target] ?? links[request.path]
+        else { return (nil, "404") }
+        if request.headerValues("accept").contains(where: { $0.lowercased().contains("application/json") }) {
+            return (nil, "200")
+        }
+        guard let location = link.webLinkUrl ?? link.mobileDeepLinkUrl else { return (nil, "404") }
+        return (nil, "302 -> \(location)")
     }
 
     /// The last termination signal received, 0 before any; written from the signal handler (lock-free).
