@@ -21,7 +21,7 @@ let package = Package(
         .target(name: "UniversalLinkKitTesting", dependencies: ["UniversalLinkKit", "_LinkKitLocking"]),
         .executableTarget(
             name: "LinuxHost",
-            dependencies: ["UniversalLinkKit", "UniversalLinkKitTesting", "LinkRouting", "AssociatedDomains", "_LinkKitLocking"],
+            dependencies: ["UniversalLinkKit", "UniversalLinkKitTesting", "LinkRouting", "AssociatedDomains"],
             path: "Samples/LinuxHost"
         ),
         .testTarget(name: "AssociatedDomainsTests", dependencies: ["AssociatedDomains"]),
@@ -32,7 +32,7 @@ let package = Package(
         ),
         .testTarget(name: "UniversalLinkKitTestingTests", dependencies: ["UniversalLinkKitTesting"]),
         // Runs the built `linux-host` binary end to end; `swift test` builds it with the rest of the package.
-        .testTarget(name: "LinuxHostTests", dependencies: ["UniversalLinkKitTesting", "_LinkKitLocking"]),
+        .testTarget(name: "LinuxHostTests", dependencies: ["UniversalLinkKitTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,4 @@
 import Foundation
-import Synchronization
-import _LinkKitLocking
 import Testing
 
 /// Runs the `linux-host` binary built next to the test bundle and captures its output.
@@ -28,49 +26,130 @@ struct HostProcess {
         return bundle.appendingPathComponent("linux-host")
     }
 
-    /// Runs the binary on a thread of its own, so waiting for it never blocks the cooperative pool.
-    static func run(_ arguments: [String]) async throws -> Result {
+    /// Runs the binary to its end on a thread of its own, so waiting for it never blocks the cooperative pool.
+    ///
+    /// - Parameters:
+    ///   - arguments: the command line after the program name.
+    ///   - redirection: a shell redirection applied to the binary, e.g. `>/dev/full` or `>&-` (stdout then is
+    ///     not captured).
+    static func run(_ arguments: [String], redirection: String? = nil) async throws -> Result {
         try await withCheckedThrowingContinuation { continuation in
-            let thread = Thread {
-                continuation.resume(with: Swift.Result { try runBlocking(arguments) })
-            }
-            thread.start()
+            Thread {
+                continuation.resume(with: Swift.Result { try runBlocking(arguments, redirection: redirection) })
+            }.start()
         }
     }
 
-    private static func runBlocking(_ arguments: [String]) throws -> Result {
+    /// The output goes to files, not pipes: nothing has to drain them while the child runs.
+    private static func runBlocking(_ arguments: [String], redirection: String?) throws -> Result {
+        let directory = FileManager.default.temporaryDirectory
+        let outURL = directory.appendingPathComponent("linux-host-out-\(UUID().uuidString)")
+        let errURL = directory.appendingPathComponent("linux-host-err-\(UUID().uuidString)")
+        try Data().write(to: outURL)
+        try Data().write(to: errURL)
+        defer {
+            try? FileManager.default.removeItem(at: outURL)
+            try? FileManager.default.removeItem(at: errURL)
+        }
+        let out = try FileHandle(forWritingTo: outURL)
+        let err = try FileHandle(forWritingTo: errURL)
         let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
+        if let redirection {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "exec \"$0\" \"$@\" \(redirection)", binary.path] + arguments
+        } else {
+            process.executableURL = binary
+            process.arguments = arguments
+        }
+        process.standardInput = FileHandle.nullDevice
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        // Drain stderr on another thread while this one drains stdout, so a chatty child never blocks on a full pipe.
-        let errData = ErrorDrain(err.fileHandleForReading)
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData.wait(), as: UTF8.self))
+        try out.close()
+        try err.close()
+        return Result(status: process.terminationStatus,
+                      stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
+                      stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
     }
 }
 
-/// Reads a pipe to its end on a thread of its own.
-private final class ErrorDrain: Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    private let data = Mutex(Data())
+/// A `linux-host` process that keeps running (`serve`): its stdout as a stream of lines, read as they come.
+///
+/// A watchdog kills the process after `limit`, so a test waiting for a line that never comes ends (the stream
+/// finishes) instead of hanging the suite.
+actor HostSession {
+    /// stdout, line by line, as the process writes it; ends when the process closes stdout. One iterator for
+    /// the session's life: dropping an `AsyncStream` iterator would end the stream.
+    private var lines: AsyncStream<String>.Iterator
+    private let exited: AsyncStream<Int32>
+    private let pid: Int32
+    private let watchdog: Task<Void, Never>
 
-    init(_ handle: FileHandle) {
-        Thread { [self] in
-            let bytes = handle.readDataToEndOfFile()
-            data.withTrackedLock { $0 = bytes }
-            done.signal()
+    init(_ arguments: [String], limit: Duration = .seconds(30)) throws {
+        let process = Process()
+        process.executableURL = HostProcess.binary
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        let (lines, lineSink) = AsyncStream.makeStream(of: String.self)
+        let (exited, exitSink) = AsyncStream.makeStream(of: Int32.self)
+        process.terminationHandler = { exitSink.yield($0.terminationStatus); exitSink.finish() }
+        try process.run()
+        // A thread of its own: blocking reads stay off the cooperative pool. Plain read(2), which returns what
+        // is there, and the pipe's handle kept alive by the thread (closing it would SIGPIPE the child).
+        let reader = pipe.fileHandleForReading
+        Thread {
+            var pending: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(reader.fileDescriptor, $0.baseAddress, $0.count) }
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { break }
+                pending += buffer[..<count]
+                while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                    lineSink.yield(String(decoding: pending[..<newline], as: UTF8.self))
+                    pending.removeSubrange(...newline)
+                }
+            }
+            lineSink.finish()
+            withExtendedLifetime(reader) {}
         }.start()
+        let pid = process.processIdentifier
+        self.pid = pid
+        self.lines = lines.makeAsyncIterator()
+        self.exited = exited
+        watchdog = Task {
+            if (try? await Task.sleep(for: limit)) != nil { kill(pid, SIGKILL) }
+        }
     }
 
-    func wait() -> Data {
-        done.wait()
-        return data.withTrackedLock { $0 }
+    deinit {
+        watchdog.cancel()
+        kill(pid, SIGKILL)
+    }
+
+    /// The next line; nil when stdout ended.
+    func nextLine() async -> String? {
+        await line { _ in true }
+    }
+
+    /// Reads lines until one satisfies `predicate`; nil when stdout ends first.
+    func line(where predicate: (String) -> Bool) async -> String? {
+        var iterator = lines  // shares the stream's state; written back so the stream lives on
+        defer { lines = iterator }
+        while let line = await iterator.next(isolation: self) {
+            if predicate(line) { return line }
+        }
+        return nil
+    }
+
+    /// Sends SIGINT and returns the exit status.
+    func interrupt() async -> Int32? {
+        kill(pid, SIGINT)
+        for await status in exited { return status }
+        return nil
     }
 }

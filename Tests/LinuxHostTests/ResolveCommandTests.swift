@@ -13,6 +13,33 @@ struct ResolveCommandTests {
         #expect(try await HostProcess.run(["demo"]).status == 0)
     }
 
+    @Test func theDemoExplainsItsTermsItsCountsAndEndsWithAVerdict() async throws {
+        let result = try await HostProcess.run(["demo"])
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let intro = lines.prefix(12).joined(separator: " ")
+        for term in ["Response Handler", "\"pub-web\" link", "executeRsysWebURL"] {
+            #expect(intro.contains(term), "the intro does not say what \(term) is")
+        }
+        #expect(result.stdout.contains("router -> https://www.example.com/invites/:invite_code, invite_code = ABC123"))
+        #expect(result.stdout.contains("9 notifications for 13 steps: every step posts one except 4 (the duplicate;"))
+        #expect(lines.last { !$0.isEmpty && !$0.hasPrefix("Next:") } == "Verdict: all 13 steps behaved as described.")
+    }
+
+    @Test func aBrandedDomainWithATrailingDotIsTheSameHost() async throws {
+        // Both are refused for another reason (an IP literal host would be too); here the host check passes and
+        // the error is the network's, not hostNotAllowed.
+        let url = "https://news.invalid/pub/acc?_ri_=1"
+        for domain in ["news.invalid.", "news.invalid"] {
+            let result = try await HostProcess.run(["resolve", "--json", "--timeout", "2", "--branded-domain", domain, url])
+            let notification = try #require(try result.jsonLines().first?["notification"] as? [String: Any])
+            let code = (notification["PIOErrorResolveWebURL"] as? [String: Any])?["code"] as? String
+            #expect(code != nil && code != "hostNotAllowed", "\(domain): \(notification)")
+        }
+        let other = try await HostProcess.run(["resolve", "--json", "--branded-domain", "other.invalid.", url])
+        let notification = try #require(try other.jsonLines().first?["notification"] as? [String: Any])
+        #expect((notification["PIOErrorResolveWebURL"] as? [String: Any])?["code"] as? String == "hostNotAllowed")
+    }
+
     @Test func resolvePrintsOneJSONLinePerInputInInputOrder() async throws {
         let stub = try ResponseHandlerStub(links: ResponseHandlerStub.demoLinks)
         let product = stub.url("/pub/acc?_ri_=product").absoluteString
@@ -121,5 +148,11 @@ struct ResolveCommandTests {
         let other = try await HostProcess.run(["push", "--json", #"{"u":"example-app://inbox"}"#])
         #expect(try other.jsonLines().first?["opened"] as? String == "example-app://inbox")
         #expect(try await HostProcess.run(["push", "--json", "not json"]).status == 1)
+    }
+
+    @Test func pushWithoutUSaysSo() async throws {
+        let result = try await HostProcess.run(["push", #"{"aps": {"alert": "Hi"}}"#])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains(#"not handled (the payload has no "u" key, so it carries no link)"#), "\(result.stdout)")
     }
 }

@@ -61,3 +61,53 @@ struct RouteCommandTests {
         #expect(try await HostProcess.run(["route", "myapp://x"]).status == 2)
     }
 }
+
+/// `route --explain`, `--disable-group` and the registration warnings.
+struct RouteDiagnosticsTests {
+    static let table = """
+        {"namespaces": [{"scheme": null, "routes": [
+          {"pattern": "/user/view/:userID"},
+          {"pattern": "/user/view/:id"},
+          {"pattern": "/invites/:code", "group": "invites"}]}]}
+        """
+
+    func write(_ text: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("routes-\(UUID().uuidString).json").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func explainSaysWhichRouteMatchedOrWhereTheNearestStopped() async throws {
+        let table = try write(Self.table)
+        defer { try? FileManager.default.removeItem(atPath: table) }
+        let result = try await HostProcess.run(["route", "--table", table, "--explain", "myapp://user/view/7", "myapp://user/edit/7"])
+        #expect(result.status == 1)
+        let lines = try result.jsonLines()
+        #expect((lines[0]["explanation"] as? String)?.contains("matches /user/view/:userID") == true)
+        let miss = try #require(lines[1]["explanation"] as? String)
+        #expect(miss.contains("no route matches; nearest:"))
+        #expect(miss.contains("component 1 is 'edit'"))
+    }
+
+    @Test func registrationProblemsAreWarningsOnStderr() async throws {
+        let table = try write(Self.table)
+        defer { try? FileManager.default.removeItem(atPath: table) }
+        let result = try await HostProcess.run(["route", "--table", table, "myapp://user/view/7"])
+        #expect(result.status == 0)
+        #expect(result.stderr.hasPrefix("linux-host: route: warning: "))
+        #expect(result.stderr.contains("/user/view/:id"))
+        #expect(try result.jsonLines().count == 1)
+    }
+
+    @Test func disabledGroupsDoNotRoute() async throws {
+        let table = try write(Self.table)
+        defer { try? FileManager.default.removeItem(atPath: table) }
+        let on = try await HostProcess.run(["route", "--table", table, "myapp://invites/ABC"])
+        #expect(on.status == 0)
+        let off = try await HostProcess.run(["route", "--table", table, "--disable-group", "invites", "--disable-group", "nothing",
+                                            "myapp://invites/ABC"])
+        #expect(off.status == 1)
+        #expect(try off.jsonLines().first?["routed"] as? Bool == false)
+        #expect(off.stderr.contains("no route of the table is in group 'nothing'"))
+    }
+}
