@@ -35,10 +35,13 @@ enum LinuxHost {
             return usageError(error, command: command, path: path)
         case .run(let command, let parsed):
             guard let run = command.run else { return 2 }
-            do throws(UsageError) {
+            do {
                 return try await run(parsed)
-            } catch {
+            } catch let error as UsageError {
                 return usageError(error, command: command, path: parsed.path)
+            } catch {
+                Console.err("linux-host: \(parsed.path.dropFirst().joined(separator: " ")): \(error)")
+                return 1
             }
         }
     }

@@ -29,8 +29,9 @@
 /// - `-h`/`--help` anywhere before `--` prints the generated help on stdout and exits 0;
 /// - a command with sub-commands and no `run` dispatches on its first argument.
 ///
-/// `run` receives the `ParsedCommand`; it may throw `UsageError` (exit 2, message printed as above), e.g. from a
-/// typed `ValueReader` such as `.seconds(in:)`, `.host`, `.port` or `.regularFile(maximumSize:)`.
+/// `run` receives the `ParsedCommand` and returns the exit status; it may throw `UsageError` (exit 2, message
+/// printed as above), e.g. from a typed `ValueReader` such as `.seconds(in:)`, `.host`, `.port` or
+/// `.regularFile(maximumSize:)`; any other error is printed as `linux-host: COMMAND: error` with exit 1.
 /// Output goes through `Console`, which never traps: a failed write to stdout ends the process with exit 1.
 struct Command: Sendable {
     /// The word that selects the command (`"match"` in `linux-host aasa match`).
@@ -48,7 +49,7 @@ struct Command: Sendable {
     /// The sub-command run when none is named (the root's `demo`), if any.
     var defaultSubcommand: String?
     /// The action; nil for a command that only groups sub-commands.
-    var run: (@Sendable (ParsedCommand) async throws(UsageError) -> Int32)?
+    var run: (@Sendable (ParsedCommand) async throws -> Int32)?
 
     init(
         name: String,
@@ -58,7 +59,7 @@ struct Command: Sendable {
         options: [CommandOption] = [],
         subcommands: [Command] = [],
         defaultSubcommand: String? = nil,
-        run: (@Sendable (ParsedCommand) async throws(UsageError) -> Int32)? = nil
+        run: (@Sendable (ParsedCommand) async throws -> Int32)? = nil
     ) {
         self.name = name
         self.summary = summary
