@@ -4,10 +4,8 @@ extension Command {
     /// The usage line(s): `usage: linux-host resolve [options] URL...`.
     func usageLine(path: [String]) -> String {
         let name = path.joined(separator: " ")
-        if !subcommands.isEmpty && run == nil || defaultSubcommand != nil {
-            var line = "usage: \(name) COMMAND [options]"
-            if defaultSubcommand != nil { line = "usage: \(name) [COMMAND] [options]" }
-            return line
+        if !subcommands.isEmpty {
+            return defaultSubcommand == nil ? "usage: \(name) COMMAND ..." : "usage: \(name) [COMMAND ...]"
         }
         var words = [name]
         let required = options.filter(\.isRequired)
