@@ -1,0 +1,110 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Output shared by every `linux-host` command: whole lines written straight to file descriptors 1 and 2.
+///
+/// It never traps (unlike `FileHandle.write`, which raises SIGILL on a failed write): when a line cannot be
+/// written to stdout (`>/dev/full`, `>&-`, a reader that went away), the process says so on stderr and ends with
+/// exit status 1. SIGPIPE keeps its default action, so `linux-host ... | head -1` ends as any Unix tool does.
+/// A failed write to stderr also ends the process with exit 1, silently.
+enum Console {
+    /// The standard descriptors (0, 1, 2) that were closed when the process started.
+    ///
+    /// Each is reopened on `/dev/null` so no socket or file opened later takes its number (output meant for the
+    /// terminal would go to the socket), and a write to it counts as failed.
+    private static let closedAtStart: Set<Int32> = {
+        var closed: Set<Int32> = []
+        for descriptor in Int32(0)...2 where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+            closed.insert(descriptor)
+            _ = open("/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY)  // takes the lowest free number
+        }
+        return closed
+    }()
+
+    /// Checks the standard descriptors; call it first thing in `main`, before anything opens a file or socket.
+    static func prepare() {
+        _ = closedAtStart
+    }
+
+    /// Writes one line to standard output.
+    static func out(_ line: String) {
+        write(line + "\n", to: 1)
+    }
+
+    /// Writes one line to standard error.
+    static func err(_ line: String) {
+        write(line + "\n", to: 2)
+    }
+
+    /// Reports a usage error on stderr (`linux-host: COMMAND: message`, then the usage line and where to find
+    /// help) and returns exit status 2.
+    static func usageError(_ message: String, usage: String? = nil, help: String = "linux-host --help") -> Int32 {
+        err("linux-host: \(message)")
+        if let usage { err(usage) }
+        err("Run '\(help)' for more.")
+        return 2
+    }
+
+    /// Serialises a JSON-compatible value as one line (keys sorted, slashes unescaped).
+    ///
+    /// Use `NSNull()` for JSON `null`.
+    static func jsonLine(_ object: Any) -> String {
+        guard JSONSerialization.isValidJSONObject(object),
+              let data = try? JSONSerialization.data(
+                withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])
+        else {
+            return "null"
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Writes all of `text` with as few `write(2)` calls as the descriptor allows; ends the process on failure.
+    private static func write(_ text: String, to descriptor: Int32) {
+        var failure: Int32 = closedAtStart.contains(descriptor) ? EBADF : 0
+        if failure == 0 {
+            failure = text.utf8.withContiguousStorageIfAvailable { writeAll($0, to: descriptor) }
+                ?? Array(text.utf8).withUnsafeBufferPointer { writeAll($0, to: descriptor) }
+        }
+        guard failure != 0 else { return }
+        if descriptor == 1 {
+            let reason = String(cString: strerror(failure))
+            let message = "linux-host: cannot write to standard output: \(reason)\n"
+            _ = message.utf8.withContiguousStorageIfAvailable { writeAll($0, to: 2) }
+        }
+        // `_exit`: no atexit handlers or buffered streams to run, and other threads may still be writing.
+        _exit(1)
+    }
+
+    /// Returns 0, or the `errno` of the write that failed.
+    private static func writeAll(_ bytes: UnsafeBufferPointer<UInt8>, to descriptor: Int32) -> Int32 {
+        guard var pointer = bytes.baseAddress else { return 0 }
+        var remaining = bytes.count
+        while remaining > 0 {
+            #if canImport(Glibc)
+            let written = Glibc.write(descriptor, pointer, remaining)
+            #else
+            let written = Darwin.write(descriptor, pointer, remaining)
+            #endif
+            if written >= 0 {
+                pointer += written
+                remaining -= written
+                continue
+            }
+            switch errno {
+            case EINTR:
+                continue
+            case EAGAIN:
+                var waiter = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&waiter, 1, -1)
+            case let error:
+                return error
+            }
+        }
+        return 0
+    }
+}
