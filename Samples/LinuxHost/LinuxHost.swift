@@ -14,6 +14,7 @@ enum LinuxHost {
                linux-host route --table FILE [--can-route] URL...
                linux-host aasa match|check|generate ...
                linux-host assetlinks generate ...
+               linux-host doctor domain|campaign ...
         """
 
     static func run(_ arguments: [String]) async -> Int32 {
@@ -34,6 +35,8 @@ enum LinuxHost {
             return AASACommand.run(rest)
         case "assetlinks":
             return AssetLinksCommand.run(rest)
+        case "doctor":
+            return await DoctorCommand.run(rest)
         case "-h", "--help", "help":
             Console.out(usage)
             return 0
