@@ -39,7 +39,10 @@ let package = Package(
         .testTarget(name: "UniversalLinkKitTestingTests", dependencies: ["UniversalLinkKitTesting"]),
         .testTarget(
             name: "LinkDoctorTests",
-            dependencies: ["LinkDoctor", "AssociatedDomains", "LinkRouting", "UniversalLinkKit", "UniversalLinkKitTesting"]
+            dependencies: [
+                "LinkDoctor", "AssociatedDomains", "LinkRouting", "UniversalLinkKit", "UniversalLinkKitTesting",
+                "_LinkKitLocking",
+            ]
         ),
         // Runs the built `linux-host` binary end to end; `swift test` builds it with the rest of the package.
         .testTarget(name: "LinuxHostTests", dependencies: ["UniversalLinkKitTesting", "_LinkKitLocking"]),
