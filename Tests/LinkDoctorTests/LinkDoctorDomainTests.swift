@@ -1,8 +1,11 @@
+import AssociatedDomains
 import Foundation
 import LinkDoctor
+import Synchronization
 import Testing
 import UniversalLinkKit
 import UniversalLinkKitTesting
+import _LinkKitLocking
 
 /// `checkDomain` against loopback stand-ins for the domain and Apple's CDN, through the real transport.
 struct LinkDoctorDomainTests {
@@ -192,5 +195,60 @@ struct LinkDoctorDomainTests {
         let findings = await standIns.doctor().checkDomain(standIns.check(android: true))
         #expect(findings.codes == [code])
         #expect(findings.first?.subject == standIns.url(path))
+    }
+}
+
+/// The per-fetch deadline and the codes that need a hand-made answer, through injected transports and clocks.
+struct LinkDoctorInjectedTests {
+    @Test func theDeadlineIsMeasuredOnTheInjectedClock() async {
+        // A transport that never answers, and a clock whose sleep ends at once: every fetch times out, without
+        // waiting for real time.
+        let transport = ClosureTransport { _, _ in
+            try await Task.sleep(for: .seconds(3600))
+            return TransportResponse(statusCode: 200)
+        }
+        let clock = LinkClock(now: { ContinuousClock.now }, sleep: { _ in })
+        let doctor = LinkDoctor(configuration: .init(timeout: .seconds(3600)), transport: transport, clock: clock)
+        let started = ContinuousClock.now
+        let findings = await doctor.checkDomain(DomainCheck(domain: "news.example.com", appIDs: [Fixtures.app]))
+        #expect(ContinuousClock.now - started < .seconds(60))
+        #expect(findings.codes == ["aasa.unreachable", "aasa.cdnUnavailable"])
+        #expect(findings.allSatisfy { $0.message.contains("no answer within 3600 s") })
+    }
+
+    @Test func theBodyCapsAreTheAASAAndAssetLinksLimitsAndLintWarningsAreCarried() async {
+        let caps = Mutex<[String: Int]>([:])
+        let transport = ClosureTransport { request, cap in
+            caps.withTrackedLock { $0[request.url.path] = cap }
+            if request.url.path.hasSuffix("assetlinks.json") {
+                throw TransportError(.bodyTooLarge, detail: "over the cap")
+            }
+            // An unknown key is a warning of the checker, not an error.
+            let body = #"{"applinks": {"details": [{"appIDs": ["\#(Fixtures.app)"], "components": [{"/": "/pub/acc", "colour": 1}]}]}}"#
+            return TransportResponse(statusCode: 200, headerFields: ["Content-Type": "application/json"], body: Data(body.utf8))
+        }
+        let doctor = LinkDoctor(configuration: .init(appleCDNBaseURL: URL(string: "https://cdn.example.net")!), transport: transport)
+        var check = DomainCheck(domain: "news.example.com", appIDs: [Fixtures.app], androidPackage: "com.example.app")
+        check.expectOpen = ["https://news.example.com/pub/acc?x=1"]
+        let findings = await doctor.checkDomain(check)
+        let aasaCap = 128 * 1024 + 1
+        let expected: [String: Int] = [
+            "/.well-known/apple-app-site-association": aasaCap, "/apple-app-site-association": aasaCap,
+            "/a/v1/news.example.com": aasaCap, "/.well-known/assetlinks.json": 1024 * 1024,
+        ]
+        let seen = caps.withTrackedLock { $0 }
+        #expect(seen == expected)
+        #expect(findings.codes.contains("aasa.lint"))
+        #expect(findings.first(.aasaLint)?.severity == .warning)
+        #expect(findings.codes.contains("assetlinks.tooLarge"))
+        #expect(!findings.contains { $0.severity == .error && $0.code != .assetlinksTooLarge })
+    }
+
+    @Test func aNonURLOnTheBrandedDomainIsMalformed() async {
+        let doctor = LinkDoctor(transport: ClosureTransport { _, _ in TransportResponse(statusCode: 404) })
+        let report = await doctor.checkCampaign(CampaignCheck(
+            html: #"<a href="https://news.example.com/pub/acc">ok</a><a href="https://[news.example.com/x">bad</a>"#,
+            appIDs: [Fixtures.app], association: try? AppSiteAssociation(parsing: Fixtures.responsysAASA)))
+        #expect(report.links.map { $0.findings.map(\.code.rawValue) } == [[], ["link.malformed"]])
     }
 }
