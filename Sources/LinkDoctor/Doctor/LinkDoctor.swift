@@ -8,7 +8,7 @@ import UniversalLinkKit
 /// - ``checkDomain(_:)`` fetches both AASA locations, Apple's CDN copy and (for Android) `assetlinks.json`;
 /// - ``checkCampaign(_:)`` reads an HTML email's links and says what each will do.
 ///
-/// Every fetch goes through the injected ``LinkTransport`` under the ``Configuration/policy`` (https, no local
+/// Every fetch goes through the injected `LinkTransport` under the ``Configuration/policy`` (https, no local
 /// hosts unless allowed), with a deadline of ``Configuration/timeout`` per fetch, a body cap (128 KB + 1 byte for
 /// an AASA file, 1 MiB for `assetlinks.json`), and no redirect followed: a 3xx is reported, since iOS and
 /// Android do not follow it either.
@@ -23,8 +23,8 @@ public struct LinkDoctor: Sendable {
     public struct Configuration: Sendable, Hashable {
         /// The deadline of each fetch. Default 10 s.
         public var timeout: Duration
-        /// Which URLs may be fetched or resolved. With ``ResolutionPolicy/allowsHTTP`` on, the domain's files
-        /// are fetched over plain `http` (for local stand-ins); with ``ResolutionPolicy/allowsLocalHosts`` on,
+        /// Which URLs may be fetched or resolved. With `ResolutionPolicy.allowsHTTP` on, the domain's files
+        /// are fetched over plain `http` (for local stand-ins); with `ResolutionPolicy.allowsLocalHosts` on,
         /// `DOMAIN` may be `127.0.0.1:PORT`.
         public var policy: ResolutionPolicy
         /// Where Apple's CDN serves its copies: the file of `DOMAIN` is at `BASE/a/v1/DOMAIN`.

@@ -181,12 +181,12 @@ extension LinkDoctor {
             same = false
         }
         guard !same else { return }
-        let what = bot.servesFile ? "a different file" : bot.summary
+        let what = bot.servesFile ? "answers 200 with a different file" : bot.summary
         findings.append(Finding(
             code: .aasaBotBlocked, severity: .error, subject: origin.url.absoluteString,
-            message: "\(origin.url.absoluteString) answers Apple's fetcher (User-Agent: "
-                + "\(configuration.appleBotUserAgent)) with \(what), unlike an ordinary client; Apple's CDN then "
-                + "has no correct file for devices. Look for a firewall or bot-protection rule that blocks it."))
+            message: "\(origin.url.absoluteString) \(what) to Apple's fetcher (User-Agent: "
+                + "\(configuration.appleBotUserAgent)), unlike to an ordinary client; Apple's CDN then has no "
+                + "correct file for devices. Look for a firewall or bot-protection rule that blocks it."))
     }
 
     /// The CDN copy's URL and answer; `nil` answer when no URL can be formed.

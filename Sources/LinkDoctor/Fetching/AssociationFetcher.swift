@@ -2,7 +2,7 @@ import Foundation
 import UniversalLinkKit
 
 /// Fetches association files: the one place where the doctor sends a request (resolutions aside, which go
-/// through ``LinkResolver``).
+/// through `LinkResolver`).
 ///
 /// Invariant: every fetch is checked against the policy before it is sent, carries one deadline measured on the
 /// injected clock, reads at most `maxBodyBytes`, and never follows a redirect (a 3xx comes back as an answer,
