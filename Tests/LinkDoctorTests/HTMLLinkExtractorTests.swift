@@ -11,6 +11,8 @@ struct HTMLLinkExtractorTests {
         (#"<a href="https://x.example/?a=1&copy=2&amp">"#, "https://x.example/?a=1&copy=2&"),
         (#"<a href="https://x.example/?x=&ampy">"#, "https://x.example/?x=&ampy"),
         (#"<a href="https://x.example/&unknown;">"#, "https://x.example/&unknown;"),
+        // Only an ASCII alphanumeric blocks a legacy name; full-width digits are not a numeric reference.
+        (#"<a href="https://x.example/?q=&ampé&#１;">"#, "https://x.example/?q=&é&#１;"),
         (#"<a href="  https://x.example/a&#10;b&#9;c  ">"#, "https://x.example/abc"),
         ("<a href=\"https://x.example/&#150;&#0;\">", "https://x.example/\u{2013}\u{FFFD}"),
         (#"<a href="https://x.example/&nbsp;">"#, "https://x.example/\u{A0}"),

@@ -54,7 +54,8 @@ enum HTMLEntities {
         }
         var value: UInt32 = 0
         var digits = 0
-        while index < scalars.count, let digit = Character(scalars[index]).hexDigitValue, UInt32(digit) < radix {
+        while index < scalars.count, scalars[index].isASCII, let digit = Character(scalars[index]).hexDigitValue,
+              UInt32(digit) < radix {
             value = min(value &* radix &+ UInt32(digit), 0x110000)
             digits += 1
             index += 1
@@ -77,8 +78,7 @@ enum HTMLEntities {
         var name = ""
         var index = start + 1
         var best: (String, Int)?
-        while index < scalars.count, scalars[index].properties.isAlphabetic || ("0"..."9").contains(scalars[index]),
-              name.count < 8 {
+        while index < scalars.count, isASCIIAlphanumeric(scalars[index]), name.count < 8 {
             name.unicodeScalars.append(scalars[index])
             index += 1
             guard let text = named[name] else { continue }
@@ -87,10 +87,15 @@ enum HTMLEntities {
             }
             if legacy.contains(name) {
                 let next = index < scalars.count ? scalars[index] : " "
-                let blocked = next == "=" || next.properties.isAlphabetic || ("0"..."9").contains(next)
+                let blocked = next == "=" || isASCIIAlphanumeric(next)
                 best = blocked ? nil : (text, index - start)
             }
         }
         return best
+    }
+
+    /// HTML's "ASCII alphanumeric": what a reference's name is made of, and what blocks a legacy one.
+    private static func isASCIIAlphanumeric(_ scalar: Unicode.Scalar) -> Bool {
+        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
     }
 }
