@@ -64,7 +64,8 @@ enum DoctorCommand {
         ] + common,
         run: { parsed throws(UsageError) in try await runCampaign(parsed) })
 
-    /// Parses and runs `linux-host doctor ...` (the words after `doctor`).
+    /// Parses and runs `linux-host doctor ...` (the words after `doctor`), until `command` is registered in
+    /// `LinuxHost.root`.
     static func run(_ arguments: [String]) async -> Int32 {
         let path = ["linux-host", "doctor"]
         switch command.parse(arguments, path: path) {
@@ -74,9 +75,10 @@ enum DoctorCommand {
         case .usageError(let error, let command, let path):
             return usageError(error, command: command, path: path)
         case .run(let command, let parsed):
-            guard let run = command.run else { return 2 }
+            // The sub-commands' own functions, not `command.run`: this stays the same whatever the parser's `run`
+            // type (LinuxHost.root will dispatch to `command` itself).
             do throws(UsageError) {
-                return try await run(parsed)
+                return command.name == domain.name ? try await runDomain(parsed) : try await runCampaign(parsed)
             } catch {
                 return usageError(error, command: command, path: parsed.path)
             }
