@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "UniversalLinkKitTesting", targets: ["UniversalLinkKitTesting"]),
         .library(name: "LinkRouting", targets: ["LinkRouting"]),
         .library(name: "AssociatedDomains", targets: ["AssociatedDomains"]),
+        .library(name: "LinkDoctor", targets: ["LinkDoctor"]),
         .executable(name: "linux-host", targets: ["LinuxHost"]),
     ],
     targets: [
@@ -19,9 +20,13 @@ let package = Package(
         .target(name: "LinkRouting", dependencies: ["_LinkKitLocking"]),
         .target(name: "UniversalLinkKit", dependencies: ["LinkRouting", "_LinkKitLocking"]),
         .target(name: "UniversalLinkKitTesting", dependencies: ["UniversalLinkKit", "_LinkKitLocking"]),
+        // Live domain checks and campaign pre-flight: networking lives here, never in AssociatedDomains.
+        .target(name: "LinkDoctor", dependencies: ["AssociatedDomains", "LinkRouting", "UniversalLinkKit"]),
         .executableTarget(
             name: "LinuxHost",
-            dependencies: ["UniversalLinkKit", "UniversalLinkKitTesting", "LinkRouting", "AssociatedDomains"],
+            dependencies: [
+                "UniversalLinkKit", "UniversalLinkKitTesting", "LinkRouting", "AssociatedDomains", "LinkDoctor",
+            ],
             path: "Samples/LinuxHost"
         ),
         .testTarget(name: "AssociatedDomainsTests", dependencies: ["AssociatedDomains"]),
@@ -31,6 +36,13 @@ let package = Package(
             dependencies: ["UniversalLinkKit", "UniversalLinkKitTesting", "LinkRouting", "_LinkKitLocking"]
         ),
         .testTarget(name: "UniversalLinkKitTestingTests", dependencies: ["UniversalLinkKitTesting"]),
+        .testTarget(
+            name: "LinkDoctorTests",
+            dependencies: [
+                "LinkDoctor", "AssociatedDomains", "LinkRouting", "UniversalLinkKit", "UniversalLinkKitTesting",
+                "_LinkKitLocking",
+            ]
+        ),
         // Runs the built `linux-host` binary end to end; `swift test` builds it with the rest of the package.
         .testTarget(name: "LinuxHostTests", dependencies: ["UniversalLinkKitTesting"]),
     ],

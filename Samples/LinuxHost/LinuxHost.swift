@@ -22,6 +22,7 @@ enum LinuxHost {
             RouteCommand.command,
             AASACommand.command,
             AssetLinksCommand.command,
+            DoctorCommand.command,
         ],
         defaultSubcommand: "demo")
 

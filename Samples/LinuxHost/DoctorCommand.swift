@@ -1,0 +1,168 @@
+import AssociatedDomains
+import Foundation
+import LinkDoctor
+import LinkRouting
+import UniversalLinkKit
+
+/// `linux-host doctor domain ...` and `linux-host doctor campaign ...` (LinkDoctor, issue 13).
+///
+/// Exit status: 0 without errors (warnings allowed), 1 with errors, 2 for a usage error or an unreadable input
+/// file. Output: see ``DoctorOutput``.
+enum DoctorCommand {
+    static let command = Command(
+        name: "doctor",
+        summary: "Checks a domain's association files live, or pre-flights an email's links before it is sent.",
+        subcommands: [domain, campaign])
+
+    /// Options both sub-commands take.
+    static let common: [CommandOption] = [
+        .valued("timeout", "SECONDS", "deadline of each request", default: "10"),
+        .flag("allow-loopback", "allow IP-address and localhost hosts and any port (local stand-ins)"),
+        .flag("allow-http", "fetch over plain http (local stand-ins)"),
+        .flag("json", "print one JSON object per line instead of text"),
+        .valued("junit", "FILE", "also write a JUnit XML report to FILE"),
+    ]
+
+    static let domain = Command(
+        name: "domain",
+        summary: "Checks what devices and Apple's CDN see for a domain: both AASA locations, the AASA-Bot answer, "
+            + "the CDN copy and Android's assetlinks.json.",
+        details: """
+            DOMAIN may carry a port (127.0.0.1:8443) with --allow-loopback. Exit status: 0 without errors
+            (warnings allowed), 1 with errors, 2 for a usage error.
+            """,
+        arguments: [CommandArgument("DOMAIN", "the branded domain, as in the links (news.example.com)")],
+        options: [
+            .valued("app", "TEAMID.BUNDLE", "an app the file must name", repeatable: true, required: true),
+            .flag("responsys", "expect /pub/acc to open the app and /pub/cc not to"),
+            .valued("expect-open", "URL", "a URL that must open the app", repeatable: true),
+            .valued("expect-web", "URL", "a URL that must open the web", repeatable: true),
+            .valued("android-package", "P", "check /.well-known/assetlinks.json for this package"),
+            .valued("fingerprint", "SHA256", "a signing-certificate fingerprint the package's statement must list",
+                    repeatable: true),
+            .valued("apple-cdn", "BASE_URL", "Apple's CDN base URL", default: LinkDoctor.appleCDN.absoluteString),
+        ] + common,
+        run: { parsed throws(UsageError) in try await runDomain(parsed) })
+
+    static let campaign = Command(
+        name: "campaign",
+        summary: "Pre-flights an HTML email: what each link will do on a device (custom schemes, http, app links "
+            + "that will not open the app, web links that will; with --resolve, null deep links and routes).",
+        details: """
+            --resolve resolves each distinct app link once, which counts a click. Without --aasa the association
+            file is fetched from each branded domain; without --branded-domain the branded domains are the hosts
+            of the email's /pub/acc and /pub/cc links. Exit status: 0 without errors (warnings allowed), 1 with
+            errors, 2 for a usage error or an unreadable input file.
+            """,
+        options: [
+            .valued("email", "FILE", "the email's HTML", required: true),
+            .valued("app", "TEAMID.BUNDLE", "the app the app links must open", repeatable: true, required: true),
+            .valued("aasa", "FILE", "the association file to judge the links by (default: fetched)"),
+            .valued("routes", "TABLE", "a JSON route table the resolved links must match (with --resolve)"),
+            .flag("resolve", "resolve each distinct app link once (counts a click)"),
+            .valued("branded-domain", "HOST", "a branded domain, or *.example.com", repeatable: true),
+        ] + common,
+        run: { parsed throws(UsageError) in try await runCampaign(parsed) })
+
+    private static func doctor(_ parsed: ParsedCommand, cdn: URL = LinkDoctor.appleCDN) throws(UsageError) -> LinkDoctor {
+        let timeout = try parsed.value("timeout", as: .seconds(in: 0.001...3600)) ?? .seconds(10)
+        let policy = ResolutionPolicy(allowsHTTP: parsed.has("allow-http"), allowsLocalHosts: parsed.has("allow-loopback"))
+        return LinkDoctor(configuration: .init(timeout: timeout, policy: policy, appleCDNBaseURL: cdn))
+    }
+
+    private static func appIDs(_ parsed: ParsedCommand) throws(UsageError) -> [String] {
+        try parsed.values("app", as: ValueReader { raw in
+            let parts = raw.split(separator: ".", maxSplits: 1)
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, !raw.contains(where: \.isWhitespace) else {
+                return .failure(UsageError("expected an app ID TEAMID.bundle.identifier, got '\(raw)'"))
+            }
+            return .success(raw)
+        })
+    }
+
+    private static let absoluteURL = ValueReader<String> { raw in
+        guard let url = URL(string: raw), let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http",
+              url.host(percentEncoded: true)?.isEmpty == false
+        else { return .failure(UsageError("expected an absolute http(s) URL, got '\(raw)'")) }
+        return .success(raw)
+    }
+
+    private static let domainName = ValueReader<String> { raw in
+        let forbidden = CharacterSet(charactersIn: "/@?# \t\\").union(.controlCharacters)
+        guard !raw.isEmpty, !raw.hasPrefix("-"), raw.rangeOfCharacter(from: forbidden) == nil,
+              URL(string: "https://\(raw)/")?.host(percentEncoded: true)?.isEmpty == false
+        else { return .failure(UsageError("expected a domain such as news.example.com (a port is allowed), got '\(raw)'")) }
+        return .success(raw)
+    }
+
+    static func runDomain(_ parsed: ParsedCommand) async throws(UsageError) -> Int32 {
+        let domain = try parsed.positional(0, as: domainName, called: "DOMAIN")
+        var check = DomainCheck(domain: domain, appIDs: try appIDs(parsed))
+        check.expectOpen = try parsed.values("expect-open", as: absoluteURL)
+        check.expectWeb = try parsed.values("expect-web", as: absoluteURL)
+        check.expectsResponsysPaths = parsed.has("responsys")
+        check.androidPackage = parsed.value("android-package")
+        check.fingerprints = parsed.values("fingerprint")
+        if !check.fingerprints.isEmpty, check.androidPackage == nil {
+            throw UsageError("--fingerprint needs --android-package")
+        }
+        if let package = check.androidPackage {
+            do {
+                // A fingerprint that is not one is the doctor's finding; only the package name is a usage error.
+                _ = try AssetLinks(packageName: package, fingerprints: [String(repeating: "00", count: 32)])
+            } catch {
+                throw UsageError("--android-package: \(error.message)")
+            }
+        }
+        let cdn = try parsed.value("apple-cdn", as: absoluteURL).flatMap { URL(string: $0) } ?? LinkDoctor.appleCDN
+        let findings = try await doctor(parsed, cdn: cdn).checkDomain(check)
+        let output = DoctorOutput(suite: "doctor domain \(domain)", cases: domainCases(findings, android: check.androidPackage != nil))
+        return output.emit(json: parsed.has("json"), junitPath: parsed.value("junit"))
+    }
+
+    /// One JUnit case per check of `doctor domain`.
+    private static func domainCases(_ findings: [Finding], android: Bool) -> [DoctorOutput.Case] {
+        var names = ["association file", "expected URLs", "Apple's fetcher (AASA-Bot)", "Apple's CDN copy"]
+        if android { names.append("assetlinks.json") }
+        func check(of finding: Finding) -> String {
+            switch finding.code {
+            case .aasaExpectationFailed: "expected URLs"
+            case .aasaBotBlocked: "Apple's fetcher (AASA-Bot)"
+            case .aasaCdnMismatch, .aasaCdnUnavailable: "Apple's CDN copy"
+            case _ where finding.code.rawValue.hasPrefix("assetlinks."): "assetlinks.json"
+            default: "association file"
+            }
+        }
+        return names.map { name in DoctorOutput.Case(name: name, findings: findings.filter { check(of: $0) == name }) }
+    }
+
+    static func runCampaign(_ parsed: ParsedCommand) async throws(UsageError) -> Int32 {
+        guard let email = try parsed.value("email", as: .regularFile(maximumSize: 16 << 20)) else {
+            throw UsageError("--email FILE is required")
+        }
+        var campaign = CampaignCheck(html: String(decoding: email.bytes, as: UTF8.self), appIDs: try appIDs(parsed))
+        if let file = try parsed.value("aasa", as: .regularFile(maximumSize: 8 << 20)) {
+            do {
+                campaign.association = try AppSiteAssociation(parsing: file.bytes)
+            } catch {
+                throw UsageError("--aasa: '\(file.path)': \(error.message)")
+            }
+        }
+        if let file = try parsed.value("routes", as: .regularFile(maximumSize: 8 << 20)) {
+            do {
+                campaign.routeTable = try RouteTable(json: Data(file.bytes))
+            } catch {
+                throw UsageError("--routes: '\(file.path)': \(error)")
+            }
+        }
+        campaign.resolves = parsed.has("resolve")
+        campaign.brandedDomains = try parsed.values("branded-domain", as: .host)
+        let report = try await doctor(parsed).checkCampaign(campaign)
+        var cases: [DoctorOutput.Case] = []
+        if !report.findings.isEmpty { cases.append(.init(name: "association files", findings: report.findings)) }
+        cases += report.links.map { DoctorOutput.Case(name: $0.url, findings: $0.findings) }
+        let output = DoctorOutput(
+            suite: "doctor campaign \(email.path)", cases: cases, links: report.links, generalFindings: report.findings)
+        return output.emit(json: parsed.has("json"), junitPath: parsed.value("junit"))
+    }
+}

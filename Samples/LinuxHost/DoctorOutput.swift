@@ -1,0 +1,144 @@
+import Foundation
+import LinkDoctor
+
+/// How `linux-host doctor` prints what it found: text grouped by subject, JSON lines, and a JUnit file.
+///
+/// Text: one block per subject (blocks with errors first, then warnings, then information; in each block the
+/// worst first), then `N errors, M warnings`. JSON (`--json`): for `campaign`, each link's line
+/// `{"link", "kind", "opensApp", "deepLink", "webLink", "route"}` followed by its findings' lines
+/// `{"code", "severity", "subject", "message"}`; nothing else on stdout. JUnit (`--junit FILE`): one test case
+/// per check (domain) or per link (campaign), a failure for each case with errors.
+struct DoctorOutput {
+    /// One JUnit test case: a check or a link, and its findings.
+    struct Case {
+        var name: String
+        var findings: [Finding]
+    }
+
+    /// `doctor domain DOMAIN` or `doctor campaign FILE`, the JUnit suite's name.
+    var suite: String
+    /// The test cases, in order; every finding is in exactly one.
+    var cases: [Case]
+    /// Campaign links, for their JSON lines; empty for `domain`.
+    var links: [CampaignLink] = []
+    /// Findings not about one link (campaign), printed before the links in JSON.
+    var generalFindings: [Finding] = []
+
+    var allFindings: [Finding] { cases.flatMap(\.findings) }
+
+    /// Prints the report and writes the JUnit file; returns the exit status (0 without errors, 1 with errors or
+    /// when the JUnit file cannot be written, as any failed write).
+    func emit(json: Bool, junitPath: String?) -> Int32 {
+        if json {
+            if links.isEmpty {
+                for finding in allFindings { Console.out(Self.jsonLine(finding)) }
+            } else {
+                for finding in generalFindings { Console.out(Self.jsonLine(finding)) }
+                for link in links {
+                    Console.out(Self.jsonLine(link))
+                    for finding in link.findings { Console.out(Self.jsonLine(finding)) }
+                }
+            }
+        } else {
+            printText()
+        }
+        if let junitPath {
+            do {
+                try Data(junit().utf8).write(to: URL(fileURLWithPath: junitPath))
+            } catch {
+                Console.err("linux-host: doctor: cannot write the JUnit report '\(junitPath)': \(error.localizedDescription)")
+                return 1
+            }
+        }
+        return allFindings.contains { $0.severity == .error } ? 1 : 0
+    }
+
+    private func printText() {
+        var order: [String] = []
+        var bySubject: [String: [Finding]] = [:]
+        for finding in allFindings {
+            if bySubject[finding.subject] == nil { order.append(finding.subject) }
+            bySubject[finding.subject, default: []].append(finding)
+        }
+        let worst = { (subject: String) in bySubject[subject]?.map(\.severity).min() ?? .info }
+        // Stable: subjects of equal worst severity keep the order the checks found them in.
+        let subjects = order.enumerated().sorted { lhs, rhs in
+            (worst(lhs.element), lhs.offset) < (worst(rhs.element), rhs.offset)
+        }.map(\.element)
+        for subject in subjects {
+            Console.out(subject)
+            let findings = (bySubject[subject] ?? []).enumerated().sorted { lhs, rhs in
+                (lhs.element.severity, lhs.offset) < (rhs.element.severity, rhs.offset)
+            }
+            for (_, finding) in findings {
+                Console.out("  \(finding.severity.rawValue): \(finding.code): \(finding.message)")
+            }
+        }
+        let findings = allFindings
+        Console.out("\(findings.count(of: .error)) errors, \(findings.count(of: .warning)) warnings")
+    }
+
+    static func jsonLine(_ finding: Finding) -> String {
+        Console.jsonLine([
+            "code": finding.code.rawValue, "severity": finding.severity.rawValue, "subject": finding.subject,
+            "message": finding.message,
+        ] as [String: Any])
+    }
+
+    static func jsonLine(_ link: CampaignLink) -> String {
+        func orNull(_ value: Any?) -> Any { value ?? NSNull() }
+        return Console.jsonLine([
+            "link": link.url, "kind": link.kind.rawValue, "opensApp": orNull(link.opensApp),
+            "deepLink": orNull(link.deepLink), "webLink": orNull(link.webLink), "route": orNull(link.route),
+        ] as [String: Any])
+    }
+
+    /// The JUnit XML report.
+    func junit() -> String {
+        let failures = cases.count { $0.findings.contains { $0.severity == .error } }
+        var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
+        xml += #"<testsuites name="linux-host doctor" tests="\#(cases.count)" failures="\#(failures)">"# + "\n"
+        xml += #"  <testsuite name="\#(Self.escape(suite))" tests="\#(cases.count)" failures="\#(failures)">"# + "\n"
+        for testCase in cases {
+            xml += #"    <testcase classname="\#(Self.escape(suite))" name="\#(Self.escape(testCase.name))""#
+            let errors = testCase.findings.filter { $0.severity == .error }
+            let others = testCase.findings.filter { $0.severity != .error }
+            if errors.isEmpty && others.isEmpty {
+                xml += "/>\n"
+                continue
+            }
+            xml += ">\n"
+            if !errors.isEmpty {
+                let codes = errors.map(\.code.rawValue).joined(separator: ", ")
+                let text = errors.map { "\($0.code): \($0.subject): \($0.message)" }.joined(separator: "\n")
+                xml += #"      <failure type="\#(Self.escape(codes))" message="\#(Self.escape(errors[0].message))">"#
+                xml += Self.escape(text) + "</failure>\n"
+            }
+            if !others.isEmpty {
+                let text = others.map { "\($0.severity.rawValue): \($0.code): \($0.subject): \($0.message)" }
+                xml += "      <system-out>" + Self.escape(text.joined(separator: "\n")) + "</system-out>\n"
+            }
+            xml += "    </testcase>\n"
+        }
+        xml += "  </testsuite>\n</testsuites>\n"
+        return xml
+    }
+
+    /// XML-escaped text for attributes and elements; control characters XML cannot hold become U+FFFD.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "\n": out += "&#10;"
+            case "\t", "\r": out.unicodeScalars.append(scalar)
+            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF: out += "\u{FFFD}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,51 @@
+/// One distinct link of an email and what it will do.
+public struct CampaignLink: Sendable, Hashable {
+    /// What a link is meant to do.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// A pub-web app link on the branded domain (`/pub/acc` or the configured paths): should open the app.
+        case appLink
+        /// Any other link on the branded domain (`/pub/cc`, unsubscribe, view in browser): should open the web.
+        case webLink
+        /// Not on the branded domain, not http(s), or relative.
+        case other
+    }
+
+    /// The link as a browser reads it (entities decoded).
+    public var url: String
+    /// What it is meant to do.
+    public var kind: Kind
+    /// Whether iOS opens the app for it: `nil` when not known (not on a branded domain, or its association file
+    /// could not be read).
+    public var opensApp: Bool?
+    /// With resolution: the `mobileDeepLinkUrl` it resolved to.
+    public var deepLink: String?
+    /// With resolution: the `webLinkUrl` it resolved to.
+    public var webLink: String?
+    /// With resolution and a route table: the pattern that matched the destination.
+    public var route: String?
+    /// What is wrong with it, or worth knowing.
+    public var findings: [Finding]
+
+    /// Creates a link report.
+    ///
+    /// - Parameters:
+    ///   - url: The link.
+    ///   - kind: What it is meant to do.
+    ///   - opensApp: Whether it opens the app, if known.
+    ///   - deepLink: The resolved deep link.
+    ///   - webLink: The resolved web link.
+    ///   - route: The matching route pattern.
+    ///   - findings: Its findings.
+    public init(
+        url: String, kind: Kind, opensApp: Bool? = nil, deepLink: String? = nil, webLink: String? = nil,
+        route: String? = nil, findings: [Finding] = []
+    ) {
+        self.url = url
+        self.kind = kind
+        self.opensApp = opensApp
+        self.deepLink = deepLink
+        self.webLink = webLink
+        self.route = route
+        self.findings = findings
+    }
+}

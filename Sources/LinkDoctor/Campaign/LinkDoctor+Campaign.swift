@@ -1,0 +1,218 @@
+import AssociatedDomains
+import Foundation
+import LinkRouting
+import UniversalLinkKit
+
+extension LinkDoctor {
+    /// Schemes every mail client hands to the system itself: never stripped, never reported.
+    static let nativeSchemes: Set<String> = ["mailto", "tel", "sms"]
+
+    /// Pre-flights an email: what each of its distinct links will do on a device.
+    ///
+    /// Every `href` of `<a>` and `<area>` is read as a browser reads it (see ``HTMLLinkExtractor``); each
+    /// distinct link is reported once, in order of first appearance. Per link:
+    /// - relative (no scheme): `link.relative` (warning): an email has no base URL to resolve it against;
+    /// - `mailto:`, `tel:`, `sms:`: nothing (clients open them natively), kind `other`;
+    /// - any other non-http(s) scheme: `link.customScheme` (warning);
+    /// - http(s) on another domain: `link.notBranded` (info);
+    /// - on a branded domain: `link.insecure` for `http` (such a link never opens the app); for `https`, the
+    ///   association file decides: `link.appLinkNotOpening` for a pub-web app link it does not open,
+    ///   `link.webLinkOpensApp` for any other link it opens;
+    /// - with ``CampaignCheck/resolves``, each app link is resolved once: `link.nullDeepLink`,
+    ///   `link.resolveFailed`, and with a route table `link.unroutable`.
+    ///
+    /// - Parameter campaign: The email and what to check it against.
+    /// - Returns: The links and their findings; an association file that cannot be fetched is reported in
+    ///   ``CampaignReport/findings`` (`aasa.unreachable`), and its domain's links get `opensApp == nil`.
+    public func checkCampaign(_ campaign: CampaignCheck) async -> CampaignReport {
+        let recognizer = PubWebLinkRecognizer(configuration: configuration.recognizer)
+        var seen: Set<String> = []
+        let hrefs = HTMLLinkExtractor.hrefs(in: campaign.html).filter { seen.insert($0).inserted }
+        let branded = campaign.brandedDomains.isEmpty
+            ? Self.inferredBrandedDomains(hrefs, recognizer: recognizer)
+            : campaign.brandedDomains.map { $0.lowercased() }
+
+        var report = CampaignReport(links: [])
+        var matchers: [String: AppLinkMatcher?] = [:]
+        let given = campaign.association.map { AppLinkMatcher($0) }
+        let resolver = LinkResolver(
+            configuration: .init(timeout: configuration.timeout, policy: configuration.policy),
+            transport: transport, clock: clock)
+        let router = campaign.routeTable?.makeRouter()
+
+        for href in hrefs {
+            var link = CampaignLink(url: href, kind: .other)
+            guard let scheme = Self.scheme(of: href) else {
+                link.findings.append(Finding(
+                    code: .linkRelative, severity: .warning, subject: href,
+                    message: "'\(href)' is a relative link: an email has no base URL, so clients open nothing or "
+                        + "a broken page. Write the absolute https URL."))
+                report.links.append(link)
+                continue
+            }
+            guard scheme == "http" || scheme == "https" else {
+                if !Self.nativeSchemes.contains(scheme) {
+                    link.findings.append(Finding(
+                        code: .linkCustomScheme, severity: .warning, subject: href,
+                        message: "\(scheme): links are stripped by Gmail and other clients; link to an https page "
+                            + "on the branded domain (a universal link) and let it open the app."))
+                }
+                report.links.append(link)
+                continue
+            }
+            guard let url = URL(string: href), let host = url.host(percentEncoded: false)?.lowercased(),
+                  !host.isEmpty
+            else {
+                link.findings.append(Finding(
+                    code: .linkMalformed, severity: .warning, subject: href,
+                    message: "'\(href)' is not a URL a mail client can open; check the link's quoting and escapes."))
+                report.links.append(link)
+                continue
+            }
+            guard Self.isBranded(host, branded) else {
+                link.findings.append(Finding(
+                    code: .linkNotBranded, severity: .info, subject: href,
+                    message: "\(host) is not a branded domain (\(branded.isEmpty ? "none found" : branded.joined(separator: ", "))): "
+                        + "the link is not click-tracked and opens the web."))
+                report.links.append(link)
+                continue
+            }
+            link.kind = recognizer.kind(of: url) == .appLink ? .appLink : .webLink
+            if scheme == "http" {
+                link.opensApp = false
+                link.findings.append(Finding(
+                    code: .linkInsecure, severity: .error, subject: href,
+                    message: "An http link on the branded domain \(host): universal links need https, so it "
+                        + "opens the browser. Use https."))
+            } else {
+                let authority = url.port.map { "\(host):\($0)" } ?? host
+                let matcher: AppLinkMatcher?
+                if let given {
+                    matcher = given
+                } else if let cached = matchers[authority] {
+                    matcher = cached
+                } else {
+                    matcher = await fetchMatcher(authority, into: &report.findings)
+                    matchers[authority] = .some(matcher)
+                }
+                if let matcher { judge(&link, matcher: matcher, appIDs: campaign.appIDs) }
+            }
+            if campaign.resolves, link.kind == .appLink {
+                await resolve(&link, url: url, resolver: resolver, router: router)
+            }
+            report.links.append(link)
+        }
+        return report
+    }
+
+    private func judge(_ link: inout CampaignLink, matcher: AppLinkMatcher, appIDs: [String]) {
+        let outcomes = appIDs.map { ($0, matcher.explain(link.url, appID: $0)) }
+        link.opensApp = outcomes.contains { $0.1.outcome == .match }
+        for (appID, match) in outcomes {
+            if link.kind == .appLink, match.outcome != .match {
+                link.findings.append(Finding(
+                    code: .linkAppLinkNotOpening, severity: .error, subject: link.url,
+                    message: "This app link opens the browser, not \(appID): \(match.explanation) "
+                        + "Add its path to the association file (Responsys: /pub/acc)."))
+            } else if link.kind == .webLink, match.outcome == .match {
+                link.findings.append(Finding(
+                    code: .linkWebLinkOpensApp, severity: .error, subject: link.url,
+                    message: "This link is meant for the web but opens \(appID): \(match.explanation) "
+                        + "Exclude its path in the association file (Responsys: exclude /pub/cc)."))
+            }
+        }
+    }
+
+    private func resolve(_ link: inout CampaignLink, url: URL, resolver: LinkResolver, router: LinkRouter?) async {
+        do {
+            let resolved = try await resolver.resolve(url)
+            link.deepLink = resolved.deepLinkURL?.absoluteString
+            link.webLink = resolved.webLinkURL?.absoluteString
+        } catch {
+            link.findings.append(Finding(
+                code: .linkResolveFailed, severity: .error, subject: link.url,
+                message: "The resolution failed [\(error.code)]: \(error.message)"))
+            return
+        }
+        if link.deepLink?.isEmpty ?? true {
+            link.findings.append(Finding(
+                code: .linkNullDeepLink, severity: .warning, subject: link.url,
+                message: "mobileDeepLinkUrl came back null: the link table's app column is blank for this link, "
+                    + "so the app can only open the web link \(link.webLink ?? "(none)"). Fill in the app column."))
+        }
+        guard let router else { return }
+        let destinations = [link.deepLink, link.webLink].compactMap { $0 }.filter { !$0.isEmpty }
+        guard !destinations.isEmpty else { return }
+        if let routable = destinations.first(where: { router.canRoute($0) }) {
+            link.route = router.explain(routable)?.matchedPattern
+        } else {
+            link.findings.append(Finding(
+                code: .linkUnroutable, severity: .error, subject: link.url,
+                message: "No route matches \(destinations.joined(separator: " nor ")); the app cannot show it. "
+                    + "Add a route or fix the link table."))
+        }
+    }
+
+    /// The association file of a branded authority, fetched as iOS does (well-known, then root).
+    private func fetchMatcher(_ authority: String, into findings: inout [Finding]) async -> AppLinkMatcher? {
+        let base = "\(originScheme)://\(authority)"
+        var tried: [String] = []
+        for path in ["/.well-known/apple-app-site-association", "/apple-app-site-association"] {
+            guard let url = URL(string: base + path) else { continue }
+            let answer = Answer(await fetcher.fetch(
+                url, userAgent: configuration.userAgent, maxBodyBytes: Self.aasaSizeLimit + 1))
+            if case .file(let response) = answer, let matcher = try? AppLinkMatcher(parsing: response.body) {
+                return matcher
+            }
+            tried.append("\(url.absoluteString) \(answer.servesFile ? "serves an unreadable file" : answer.summary)")
+        }
+        findings.append(Finding(
+            code: .aasaUnreachable, severity: .error, subject: "\(base)/.well-known/apple-app-site-association",
+            message: "No association file for \(authority): \(tried.joined(separator: "; ")). Its links open the "
+                + "browser; run `linux-host doctor domain \(authority)` for details, or pass --aasa FILE."))
+        return nil
+    }
+
+    /// The scheme of an absolute URL (letters, digits, `+`, `-`, `.` before `:`), lower-cased; `nil` when
+    /// relative.
+    static func scheme(of href: String) -> String? {
+        var scheme = ""
+        for (offset, byte) in href.utf8.enumerated() {
+            switch byte {
+            case UInt8(ascii: ":"):
+                return scheme.isEmpty ? nil : scheme.lowercased()
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                scheme.append(Character(Unicode.Scalar(byte)))
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
+                guard offset > 0 else { return nil }
+                scheme.append(Character(Unicode.Scalar(byte)))
+            default:
+                return nil
+            }
+        }
+        return nil
+    }
+
+    /// The hosts of the email's pub-web links.
+    static func inferredBrandedDomains(_ hrefs: [String], recognizer: PubWebLinkRecognizer) -> [String] {
+        var hosts: [String] = []
+        for href in hrefs {
+            guard let url = URL(string: href), recognizer.kind(of: url).isPubWeb,
+                  let host = url.host(percentEncoded: false)?.lowercased(), !hosts.contains(host)
+            else { continue }
+            hosts.append(host)
+        }
+        return hosts
+    }
+
+    /// Exact names, or `*.example.com` for any subdomain (not `example.com` itself); already lower-cased.
+    static func isBranded(_ host: String, _ branded: [String]) -> Bool {
+        branded.contains { pattern in
+            if pattern.hasPrefix("*.") {
+                let suffix = pattern.dropFirst()
+                return host.count > suffix.count && host.hasSuffix(suffix)
+            }
+            return host == pattern
+        }
+    }
+}

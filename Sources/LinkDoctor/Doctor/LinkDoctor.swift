@@ -1,0 +1,102 @@
+import Foundation
+import UniversalLinkKit
+
+/// Checks a domain's association files as devices and Apple's CDN see them, and an email's links before it is
+/// sent.
+///
+/// Two checks, each returning ``Finding`` values with stable codes:
+/// - ``checkDomain(_:)`` fetches both AASA locations, Apple's CDN copy and (for Android) `assetlinks.json`;
+/// - ``checkCampaign(_:)`` reads an HTML email's links and says what each will do.
+///
+/// Every fetch goes through the injected `LinkTransport` under the ``Configuration/policy`` (https, no local
+/// hosts unless allowed), with a deadline of ``Configuration/timeout`` per fetch, a body cap (128 KB + 1 byte for
+/// an AASA file, 1 MiB for `assetlinks.json`), and no redirect followed: a 3xx is reported, since iOS and
+/// Android do not follow it either.
+///
+/// ```swift
+/// let doctor = LinkDoctor()
+/// let findings = await doctor.checkDomain(DomainCheck(
+///     domain: "news.example.com", appIDs: ["ABCDE12345.com.example.app"], expectsResponsysPaths: true))
+/// ```
+public struct LinkDoctor: Sendable {
+    /// How the doctor fetches and what it compares against.
+    public struct Configuration: Sendable, Hashable {
+        /// The deadline of each fetch. Default 10 s.
+        public var timeout: Duration
+        /// Which URLs may be fetched or resolved. With `ResolutionPolicy.allowsHTTP` on, the domain's files
+        /// are fetched over plain `http` (for local stand-ins); with `ResolutionPolicy.allowsLocalHosts` on,
+        /// `DOMAIN` may be `127.0.0.1:PORT`.
+        public var policy: ResolutionPolicy
+        /// Where Apple's CDN serves its copies: the file of `DOMAIN` is at `BASE/a/v1/DOMAIN`.
+        /// Default `https://app-site-association.cdn-apple.com`.
+        public var appleCDNBaseURL: URL
+        /// The `User-Agent` of an ordinary client. Default `UniversalLinkKit-LinkDoctor/1.0`.
+        public var userAgent: String
+        /// The `User-Agent` Apple's fetcher sends, compared with an ordinary client. Default `AASA-Bot/1.0.0`.
+        public var appleBotUserAgent: String
+        /// Which paths are pub-web app links and non-app links (default `/pub/acc` and `/pub/cc`).
+        public var recognizer: PubWebLinkRecognizer.Configuration
+
+        /// Creates a configuration.
+        ///
+        /// - Parameters:
+        ///   - timeout: Deadline of each fetch.
+        ///   - policy: Which URLs may be fetched.
+        ///   - appleCDNBaseURL: The CDN's base URL.
+        ///   - userAgent: An ordinary client's `User-Agent`.
+        ///   - appleBotUserAgent: Apple's fetcher's `User-Agent`.
+        ///   - recognizer: The pub-web paths.
+        public init(
+            timeout: Duration = .seconds(10),
+            policy: ResolutionPolicy = .init(),
+            appleCDNBaseURL: URL = LinkDoctor.appleCDN,
+            userAgent: String = "UniversalLinkKit-LinkDoctor/1.0",
+            appleBotUserAgent: String = "AASA-Bot/1.0.0",
+            recognizer: PubWebLinkRecognizer.Configuration = .init()
+        ) {
+            self.timeout = timeout
+            self.policy = policy
+            self.appleCDNBaseURL = appleCDNBaseURL
+            self.userAgent = userAgent
+            self.appleBotUserAgent = appleBotUserAgent
+            self.recognizer = recognizer
+        }
+    }
+
+    /// `https://app-site-association.cdn-apple.com`, where Apple's CDN serves the files devices read.
+    public static var appleCDN: URL {
+        URL(string: "https://app-site-association.cdn-apple.com")!  // A constant that parses.
+    }
+
+    /// Apple's size limit for an association file: 128 KB.
+    public static let aasaSizeLimit = 128 * 1024
+    /// The most read of an `assetlinks.json`: 1 MiB.
+    public static let assetLinksSizeLimit = 1024 * 1024
+
+    /// The settings.
+    public let configuration: Configuration
+    let transport: any LinkTransport
+    let clock: LinkClock
+    let fetcher: AssociationFetcher
+
+    /// Creates a doctor.
+    ///
+    /// - Parameters:
+    ///   - configuration: Settings.
+    ///   - transport: Sends every request (association files and, with `--resolve`, resolutions).
+    ///   - clock: The clock of the per-fetch deadline.
+    public init(
+        configuration: Configuration = .init(), transport: any LinkTransport = URLSessionTransport(),
+        clock: LinkClock = .continuous
+    ) {
+        self.configuration = configuration
+        self.transport = transport
+        self.clock = clock
+        self.fetcher = AssociationFetcher(
+            transport: transport, clock: clock, policy: configuration.policy, timeout: configuration.timeout)
+    }
+
+    /// The scheme the domain's own files are fetched with: `http` only when the policy allows it (local
+    /// stand-ins), otherwise `https`.
+    var originScheme: String { configuration.policy.allowsHTTP ? "http" : "https" }
+}

@@ -1,0 +1,147 @@
+import AssociatedDomains
+import Foundation
+import LinkDoctor
+import LinkRouting
+import Synchronization
+import Testing
+import UniversalLinkKit
+import UniversalLinkKitTesting
+import _LinkKitLocking
+
+/// `checkCampaign` on HTML fixtures: every link code, resolution once per distinct link, and the association
+/// file fetched from a loopback stand-in.
+struct LinkDoctorCampaignTests {
+    static let email = """
+        <html><body>
+        <a href="https://news.example.com/pub/acc?_ri_=1&amp;_ei_=A">Product</a>
+        <a href="https://news.example.com/pub/acc?_ri_=1&#38;_ei_=A">Same product, other encoding</a>
+        <a href="https://news.example.com/pub/acc?_ri_=null&amp;_ei_=B">Blank app column</a>
+        <a href="https://news.example.com/pub/cc?_ri_=2">Web only</a>
+        <a href="https://news.example.com/unsubscribe?u=1">Unsubscribe</a>
+        <a href="http://news.example.com/pub/acc?_ri_=3">Insecure</a>
+        <a href="example-app://products/1">Open in app</a>
+        <a href="mailto:help@example.com">Mail us</a><a href="tel:+15555550100">Call us</a>
+        <a href="/pub/acc?_ri_=4">Relative</a>
+        <a href="https://www.example.org/about">Elsewhere</a>
+        </body></html>
+        """
+
+    static func doctor(_ transport: any LinkTransport = ClosureTransport { _, _ in TransportResponse(statusCode: 404) }) -> LinkDoctor {
+        LinkDoctor(configuration: .init(timeout: .seconds(5)), transport: transport)
+    }
+
+    func link(_ report: CampaignReport, _ prefix: String) throws -> CampaignLink {
+        try #require(report.links.first { $0.url.hasPrefix(prefix) }, "no link \(prefix)")
+    }
+
+    @Test func eachDistinctLinkIsJudgedByTheAssociationFile() async throws {
+        let association = try AppSiteAssociation(parsing: Fixtures.responsysAASA)
+        let report = await Self.doctor().checkCampaign(CampaignCheck(
+            html: Self.email, appIDs: [Fixtures.app], association: association))
+        // Entity-decoded hrefs: the two spellings of the first link are one link.
+        #expect(report.links.count == 10)
+        #expect(report.links[0].url == "https://news.example.com/pub/acc?_ri_=1&_ei_=A")
+        #expect(report.findings.isEmpty)
+
+        let app = try link(report, "https://news.example.com/pub/acc?_ri_=1")
+        #expect(app.kind == .appLink)
+        #expect(app.opensApp == true)
+        #expect(app.findings.isEmpty)
+        let web = try link(report, "https://news.example.com/pub/cc")
+        #expect(web.kind == .webLink)
+        #expect(web.opensApp == false)
+        #expect(web.findings.isEmpty)
+        #expect(try link(report, "https://news.example.com/unsubscribe").findings.isEmpty)
+
+        #expect(try link(report, "http://news.example.com").findings.map(\.code) == [.linkInsecure])
+        #expect(try link(report, "http://news.example.com").opensApp == false)
+        #expect(try link(report, "example-app:").findings.map(\.code) == [.linkCustomScheme])
+        #expect(try link(report, "mailto:").findings.isEmpty)
+        #expect(try link(report, "tel:").findings.isEmpty)
+        #expect(try link(report, "mailto:").kind == .other)
+        #expect(try link(report, "/pub/acc").findings.map(\.code) == [.linkRelative])
+        let elsewhere = try link(report, "https://www.example.org")
+        #expect(elsewhere.findings.map(\.code) == [.linkNotBranded])
+        #expect(elsewhere.findings.first?.severity == .info)
+        #expect(elsewhere.opensApp == nil)
+    }
+
+    @Test func aFileThatOpensEverythingOpensTheUnsubscribeLinkInTheApp() async throws {
+        let association = try AppSiteAssociation(parsing: Fixtures.openEverythingAASA)
+        let report = await Self.doctor().checkCampaign(CampaignCheck(
+            html: Self.email, appIDs: [Fixtures.app], association: association))
+        #expect(try link(report, "https://news.example.com/unsubscribe").findings.map(\.code) == [.linkWebLinkOpensApp])
+        #expect(try link(report, "https://news.example.com/pub/cc").findings.map(\.code) == [.linkWebLinkOpensApp])
+
+        let closed = try AppSiteAssociation(parsing: #"{"applinks": {"details": [{"appIDs": ["\#(Fixtures.app)"], "components": [{"/": "/shop/*"}]}]}}"#)
+        let second = await Self.doctor().checkCampaign(CampaignCheck(
+            html: Self.email, appIDs: [Fixtures.app], association: closed))
+        let notOpening = try link(second, "https://news.example.com/pub/acc?_ri_=1")
+        #expect(notOpening.findings.map(\.code) == [.linkAppLinkNotOpening])
+        #expect(notOpening.findings.first?.severity == .error)
+        #expect(notOpening.opensApp == false)
+    }
+
+    @Test func resolutionHappensOnlyWhenAskedAndOncePerDistinctAppLink() async throws {
+        let requests = Mutex<[String]>([])
+        let transport = ClosureTransport { request, _ in
+            let query = request.url.query ?? ""
+            requests.withTrackedLock { $0.append(query) }
+            if query.contains("_ri_=null") {
+                return TransportResponse(statusCode: 200, headerFields: ["Content-Type": "application/json"],
+                                         body: Data(#"{"webLinkUrl": "https://www.example.com/sale", "mobileDeepLinkUrl": null}"#.utf8))
+            }
+            if query.contains("_ri_=1") {
+                return TransportResponse(statusCode: 200, headerFields: ["Content-Type": "application/json"],
+                                         body: Data(#"{"webLinkUrl": "https://www.example.com/products/1", "mobileDeepLinkUrl": "example-app://products/1"}"#.utf8))
+            }
+            return TransportResponse(statusCode: 500)
+        }
+        let association = try AppSiteAssociation(parsing: Fixtures.responsysAASA)
+        var campaign = CampaignCheck(html: Self.email, appIDs: [Fixtures.app], association: association)
+        _ = await Self.doctor(transport).checkCampaign(campaign)
+        #expect(requests.withTrackedLock { $0 }.isEmpty)
+
+        campaign.resolves = true
+        campaign.routeTable = try RouteTable(json: Data(#"{"namespaces": [{"scheme": "example-app", "routes": [{"pattern": "/products/:id"}]}]}"#.utf8))
+        let report = await Self.doctor(transport).checkCampaign(campaign)
+        // Two requests: the doubled link was resolved once, and the policy refused the http one unsent.
+        #expect(requests.withTrackedLock { $0 }.count == 2)
+
+        let resolved = try link(report, "https://news.example.com/pub/acc?_ri_=1")
+        #expect(resolved.deepLink == "example-app://products/1")
+        #expect(resolved.webLink == "https://www.example.com/products/1")
+        #expect(resolved.route == "/products/:id")
+        #expect(resolved.findings.isEmpty)
+
+        let blank = try link(report, "https://news.example.com/pub/acc?_ri_=null")
+        #expect(blank.findings.map(\.code) == [.linkNullDeepLink, .linkUnroutable])
+        #expect(blank.deepLink == nil)
+        #expect(blank.webLink == "https://www.example.com/sale")
+
+        let failed = try link(report, "http://news.example.com/pub/acc?_ri_=3")
+        #expect(failed.findings.map(\.code) == [.linkInsecure, .linkResolveFailed])
+        // The policy refuses plain http before any request.
+        #expect(failed.findings.last?.message.contains("[hostNotAllowed]") == true)
+    }
+
+    @Test func theAssociationFileIsFetchedFromTheBrandedDomain() async throws {
+        let standIns = try StandIns()
+        let host = standIns.domain
+        let html = """
+            <a href="https://\(host)/pub/acc?_ri_=1">app</a><a href="https://\(host)/pub/cc?_ri_=2">web</a>
+            <a href="https://\(host)/pub/acc?_ri_=3">app 2</a>
+            """
+        let report = await standIns.doctor().checkCampaign(CampaignCheck(html: html, appIDs: [Fixtures.app]))
+        #expect(report.findings.isEmpty)
+        #expect(report.links.map(\.opensApp) == [true, false, true])
+        #expect(report.links.map(\.kind) == [.appLink, .webLink, .appLink])
+        // Fetched once for the domain.
+        #expect(standIns.origin.requestCount(for: AssociationFileServer.wellKnownPath) == 1)
+
+        standIns.files.remove(AssociationFileServer.wellKnownPath)
+        let missing = await standIns.doctor().checkCampaign(CampaignCheck(html: html, appIDs: [Fixtures.app]))
+        #expect(missing.findings.map(\.code) == [.aasaUnreachable])
+        #expect(missing.links.map(\.opensApp) == [nil, nil, nil])
+    }
+}

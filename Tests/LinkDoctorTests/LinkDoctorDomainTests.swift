@@ -1,0 +1,254 @@
+import AssociatedDomains
+import Foundation
+import LinkDoctor
+import Synchronization
+import Testing
+import UniversalLinkKit
+import UniversalLinkKitTesting
+import _LinkKitLocking
+
+/// `checkDomain` against loopback stand-ins for the domain and Apple's CDN, through the real transport.
+struct LinkDoctorDomainTests {
+    @Test func aCleanDomainHasNoFindings() async throws {
+        let standIns = try StandIns()
+        let findings = await standIns.doctor().checkDomain(standIns.check(android: true, fingerprints: [Fixtures.fingerprint]))
+        #expect(findings.isEmpty, "\(findings)")
+        // Apple's fetcher was asked too, with its own user agent.
+        #expect(standIns.origin.requests.contains { $0.header("User-Agent") == "AASA-Bot/1.0.0" })
+    }
+
+    @Test func neitherLocationAnsweringIsUnreachableWithEachStatus() async throws {
+        let standIns = try StandIns(clean: false)
+        standIns.files.serve("oops", at: AssociationFileServer.rootPath, status: 500, contentType: "text/plain")
+        let findings = await standIns.doctor().checkDomain(standIns.check())
+        // The well-known 404 and the root 500 are each reported, then the verdict.
+        #expect(findings.codes == ["aasa.status", "aasa.status", "aasa.unreachable", "aasa.cdnUnavailable"])
+        #expect(findings.first(.aasaUnreachable)?.severity == .error)
+        #expect(findings.first(.aasaUnreachable)?.message.contains("answers 404") == true)
+        #expect(findings[1].subject == standIns.url(AssociationFileServer.rootPath))
+        #expect(findings[1].message.contains("status 500"))
+    }
+
+    @Test func aRedirectIsReportedWithItsLocationAndNotFollowed() async throws {
+        let standIns = try StandIns(clean: false)
+        standIns.files.redirect(AssociationFileServer.wellKnownPath, to: "https://www.example.com/aasa.json")
+        standIns.files.serve(Fixtures.responsysAASA, at: "/aasa.json")
+        let findings = await standIns.doctor().checkDomain(standIns.check())
+        let redirect = try #require(findings.first(.aasaRedirect))
+        #expect(redirect.severity == .error)
+        #expect(redirect.subject == standIns.url(AssociationFileServer.wellKnownPath))
+        #expect(redirect.message.contains("301 to https://www.example.com/aasa.json"))
+        #expect(findings.codes.contains("aasa.unreachable"))
+        #expect(standIns.origin.requestCount(for: "/aasa.json") == 0)
+    }
+
+    @Test func onlyTheRootLocationServingIsAWarning() async throws {
+        let standIns = try StandIns(clean: false)
+        standIns.files.serve(Fixtures.responsysAASA, at: AssociationFileServer.rootPath)
+        standIns.cdnFiles.serve(Fixtures.responsysAASA, at: AssociationFileServer.cdnPath(for: standIns.domain))
+        let findings = await standIns.doctor().checkDomain(standIns.check())
+        #expect(findings.codes == ["aasa.wellKnownMissing"])
+        #expect(findings.first?.severity == .warning)
+    }
+
+    @Test func aWrongContentTypeSaysWhatItWas() async throws {
+        let standIns = try StandIns()
+        standIns.files.serve(Fixtures.responsysAASA, at: AssociationFileServer.wellKnownPath, contentType: "text/html")
+        let findings = await standIns.doctor().checkDomain(standIns.check())
+        #expect(findings.codes == ["aasa.contentType"])
+        #expect(findings.first?.message.contains("'text/html'") == true)
+        // A charset parameter is fine.
+        standIns.files.serve(
+            Fixtures.responsysAASA, at: AssociationFileServer.wellKnownPath, contentType: "application/json; charset=utf-8")
+        #expect(await standIns.doctor().checkDomain(standIns.check()).isEmpty)
+    }
+
+    @Test func aFileOverAppleLimitIsTooLargeWhateverItsSize() async throws {
+        for size in [128 * 1024 + 1, 400 * 1024] {
+            let standIns = try StandIns()
+            let padding = String(repeating: " ", count: size - Fixtures.responsysAASA.utf8.count)
+            standIns.files.serve(Fixtures.responsysAASA + padding, at: AssociationFileServer.wellKnownPath)
+            let findings = await standIns.doctor().checkDomain(standIns.check(responsys: false))
+            #expect(findings.codes.contains("aasa.tooLarge"), "\(size): \(findings.codes)")
+            #expect(!findings.codes.contains("aasa.invalid"))
+        }
+    }
+
+    @Test func aFileWithErrorsCarriesThemWithTheirKeyPaths() async throws {
+        let standIns = try StandIns(clean: false)
+        let bad = #"{"applinks": {"apps": [], "details": [{"appID": "bad", "paths": ["NOT/x"]}]}}"#
+        standIns.files.serve(bad, at: AssociationFileServer.wellKnownPath)
+        let findings = await standIns.doctor().checkDomain(standIns.check(responsys: false))
+        let invalid = findings.filter { $0.code == .aasaInvalid }
+        #expect(invalid.count >= 2)
+        #expect(invalid.allSatisfy { $0.severity == .error })
+        #expect(invalid.contains { $0.message.hasPrefix("applinks.details[0].appID: ") })
+        #expect(invalid.contains { $0.message.hasPrefix("applinks.details[0].paths[0]: ") })
+    }
+
+    @Test func anAppTheFileDoesNotNameIsMissing() async throws {
+        let standIns = try StandIns()
+        let findings = await standIns.doctor().checkDomain(standIns.check(apps: [Fixtures.app, Fixtures.otherApp]))
+        #expect(findings.codes == ["aasa.appMissing"])
+        #expect(findings.first?.message.contains(Fixtures.otherApp) == true)
+        #expect(findings.first?.message.contains("the file names \(Fixtures.app)") == true)
+    }
+
+    @Test func expectationsAndTheResponsysPathsAreChecked() async throws {
+        let standIns = try StandIns()
+        standIns.files.serve(Fixtures.openEverythingAASA, at: AssociationFileServer.wellKnownPath)
+        standIns.cdnFiles.serve(Fixtures.openEverythingAASA, at: AssociationFileServer.cdnPath(for: standIns.domain))
+        var check = standIns.check()
+        check.expectOpen = ["https://\(standIns.domain)/products/1"]
+        check.expectWeb = ["https://\(standIns.domain)/unsubscribe"]
+        let findings = await standIns.doctor().checkDomain(check)
+        // /pub/cc and /unsubscribe open the app although they should not; /pub/acc and /products/1 are fine.
+        #expect(findings.codes == ["aasa.expectationFailed", "aasa.expectationFailed"])
+        #expect(Set(findings.map(\.subject)) == ["https://\(standIns.domain)/unsubscribe", "https://\(standIns.domain)/pub/cc"])
+        #expect(findings.allSatisfy { $0.message.contains("should open the web but opens \(Fixtures.app)") })
+
+        check.expectOpen = ["https://\(standIns.domain)/elsewhere"]
+        check.expectWeb = []
+        standIns.files.serve(Fixtures.responsysAASA, at: AssociationFileServer.wellKnownPath)
+        standIns.cdnFiles.serve(Fixtures.responsysAASA, at: AssociationFileServer.cdnPath(for: standIns.domain))
+        let second = await standIns.doctor().checkDomain(check)
+        #expect(second.codes == ["aasa.expectationFailed"])
+        #expect(second.first?.message.contains("should open \(Fixtures.app) but opens the browser") == true)
+    }
+
+    @Test func anOriginThatAnswersAppleFetcherDifferentlyIsBotBlocked() async throws {
+        let standIns = try StandIns()
+        standIns.files.serve(
+            "Forbidden", at: AssociationFileServer.wellKnownPath, status: 403, contentType: "text/plain",
+            forUserAgentContaining: "AASA-Bot")
+        let findings = await standIns.doctor().checkDomain(standIns.check())
+        #expect(findings.codes == ["aasa.botBlocked"])
+        #expect(findings.first?.message.contains("answers 403") == true)
+    }
+
+    @Test func theCDNCopyIsComparedByRulesNotBytes() async throws {
+        let standIns = try StandIns()
+        // Same rules, other spacing: no finding.
+        let reformatted = Fixtures.responsysAASA.replacingOccurrences(of: ", ", with: ",")
+            .replacingOccurrences(of: ": ", with: ":").replacingOccurrences(of: "\n", with: "")
+        #expect(reformatted != Fixtures.responsysAASA)
+        standIns.cdnFiles.serve(reformatted, at: AssociationFileServer.cdnPath(for: standIns.domain))
+        #expect(await standIns.doctor().checkDomain(standIns.check()).isEmpty)
+
+        standIns.cdnFiles.serve(Fixtures.openEverythingAASA, at: AssociationFileServer.cdnPath(for: standIns.domain))
+        let findings = await standIns.doctor().checkDomain(standIns.check())
+        #expect(findings.codes == ["aasa.cdnMismatch"])
+        #expect(findings.first?.severity == .warning)
+        #expect(findings.first?.subject == standIns.cdnURL())
+    }
+
+    @Test func aCDNWithoutACopyIsUnavailable() async throws {
+        let standIns = try StandIns()
+        standIns.cdnFiles.remove(AssociationFileServer.cdnPath(for: standIns.domain))
+        let findings = await standIns.doctor().checkDomain(standIns.check())
+        #expect(findings.codes == ["aasa.cdnUnavailable"])
+        #expect(findings.first?.message.contains("answers 404") == true)
+    }
+
+    @Test func eachFetchHasADeadline() async throws {
+        let standIns = try StandIns()
+        standIns.cdnFiles.answer(.noResponse, at: AssociationFileServer.cdnPath(for: standIns.domain))
+        let started = ContinuousClock.now
+        let findings = await standIns.doctor(timeout: .milliseconds(300)).checkDomain(standIns.check())
+        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(findings.codes == ["aasa.cdnUnavailable"])
+        #expect(findings.first?.message.contains("no answer within") == true)
+    }
+
+    @Test func theAndroidFileIsCheckedForItsPackageAndFingerprints() async throws {
+        let standIns = try StandIns()
+        let check = { (fingerprints: [String]) in standIns.check(android: true, fingerprints: fingerprints) }
+        // Lower case without colons is the same fingerprint.
+        let plain = Fixtures.fingerprint.replacingOccurrences(of: ":", with: "").lowercased()
+        #expect(await standIns.doctor().checkDomain(check([plain])).isEmpty)
+
+        let other = Array(repeating: "CD", count: 32).joined(separator: ":")
+        let sha1 = Array(repeating: "AB", count: 20).joined(separator: ":")
+        let missing = await standIns.doctor().checkDomain(check([other, sha1]))
+        #expect(missing.codes == ["assetlinks.fingerprintMissing", "assetlinks.fingerprintMissing"])
+        #expect(missing[0].message.contains("does not list \(other)"))
+        #expect(missing[1].message.contains("SHA-1"))
+
+        standIns.files.serve(Fixtures.assetLinks(package: "com.example.other"), at: AssociationFileServer.assetLinksPath)
+        #expect(await standIns.doctor().checkDomain(check([])).codes == ["assetlinks.packageMissing"])
+    }
+
+    @Test(arguments: [
+        ("redirect", "assetlinks.redirect"), ("status", "assetlinks.status"), ("html", "assetlinks.contentType"),
+        ("object", "assetlinks.invalid"), ("drop", "assetlinks.unreachable"),
+    ])
+    func androidFileProblemsHaveTheirCodes(_ problem: String, _ code: String) async throws {
+        let standIns = try StandIns()
+        let path = AssociationFileServer.assetLinksPath
+        switch problem {
+        case "redirect": standIns.files.redirect(path, to: "https://www.example.com/assetlinks.json")
+        case "status": standIns.files.serve("gone", at: path, status: 410, contentType: "text/plain")
+        case "html": standIns.files.serve(Fixtures.assetLinks(), at: path, contentType: "text/html")
+        case "object": standIns.files.serve(#"{"relation": []}"#, at: path)
+        default: standIns.files.answer(.resetConnection, at: path)
+        }
+        let findings = await standIns.doctor().checkDomain(standIns.check(android: true))
+        #expect(findings.codes == [code])
+        #expect(findings.first?.subject == standIns.url(path))
+    }
+}
+
+/// The per-fetch deadline and the codes that need a hand-made answer, through injected transports and clocks.
+struct LinkDoctorInjectedTests {
+    @Test func theDeadlineIsMeasuredOnTheInjectedClock() async {
+        // A transport that never answers, and a clock whose sleep ends at once: every fetch times out, without
+        // waiting for real time.
+        let transport = ClosureTransport { _, _ in
+            try await Task.sleep(for: .seconds(3600))
+            return TransportResponse(statusCode: 200)
+        }
+        let clock = LinkClock(now: { ContinuousClock.now }, sleep: { _ in })
+        let doctor = LinkDoctor(configuration: .init(timeout: .seconds(3600)), transport: transport, clock: clock)
+        let started = ContinuousClock.now
+        let findings = await doctor.checkDomain(DomainCheck(domain: "news.example.com", appIDs: [Fixtures.app]))
+        #expect(ContinuousClock.now - started < .seconds(60))
+        #expect(findings.codes == ["aasa.unreachable", "aasa.cdnUnavailable"])
+        #expect(findings.allSatisfy { $0.message.contains("no answer within 3600 s") })
+    }
+
+    @Test func theBodyCapsAreTheAASAAndAssetLinksLimitsAndLintWarningsAreCarried() async {
+        let caps = Mutex<[String: Int]>([:])
+        let transport = ClosureTransport { request, cap in
+            caps.withTrackedLock { $0[request.url.path] = cap }
+            if request.url.path.hasSuffix("assetlinks.json") {
+                throw TransportError(.bodyTooLarge, detail: "over the cap")
+            }
+            // An unknown key is a warning of the checker, not an error.
+            let body = #"{"applinks": {"details": [{"appIDs": ["\#(Fixtures.app)"], "components": [{"/": "/pub/acc", "colour": 1}]}]}}"#
+            return TransportResponse(statusCode: 200, headerFields: ["Content-Type": "application/json"], body: Data(body.utf8))
+        }
+        let doctor = LinkDoctor(configuration: .init(appleCDNBaseURL: URL(string: "https://cdn.example.net")!), transport: transport)
+        var check = DomainCheck(domain: "news.example.com", appIDs: [Fixtures.app], androidPackage: "com.example.app")
+        check.expectOpen = ["https://news.example.com/pub/acc?x=1"]
+        let findings = await doctor.checkDomain(check)
+        let aasaCap = 128 * 1024 + 1
+        let expected: [String: Int] = [
+            "/.well-known/apple-app-site-association": aasaCap, "/apple-app-site-association": aasaCap,
+            "/a/v1/news.example.com": aasaCap, "/.well-known/assetlinks.json": 1024 * 1024,
+        ]
+        let seen = caps.withTrackedLock { $0 }
+        #expect(seen == expected)
+        #expect(findings.codes.contains("aasa.lint"))
+        #expect(findings.first(.aasaLint)?.severity == .warning)
+        #expect(findings.codes.contains("assetlinks.tooLarge"))
+        #expect(!findings.contains { $0.severity == .error && $0.code != .assetlinksTooLarge })
+    }
+
+    @Test func aNonURLOnTheBrandedDomainIsMalformed() async {
+        let doctor = LinkDoctor(transport: ClosureTransport { _, _ in TransportResponse(statusCode: 404) })
+        let report = await doctor.checkCampaign(CampaignCheck(
+            html: #"<a href="https://news.example.com/pub/acc">ok</a><a href="https://[news.example.com/x">bad</a>"#,
+            appIDs: [Fixtures.app], association: try? AppSiteAssociation(parsing: Fixtures.responsysAASA)))
+        #expect(report.links.map { $0.findings.map(\.code.rawValue) } == [[], ["link.malformed"]])
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import LinkDoctor
+import UniversalLinkKit
+import UniversalLinkKitTesting
+
+/// Fixtures shared by the doctor's tests.
+enum Fixtures {
+    static let app = "ABCDE12345.com.example.app"
+    static let otherApp = "ZZZZZ99999.com.example.other"
+
+    /// The Responsys file `linux-host aasa generate --responsys` writes: `/pub/acc` opens, `/pub/cc` does not.
+    static let responsysAASA = #"""
+        {"applinks": {"apps": [], "details": [{"appID": "ABCDE12345.com.example.app",
+          "appIDs": ["ABCDE12345.com.example.app"],
+          "components": [{"/": "/pub/cc", "exclude": true}, {"/": "/pub/acc"}],
+          "paths": ["NOT /pub/cc", "/pub/acc"]}]}}
+        """#
+
+    /// A file that opens everything on the domain for the app, unsubscribe links included.
+    static let openEverythingAASA = #"""
+        {"applinks": {"apps": [], "details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/*"}]}]}}
+        """#
+
+    static let fingerprint = Array(repeating: "AB", count: 32).joined(separator: ":")
+
+    static func assetLinks(package: String = "com.example.app", fingerprint: String = Fixtures.fingerprint) -> String {
+        #"""
+        [{"relation": ["delegate_permission/common.handle_all_urls"],
+          "target": {"namespace": "android_app", "package_name": "\#(package)",
+                     "sha256_cert_fingerprints": ["\#(fingerprint)"]}}]
+        """#
+    }
+}
+
+/// A domain and Apple's CDN as two loopback stubs, and a doctor allowed to reach them over http.
+final class StandIns: Sendable {
+    let origin: ResponseHandlerStub
+    let cdn: ResponseHandlerStub
+    let files: AssociationFileServer
+    let cdnFiles: AssociationFileServer
+
+    /// `127.0.0.1:PORT` of the origin.
+    var domain: String { "127.0.0.1:\(origin.port)" }
+
+    /// A clean domain: the Responsys file at the well-known location, the same copy on the CDN, and the
+    /// Android file.
+    init(clean: Bool = true) throws {
+        origin = try ResponseHandlerStub()
+        cdn = try ResponseHandlerStub()
+        files = AssociationFileServer(on: origin)
+        cdnFiles = AssociationFileServer(on: cdn)
+        if clean {
+            files.serve(Fixtures.responsysAASA, at: AssociationFileServer.wellKnownPath)
+            cdnFiles.serve(Fixtures.responsysAASA, at: AssociationFileServer.cdnPath(for: domain))
+            files.serve(Fixtures.assetLinks(), at: AssociationFileServer.assetLinksPath)
+        }
+    }
+
+    deinit {
+        origin.shutdown()
+        cdn.shutdown()
+    }
+
+    func doctor(timeout: Duration = .seconds(5)) -> LinkDoctor {
+        LinkDoctor(configuration: .init(
+            timeout: timeout, policy: ResolutionPolicy(allowsHTTP: true, allowsLocalHosts: true),
+            appleCDNBaseURL: cdn.baseURL))
+    }
+
+    func check(
+        apps: [String] = [Fixtures.app], responsys: Bool = true, android: Bool = false, fingerprints: [String] = []
+    ) -> DomainCheck {
+        DomainCheck(
+            domain: domain, appIDs: apps, expectsResponsysPaths: responsys,
+            androidPackage: android ? "com.example.app" : nil, fingerprints: fingerprints)
+    }
+
+    func url(_ path: String) -> String { origin.url(path).absoluteString }
+    func cdnURL() -> String { cdn.url(AssociationFileServer.cdnPath(for: domain)).absoluteString }
+}
+
+extension Array where Element == Finding {
+    var codes: [String] { map(\.code.rawValue) }
+
+    func first(_ code: Finding.Code) -> Finding? { first { $0.code == code } }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import Testing
+import UniversalLinkKitTesting
+
+/// The console contract of `linux-host doctor domain|campaign`, run as a user runs it, against loopback
+/// stand-ins for the domain, Apple's CDN and the Response Handler.
+struct DoctorCommandTests {
+    static let app = "ABCDE12345.com.example.app"
+    static let aasa = #"""
+        {"applinks": {"apps": [], "details": [{"appIDs": ["ABCDE12345.com.example.app"],
+          "components": [{"/": "/pub/cc", "exclude": true}, {"/": "/pub/acc"}]}]}}
+        """#
+
+    /// The domain and the CDN as two stubs, clean unless changed.
+    final class StandIns: Sendable {
+        let origin: ResponseHandlerStub
+        let cdn: ResponseHandlerStub
+        let files: AssociationFileServer
+
+        init() throws {
+            origin = try ResponseHandlerStub()
+            cdn = try ResponseHandlerStub()
+            files = AssociationFileServer(on: origin)
+            files.serve(DoctorCommandTests.aasa, at: AssociationFileServer.wellKnownPath)
+            AssociationFileServer(on: cdn).serve(DoctorCommandTests.aasa, at: AssociationFileServer.cdnPath(for: domain))
+        }
+
+        deinit {
+            origin.shutdown()
+            cdn.shutdown()
+        }
+
+        var domain: String { "127.0.0.1:\(origin.port)" }
+
+        func arguments(_ extra: [String] = []) -> [String] {
+            ["doctor", "domain", domain, "--app", DoctorCommandTests.app, "--responsys", "--apple-cdn",
+             cdn.baseURL.absoluteString, "--allow-loopback", "--allow-http", "--timeout", "5"] + extra
+        }
+    }
+
+    func write(_ text: String, _ suffix: String = "html") throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("doctor-\(UUID().uuidString).\(suffix)").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func aCleanDomainExitsZero() async throws {
+        let standIns = try StandIns()
+        let result = try await HostProcess.run(standIns.arguments())
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout == "0 errors, 0 warnings\n")
+    }
+
+    @Test func domainFindingsAreGroupedBySubjectErrorsFirst() async throws {
+        let standIns = try StandIns()
+        standIns.files.serve(Self.aasa, at: AssociationFileServer.wellKnownPath, contentType: "text/plain")
+        standIns.files.serve("no", at: AssociationFileServer.wellKnownPath, status: 403, forUserAgentContaining: "AASA-Bot")
+        let result = try await HostProcess.run(standIns.arguments())
+        #expect(result.status == 1)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        let wellKnown = standIns.origin.url(AssociationFileServer.wellKnownPath).absoluteString
+        #expect(lines.first == wellKnown)
+        #expect(lines.dropFirst().first?.hasPrefix("  error: aasa.botBlocked: ") == true)
+        #expect(lines.dropFirst(2).first?.hasPrefix("  warning: aasa.contentType: ") == true)
+        #expect(lines.last == "1 errors, 1 warnings")
+    }
+
+    @Test func domainJSONIsOneFindingPerLineAndJUnitIsWritten() async throws {
+        let standIns = try StandIns()
+        standIns.files.redirect(AssociationFileServer.wellKnownPath, to: "https://cdn.example.net/aasa")
+        let junit = FileManager.default.temporaryDirectory.appendingPathComponent("doctor-\(UUID().uuidString).xml").path
+        defer { try? FileManager.default.removeItem(atPath: junit) }
+        let result = try await HostProcess.run(standIns.arguments(["--json", "--junit", junit]))
+        #expect(result.status == 1)
+        let lines = try result.jsonLines()
+        #expect(lines.map { $0["code"] as? String } == ["aasa.redirect", "aasa.status", "aasa.unreachable"])
+        #expect(lines.allSatisfy { Set($0.keys) == ["code", "severity", "subject", "message"] })
+        #expect(lines.first?["severity"] as? String == "error")
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.hasPrefix(#"<?xml version="1.0" encoding="UTF-8"?>"#))
+        #expect(xml.contains(#"<testsuites name="linux-host doctor" tests="4" failures="1">"#))
+        #expect(xml.contains(#"<testcase classname="doctor domain \#(standIns.domain)" name="association file">"#))
+        #expect(xml.contains(#"<failure type="aasa.redirect, aasa.status, aasa.unreachable""#))
+        #expect(xml.contains(#"name="Apple's CDN copy"/>"#))
+    }
+
+    @Test func campaignPrintsEachLinkThenItsFindings() async throws {
+        let email = try write("""
+            <a href="https://news.example.com/pub/acc?_ri_=1&amp;_ei_=A">app</a>
+            <a href="https://news.example.com/unsubscribe">unsubscribe</a>
+            <a href="example-app://p/1">custom</a><a href="mailto:a@example.com">mail</a>
+            """)
+        let aasa = try write(#"{"applinks": {"details": [{"appIDs": ["\#(Self.app)"], "components": [{"/": "/*"}]}]}}"#, "json")
+        defer { for file in [email, aasa] { try? FileManager.default.removeItem(atPath: file) } }
+        let result = try await HostProcess.run(["doctor", "campaign", "--email", email, "--app", Self.app, "--aasa", aasa, "--json"])
+        #expect(result.status == 1)
+        let lines = try result.jsonLines()
+        #expect(lines.map { ($0["link"] ?? $0["code"]) as? String } == [
+            "https://news.example.com/pub/acc?_ri_=1&_ei_=A",
+            "https://news.example.com/unsubscribe", "link.webLinkOpensApp",
+            "example-app://p/1", "link.customScheme",
+            "mailto:a@example.com",
+        ])
+        #expect(lines[0]["kind"] as? String == "appLink")
+        #expect(lines[0]["opensApp"] as? Bool == true)
+        #expect(lines[0]["deepLink"] is NSNull)
+        #expect(lines[0]["route"] is NSNull)
+        #expect(Set(lines[0].keys) == ["link", "kind", "opensApp", "deepLink", "webLink", "route"])
+        #expect(lines[3]["opensApp"] is NSNull)
+        #expect(lines[5]["kind"] as? String == "other")
+    }
+
+    @Test func warningsAloneExitZero() async throws {
+        let email = try write(#"<a href="example-app://p/1">open</a> <a href="https://www.example.org/">x</a>"#)
+        defer { try? FileManager.default.removeItem(atPath: email) }
+        let result = try await HostProcess.run(["doctor", "campaign", "--email", email, "--app", Self.app, "--branded-domain", "news.example.com"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.hasSuffix("0 errors, 1 warnings\n"))
+        #expect(result.stdout.contains("info: link.notBranded"))
+    }
+
+    @Test func campaignResolvesOnlyWithResolveAndFindsNullDeepLinksAndUnroutableOnes() async throws {
+        let standIns = try StandIns()
+        standIns.origin.setLink(.init(webLinkUrl: "https://www.example.com/p/1", mobileDeepLinkUrl: "example-app://products/1"), for: "/pub/acc?_ri_=1")
+        standIns.origin.setLink(.init(webLinkUrl: "https://www.example.com/sale", mobileDeepLinkUrl: nil), for: "/pub/acc?_ri_=2")
+        let base = standIns.origin.baseURL.absoluteString
+        let email = try write("""
+            <a href="\(base)/pub/acc?_ri_=1">one</a><a href="\(base)/pub/acc?_ri_=1">one again</a>
+            <a href="\(base)/pub/acc?_ri_=2">two</a><a href="\(base)/pub/acc?_ri_=9">unknown</a>
+            """)
+        let routes = try write(#"{"namespaces": [{"scheme": "example-app", "routes": [{"pattern": "/products/:id"}]}]}"#, "json")
+        defer { for file in [email, routes] { try? FileManager.default.removeItem(atPath: file) } }
+        let common = ["doctor", "campaign", "--email", email, "--app", Self.app, "--routes", routes,
+                      "--branded-domain", "127.0.0.1", "--allow-loopback", "--allow-http", "--json", "--timeout", "5"]
+        _ = try await HostProcess.run(common)
+        #expect(standIns.origin.requestCount(for: "/pub/acc") == 0)
+
+        let result = try await HostProcess.run(common + ["--resolve"])
+        #expect(result.status == 1)
+        #expect(standIns.origin.requestCount(for: "/pub/acc?_ri_=1") == 1)
+        let lines = try result.jsonLines()
+        let one = try #require(lines.first { $0["link"] as? String == "\(base)/pub/acc?_ri_=1" })
+        #expect(one["deepLink"] as? String == "example-app://products/1")
+        #expect(one["route"] as? String == "/products/:id")
+        let codes = lines.compactMap { $0["code"] as? String }
+        // http on the branded domain, each time; then the blank app column, its web link unroutable, the 404.
+        #expect(codes.filter { $0 == "link.insecure" }.count == 3)
+        #expect(codes.contains("link.nullDeepLink"))
+        #expect(codes.contains("link.unroutable"))
+        #expect(codes.contains("link.resolveFailed"))
+        let failed = try #require(lines.first { $0["code"] as? String == "link.resolveFailed" })
+        #expect((failed["message"] as? String)?.contains("[httpStatus]") == true)
+    }
+
+    @Test func badInputsAreUsageErrors() async throws {
+        let standIns = try StandIns()
+        let missingApp = try await HostProcess.run(["doctor", "domain", standIns.domain])
+        #expect(missingApp.status == 2)
+        #expect(missingApp.stderr.contains("--app"))
+        let fingerprintAlone = try await HostProcess.run(standIns.arguments(["--fingerprint", "AB:CD"]))
+        #expect(fingerprintAlone.status == 2)
+        let noEmail = try await HostProcess.run(["doctor", "campaign", "--email", "/nonexistent/email.html", "--app", Self.app])
+        #expect(noEmail.status == 2)
+        #expect(noEmail.stderr.contains("cannot open"))
+        let email = try write("<a href=x>")
+        let notAASA = try write("<html>", "json")
+        defer { for file in [email, notAASA] { try? FileManager.default.removeItem(atPath: file) } }
+        let badAASA = try await HostProcess.run(["doctor", "campaign", "--email", email, "--app", Self.app, "--aasa", notAASA])
+        #expect(badAASA.status == 2)
+        #expect(badAASA.stderr.contains("--aasa"))
+        #expect(try await HostProcess.run(["doctor", "domain", "--help"]).status == 0)
+    }
+}
