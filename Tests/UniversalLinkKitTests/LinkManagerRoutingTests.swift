@@ -119,3 +119,13 @@ struct LinkManagerRoutingTests {
         #expect(fixture.recorder.count == 0)
     }
 }
+
+extension LinkManagerRoutingTests {
+    @Test func theOutcomeNamesTheRouteAndItsParameters() async {
+        let fixture = Fixture(answer: #"{"webLinkUrl":"https://www.example.com/products/42","mobileDeepLinkUrl":"example-app://products/42?ref=mail"}"#)
+        let outcome = await fixture.activate()
+        #expect(outcome.route?.pattern == "/products/:id")
+        #expect(outcome.route?.parameters["id"] == "42")
+        #expect(outcome.route?.parameters["ref"] == "mail")
+    }
+}

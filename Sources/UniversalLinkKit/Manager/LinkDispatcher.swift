@@ -18,9 +18,12 @@ struct LinkDispatcher: Sendable {
         var outcome = LinkOutcome(resolvedLink: link)
         guard let router, link.error == nil || link.destinationURL != nil else { return outcome }
         for candidate in [link.deepLinkURL, link.webLinkURL].compactMap({ $0 })
-        where candidate != link.requestedURL && !LinkSafety.isUnsafe(candidate) && router.route(candidate) {
-            outcome.routedURL = candidate
-            return outcome
+        where candidate != link.requestedURL && !LinkSafety.isUnsafe(candidate) {
+            if let route = router.routeReturningMatch(candidate) {
+                outcome.routedURL = candidate
+                outcome.route = route
+                return outcome
+            }
         }
         if let fallback = link.webLinkURL ?? link.deepLinkURL, fallback != link.requestedURL,
            !LinkSafety.isUnsafe(fallback) {
@@ -35,8 +38,8 @@ struct LinkDispatcher: Sendable {
     /// - Parameter url: The URL.
     /// - Returns: The outcome, with no resolved link.
     func dispatch(_ url: URL) -> LinkOutcome {
-        if let router, router.route(url) {
-            return LinkOutcome(routedURL: url)
+        if let route = router?.routeReturningMatch(url) {
+            return LinkOutcome(routedURL: url, route: route)
         }
         opener.open(url)
         return LinkOutcome(openedURL: url)

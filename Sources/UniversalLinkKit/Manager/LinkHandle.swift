@@ -1,4 +1,5 @@
 import Foundation
+import LinkRouting
 
 /// What the manager did with a URL handed to it, returned at once; ``outcome`` follows when it is done.
 ///
@@ -61,6 +62,8 @@ public struct LinkOutcome: Sendable, Hashable {
     public var openedURL: URL?
     /// Whether the activation joined an earlier one of the same click: it made no request and no notification.
     public var isDuplicate: Bool
+    /// The route that accepted ``routedURL``: its pattern, namespace, name and parameters.
+    public var route: MatchedRoute?
 
     /// Creates an outcome.
     ///
@@ -69,10 +72,18 @@ public struct LinkOutcome: Sendable, Hashable {
     ///   - routedURL: The URL a route accepted.
     ///   - openedURL: The URL handed to the opener.
     ///   - isDuplicate: Whether the activation joined an earlier one.
-    public init(resolvedLink: ResolvedLink? = nil, routedURL: URL? = nil, openedURL: URL? = nil, isDuplicate: Bool = false) {
+    ///   - route: The route that accepted `routedURL`.
+    public init(
+        resolvedLink: ResolvedLink? = nil,
+        routedURL: URL? = nil,
+        openedURL: URL? = nil,
+        isDuplicate: Bool = false,
+        route: MatchedRoute? = nil
+    ) {
         self.resolvedLink = resolvedLink
         self.routedURL = routedURL
         self.openedURL = openedURL
         self.isDuplicate = isDuplicate
+        self.route = route
     }
 }

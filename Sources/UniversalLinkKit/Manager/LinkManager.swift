@@ -358,8 +358,8 @@ public final class LinkManager: Sendable {
         if recognizer.kind(of: url) == .appLink {
             return admit(url, deadline: nil)?.isHandled ?? false
         }
-        guard let router, router.route(url) else { return false }
-        emit(.routed, url, target: url)
+        guard let route = router?.routeReturningMatch(url) else { return false }
+        emit(.routed, url, reason: route.pattern, target: url)
         return true
     }
 
@@ -448,7 +448,7 @@ public final class LinkManager: Sendable {
     }
 
     private func report(_ outcome: LinkOutcome, url: URL) {
-        if let routed = outcome.routedURL { emit(.routed, url, target: routed) }
+        if let routed = outcome.routedURL { emit(.routed, url, reason: outcome.route?.pattern, target: routed) }
         if let opened = outcome.openedURL { emit(.opened, url, target: opened) }
     }
 
