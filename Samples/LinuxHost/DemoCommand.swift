@@ -87,6 +87,8 @@ enum DemoCommand {
             }
             let handle = step.act(manager, url)
             let outcome = await handle.outcome
+            // Notifications are delivered on the broadcaster's queue: let the observer print this step's first.
+            await manager.waitUntilIdle()
             let notified = outcome.resolvedLink != nil && !handle.isDuplicate
             if let explanation = step.check(handle, outcome), notified == (step.silentBecause == nil) {
                 Console.out("  => \(explanation)\n")

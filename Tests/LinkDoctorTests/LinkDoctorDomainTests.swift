@@ -154,8 +154,9 @@ struct LinkDoctorDomainTests {
         let standIns = try StandIns()
         standIns.cdnFiles.answer(.noResponse, at: AssociationFileServer.cdnPath(for: standIns.domain))
         let started = ContinuousClock.now
-        let findings = await standIns.doctor(timeout: .milliseconds(300)).checkDomain(standIns.check())
-        #expect(ContinuousClock.now - started < .seconds(5))
+        // Long enough for the answering origin on a loaded machine, short against the silent CDN's forever.
+        let findings = await standIns.doctor(timeout: .seconds(2)).checkDomain(standIns.check())
+        #expect(ContinuousClock.now - started < .seconds(20))
         #expect(findings.codes == ["aasa.cdnUnavailable"])
         #expect(findings.first?.message.contains("no answer within") == true)
     }

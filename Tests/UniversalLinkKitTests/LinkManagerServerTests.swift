@@ -103,14 +103,14 @@ struct LinkManagerServerTests {
     }
 
     @Test func aJoiningCallGivesUpAtItsOwnTimeoutWhileTheResolutionGoesOn() async throws {
-        let fixture = Fixture(transport: Self.slow(.milliseconds(800)))
-        async let first = fixture.manager.resolve(Self.appLink)
-        try await Task.sleep(for: .milliseconds(50))  // let the first call start the resolution
+        // The resolution takes far longer than the joiner waits, also when a loaded machine runs the timer late.
+        let fixture = Fixture(transport: Self.slow(.seconds(2)))
+        let first = fixture.manager.handle(UserActivity(browsingWeb: Self.appLink))  // starts the resolution now
         let error = await #expect(throws: LinkError.self) {
             try await fixture.manager.resolve(Self.appLink, timeout: .milliseconds(100))
         }
         #expect(error?.code == .timeout)
-        let firstOutcome = try await first
+        let firstOutcome = await first.outcome
         #expect(firstOutcome.resolvedLink?.error == nil)
         await fixture.manager.waitUntilIdle()
         #expect(fixture.transport.count == 1)
@@ -192,7 +192,7 @@ struct LinkManagerServerTests {
         let handle = fixture.manager.handle(UserActivity(browsingWeb: Self.appLink))
         let clock = ContinuousClock()
         let elapsed = await clock.measure { await fixture.manager.shutdown(gracePeriod: .milliseconds(200)) }
-        #expect(elapsed < .seconds(5))
+        #expect(elapsed < .seconds(30))  // the transport would hold it for 60 s; a loaded machine may add seconds
         #expect(await handle.outcome.resolvedLink?.error?.code == .cancelled)
         #expect(fixture.recorder.links.map { $0.error?.code } == [.cancelled])
     }

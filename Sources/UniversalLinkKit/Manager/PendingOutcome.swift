@@ -80,7 +80,8 @@ final class PendingOutcome: Sendable {
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let timer: Task<Void, Never>? = if let giveUpAt, giveUpAt < deadline {
-                    Task { [self] in
+                    // As urgent as the resolutions it races, so a busy pool does not run it late.
+                    Task(priority: .userInitiated) { [self] in
                         guard (try? await clock.sleep(until: giveUpAt)) != nil else { return }
                         giveUp(id, with: Self.timeoutError(url))
                     }
