@@ -31,7 +31,8 @@ struct RouteTableRoundTripTests {
                     pattern: text(&rng, maxCount: 6),
                     priority: priorities.randomElement(using: &rng)!,
                     handles: Bool.random(using: &rng),
-                    group: Bool.random(using: &rng) ? text(&rng, maxCount: 2) : nil)
+                    group: Bool.random(using: &rng) ? text(&rng, maxCount: 2) : nil,
+                    name: Bool.random(using: &rng) ? text(&rng, maxCount: 2) : nil)
             }
             namespaces.append(.init(scheme: scheme, fallbackToGlobal: Bool.random(using: &rng), routes: routes))
         }

@@ -88,9 +88,10 @@ struct RouteURLGenerationTests {
     /// Property: for random values (spaces, `/`, `%`, `+`, `#`, `?`, `&`, `=`, unicode, empty), every URL built routes
     /// back through `match` to the same route with exactly the parameters given; the only refusals are the documented
     /// unrepresentable values.
-    @Test(arguments: [true, false])
-    func generatedURLsRoundTripThroughMatch(decodePlusSymbols: Bool) throws {
-        let router = LinkRouter(options: .init(decodePlusSymbols: decodePlusSymbols))
+    @Test(arguments: [true, false], [false, true])
+    func generatedURLsRoundTripThroughMatch(decodePlusSymbols: Bool, alwaysTreatsHostAsPathComponent: Bool) throws {
+        let router = LinkRouter(options: .init(
+            decodePlusSymbols: decodePlusSymbols, alwaysTreatsHostAsPathComponent: alwaysTreatsHostAsPathComponent))
         router.addRoute("/products/:id", namespace: .scheme("app"), name: "product") { _ in true }
         router.addRoute("/path/:thing(/new)(/:id)", namespace: .scheme("app"), name: "optional") { _ in true }
         router.addRoute("https://www.example.com/invites/:code/:who", name: "invite") { _ in true }

@@ -10,7 +10,8 @@
 /// with the later `?` and `*` taken as symbols: an earlier `*` takes any run of them, an earlier `?` takes one `?`
 /// or one ASCII byte, an earlier literal byte takes the same literal byte. Whatever string the later glob matches
 /// is then matched by the earlier one, symbol by symbol. A dynamic programme over the two patterns: at most
-/// (|earlier| + 1) × (|later| + 1) steps.
+/// (|earlier| + 1) × (|later| + 1) steps, after a cheaper test that rejects most pairs (each literal run of the
+/// earlier glob must lie inside a literal run of the later one).
 enum RuleSubsumption {
     /// One glob token as the comparison sees it.
     private enum Symbol: Equatable {
@@ -26,6 +27,41 @@ enum RuleSubsumption {
         }
         return pathCovers(earlier, later) && queryCovers(earlier.query, later.query)
             && globCovers(earlier.fragment, later.fragment)
+    }
+
+    /// The earlier rules of one detail, found by the literal path prefix a covering rule must have, so that a later
+    /// rule is compared only with the rules that may cover it.
+    struct EarlierRules {
+        private var rules: [CompiledRule] = []
+        /// Rule indexes by the literal prefix of their path (of `X` for `X/*`); `[]` for rules without a path.
+        private var byPrefix: [[UInt8]: [Int]] = [:]
+        /// Rule pairs compared so far.
+        private(set) var comparisons = 0
+
+        /// The first earlier rule that covers `later`, comparing at most up to `limit` pairs in all.
+        mutating func firstCovering(_ later: CompiledRule, limit: Int) -> CompiledRule? {
+            guard comparisons < limit else { return nil }
+            var candidates: [Int] = []
+            if let glob = later.pathGlob {
+                let prefix = glob.literalPrefix
+                for length in 0...prefix.count { candidates += byPrefix[Array(prefix[0..<length])] ?? [] }
+                candidates.sort()
+            } else {
+                candidates = byPrefix[[]] ?? []
+            }
+            for index in candidates {
+                guard comparisons < limit else { return nil }
+                comparisons += 1
+                if RuleSubsumption.covers(rules[index], later) { return rules[index] }
+            }
+            return nil
+        }
+
+        /// Adds the next rule of the detail.
+        mutating func append(_ rule: CompiledRule) {
+            byPrefix[(rule.pathParent ?? rule.pathGlob)?.literalPrefix ?? [], default: []].append(rules.count)
+            rules.append(rule)
+        }
     }
 
     /// Whether `earlier`'s literal path prefix allows it to cover `later` at all: a cheap test before ``covers(_:_:)``.
@@ -75,35 +111,83 @@ enum RuleSubsumption {
     /// Whether every string `later` matches, `earlier` matches.
     static func globCovers(_ earlier: GlobPattern, _ later: GlobPattern) -> Bool {
         if earlier.matchesEverything { return true }
-        guard let outer = symbols(earlier), let inner = symbols(later) else { return false }
-        // reachable[j]: the outer symbols so far can take the first j inner symbols.
-        var reachable = [Bool](repeating: false, count: inner.count + 1)
-        reachable[0] = true
-        for symbol in outer {
-            var next = [Bool](repeating: false, count: inner.count + 1)
-            switch symbol {
-            case .star:
-                next[0] = reachable[0]
-                if inner.count > 0 {
-                    for j in 1...inner.count { next[j] = reachable[j] || next[j - 1] }
-                }
-            case .anyCharacter:
-                for j in stride(from: 1, through: inner.count, by: 1) where reachable[j - 1] {
-                    switch inner[j - 1] {
-                    case .anyCharacter: next[j] = true
-                    case .byte(let byte): next[j] = byte < 0x80
-                    case .star: break
+        guard literalRunsFit(earlier, in: later), let inner = symbols(later) else { return false }
+        let count = inner.count + 1
+        // reachable[j]: the earlier tokens so far can take the first j later symbols. Two rows on the stack: this
+        // runs for many rule pairs of a large file.
+        return withUnsafeTemporaryAllocation(of: Bool.self, capacity: 2 * count) { buffer in
+            var current = UnsafeMutableBufferPointer(rebasing: buffer[0..<count])
+            var next = UnsafeMutableBufferPointer(rebasing: buffer[count..<(2 * count)])
+            current.initialize(repeating: false)
+            next.initialize(repeating: false)
+            current[0] = true
+            func step(_ symbol: Symbol) -> Bool {
+                var any = false
+                switch symbol {
+                case .star:
+                    next[0] = current[0]
+                    any = next[0]
+                    for j in stride(from: 1, to: count, by: 1) {
+                        next[j] = current[j] || next[j - 1]
+                        any = any || next[j]
+                    }
+                case .anyCharacter:
+                    next[0] = false
+                    for j in stride(from: 1, to: count, by: 1) {
+                        var taken = false
+                        if current[j - 1] {
+                            switch inner[j - 1] {
+                            case .anyCharacter: taken = true
+                            case .byte(let byte): taken = byte < 0x80
+                            case .star: taken = false
+                            }
+                        }
+                        next[j] = taken
+                        any = any || taken
+                    }
+                case .byte(let byte):
+                    next[0] = false
+                    for j in stride(from: 1, to: count, by: 1) {
+                        next[j] = current[j - 1] && inner[j - 1] == .byte(byte)
+                        any = any || next[j]
                     }
                 }
-            case .byte(let byte):
-                for j in stride(from: 1, through: inner.count, by: 1) where reachable[j - 1] {
-                    next[j] = inner[j - 1] == .byte(byte)
+                swap(&current, &next)
+                return any
+            }
+            for token in earlier.tokens {
+                switch token {
+                case .literal(let start, let length):
+                    for index in start..<(start + length) where !step(.byte(earlier.pool[index])) { return false }
+                case .anyCharacter:
+                    if !step(.anyCharacter) { return false }
+                case .star:
+                    if !step(.star) { return false }
+                case .byteClass, .codeSet, .alternation, .never:
+                    return false
                 }
             }
-            reachable = next
-            if !reachable.contains(true) { return false }
+            return current[count - 1]
         }
-        return reachable[inner.count]
+    }
+
+    /// A necessary condition, cheap to test: an earlier literal byte only takes the same later literal byte, so each
+    /// literal run of `earlier` lies inside one literal run of `later`.
+    private static func literalRunsFit(_ earlier: GlobPattern, in later: GlobPattern) -> Bool {
+        earlier.tokens.allSatisfy { token in
+            guard case .literal(let start, let length) = token else { return true }
+            let run = earlier.pool[start..<(start + length)]
+            return later.tokens.contains { candidate in
+                guard case .literal(let laterStart, let laterLength) = candidate, laterLength >= length else { return false }
+                let text = later.pool[laterStart..<(laterStart + laterLength)]
+                var offset = text.startIndex
+                while offset + length <= text.endIndex {
+                    if text[offset..<(offset + length)].elementsEqual(run) { return true }
+                    offset += 1
+                }
+                return false
+            }
+        }
     }
 
     /// The glob as symbols, or `nil` when it holds a variable (not compared).

@@ -374,8 +374,7 @@ struct AssociationReader {
         let key = usesComponents ? "components" : "paths"
         let defaults = detail.defaults?.merged(over: fileDefaults) ?? fileDefaults
         var catchAll: Int?
-        var compiledRules: [CompiledRule] = []
-        var comparisons = 0
+        var earlierRules = RuleSubsumption.EarlierRules()
         for (r, rule) in detail.modernRules.enumerated() {
             let rulePath = AssociationReader.child(AssociationReader.child(path, key), r)
             let merged = usesComponents ? rule.merged(over: defaults) : rule
@@ -393,19 +392,18 @@ struct AssociationReader {
                 if compiled.exclude {
                     warning(.exclusionBlocksEverything, rulePath, "expected an exclusion of some URLs, found one that matches every URL; no later rule of this detail can open the app")
                 }
-            } else if comparisons < Self.shadowComparisonLimit,
-                      let earlier = compiledRules.first(where: { RuleSubsumption.mayCover($0, compiled) && RuleSubsumption.covers($0, compiled) }) {
+            } else if let earlier = earlierRules.firstCovering(compiled, limit: Self.shadowComparisonLimit) {
                 warning(.shadowedRule, rulePath, Self.shadowMessage(later: compiled, earlier: earlier))
             }
-            comparisons += compiledRules.count
-            compiledRules.append(compiled)
+            earlierRules.append(compiled)
         }
         return catchAll.map { AssociationReader.child(AssociationReader.child(path, key), $0) }
     }
 
-    /// How many rule pairs one detail compares for ``AssociationDiagnostic/Code/shadowedRule`` at most, so a file
-    /// of thousands of rules is still checked in a moment (later rules then go unchecked).
-    static let shadowComparisonLimit = 200_000
+    /// How many rule pairs one detail compares for ``AssociationDiagnostic/Code/shadowedRule`` at most (only pairs
+    /// whose literal path prefixes allow a covering count), so a file of thousands of rules sharing one prefix is
+    /// still checked in a moment; later rules then go unchecked.
+    static let shadowComparisonLimit = 100_000
 
     /// The text of a ``AssociationDiagnostic/Code/shadowedRule`` warning: what the earlier rule does to this one's
     /// URLs, and the fix.

@@ -331,7 +331,9 @@ public final class LinkRouter: Sendable {
     }
 
     private static func matchedRoute(_ state: RouterState, _ number: Int, _ match: RouteMatch) -> MatchedRoute {
-        MatchedRoute(entry: state.entries[number], match: match, namespace: state.entries[number].namespace)
+        MatchedRoute(
+            entry: state.entries[number], name: state.name(ofEntry: number), match: match,
+            namespace: state.entries[number].namespace)
     }
 
     private func match(text: String, url: URL?) -> MatchedRoute? {
@@ -341,7 +343,7 @@ public final class LinkRouter: Sendable {
         let match = RouteMatch(
             request: request, pattern: entry.compiled, namespaceName: entry.namespace.name, parameters: [:],
             decodePlusSymbols: snapshot.options.decodePlusSymbols)
-        return MatchedRoute(entry: entry, match: match, namespace: entry.namespace)
+        return MatchedRoute(entry: entry, name: snapshot.name(ofEntry: number), match: match, namespace: entry.namespace)
     }
 
     /// Whether some route matches the URL; never calls a handler (so a handler that would decline still counts).

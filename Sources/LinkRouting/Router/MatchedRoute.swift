@@ -58,7 +58,7 @@ public struct MatchedRoute: Sendable, Hashable {
     }
 
     /// The matched route of `match`, made from the router's entry.
-    init(entry: RouterState.Entry, match: RouteMatch, namespace: RouteNamespace) {
+    init(entry: RouterState.Entry, name: String?, match: RouteMatch, namespace: RouteNamespace) {
         var parameters: [String: String] = [:]
         var wildcard: [String]?
         for (key, value) in match.values {
@@ -76,7 +76,7 @@ public struct MatchedRoute: Sendable, Hashable {
             }
         }
         self.init(
-            pattern: entry.declaredPattern, expandedPattern: entry.compiled.pattern, namespace: namespace, name: entry.name,
+            pattern: entry.declaredPattern, expandedPattern: entry.compiled.pattern, namespace: namespace, name: name,
             parameters: parameters, wildcardComponents: wildcard)
     }
 }

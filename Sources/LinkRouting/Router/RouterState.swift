@@ -7,8 +7,6 @@ struct RouterState: Sendable {
         let namespace: RouteNamespace
         let rank: RouteRank
         let group: String?
-        /// The route's name, for ``LinkRouter/url(forRoute:parameters:scheme:)``; every expansion carries it.
-        let name: String?
         let handler: LinkRouter.Handler
         let location: SegmentIndex.Location
         var isRemoved = false
@@ -32,8 +30,16 @@ struct RouterState: Sendable {
     var disabledGroups: Set<String> = []
     var diagnostics: [RouteDiagnostic] = []
     /// Route names to the entry numbers of the registration that holds the name (its expansions, in rank order).
-    /// A later registration with the same name takes the name over.
+    /// A later registration with the same name takes the name over. One dictionary, not a field of ``Entry``:
+    /// every routing pass copies the state, and every registration the entries.
     var names: [String: [Int]] = [:]
+
+    /// The name of the route with entry number `number`, if it has one (a scan of the named routes: for reporting a
+    /// match, not for routing).
+    func name(ofEntry number: Int) -> String? {
+        guard !names.isEmpty else { return nil }
+        return names.first { $0.value.contains(number) }?.key
+    }
 
     /// Whether any namespace holds a host-aware route (`https://host/path`); requests skip the hostless split
     /// otherwise.
@@ -115,34 +121,40 @@ struct RouterState: Sendable {
             compiledAny = true
             // A mutating call: reading `self` in this closure would copy the whole state per route.
             add(pattern, declared: declared, registration: registration, namespace: namespace, priority: priority,
-                group: group, name: name, handler: handler, overlaps: &overlaps)
+                group: group, handler: handler, overlaps: &overlaps)
         }
         if !compiledAny { modify(namespace) { _ in } }
-        var renamed: RouteDiagnostic?
-        if let name {
-            let previous = names[name]?.first(where: { !entries[$0].isRemoved })
-            if let previous {
-                let other = entries[previous].declaredPattern
-                renamed = RouteDiagnostic(
-                    kind: .duplicateName, pattern: declared, namespace: namespace, relatedPattern: other,
-                    message: "'\(declared)' takes the name '\(name)' from '\(other)'; url(forRoute:) now builds URLs for this route")
-            }
-            names[name] = Array(firstEntry..<entries.count)
-        }
-        guard !problems.isEmpty || !overlaps.isEmpty || renamed != nil else { return [] }
+        if let name { overlaps += assign(name, to: declared, namespace: namespace, entries: firstEntry..<entries.count) }
+        guard !problems.isEmpty || !overlaps.isEmpty else { return [] }
         var found = problems.map {
             RouteDiagnostic(kind: $0.0, pattern: declared, namespace: namespace, message: "'\(declared)': \($0.1)")
         }
         found += overlaps
-        if let renamed { found.append(renamed) }
         diagnostics += found
+        return found
+    }
+
+    /// Gives `name` to the registration of `declared` (its expansions are `entries`), taking it from an earlier live
+    /// route; the warning when it does. Apart from ``add(_:namespace:priority:group:name:handler:)`` so that unnamed
+    /// routes, the usual ones, pay nothing for names.
+    private mutating func assign(
+        _ name: String, to declared: String, namespace: RouteNamespace, entries range: Range<Int>
+    ) -> [RouteDiagnostic] {
+        var found: [RouteDiagnostic] = []
+        if let previous = names[name]?.first(where: { !entries[$0].isRemoved }) {
+            let other = entries[previous].declaredPattern
+            found.append(RouteDiagnostic(
+                kind: .duplicateName, pattern: declared, namespace: namespace, relatedPattern: other,
+                message: "'\(declared)' takes the name '\(name)' from '\(other)'; url(forRoute:) now builds URLs for this route"))
+        }
+        names[name] = Array(range)
         return found
     }
 
     /// Indexes one compiled expansion of `declared`, adding what it overlaps to `overlaps`.
     private mutating func add(
         _ pattern: CompiledPattern, declared: String, registration: Int, namespace: RouteNamespace, priority: Int,
-        group: String?, name: String?, handler: @escaping LinkRouter.Handler, overlaps: inout [RouteDiagnostic]
+        group: String?, handler: @escaping LinkRouter.Handler, overlaps: inout [RouteDiagnostic]
     ) {
         let number = entries.count
         let rank = RouteRank(priority: priority, sequence: number)
@@ -159,7 +171,7 @@ struct RouterState: Sendable {
         }
         entries.append(Entry(
             declaredPattern: declared, registration: registration, compiled: pattern, namespace: namespace,
-            rank: rank, group: group, name: name, handler: handler, location: location))
+            rank: rank, group: group, handler: handler, location: location))
     }
 
     /// Existing lower-priority routes that `pattern` now hides (it matches every URL they match and is tried first).
