@@ -12,13 +12,38 @@ import UniversalLinkKit
 /// let recorder = NotificationRecorder(center: center)
 /// let manager = LinkManager(transport: transport, notificationCenter: center)
 /// manager.continueUserActivity(UserActivity(browsingWeb: url))
-/// let links = await recorder.wait(forCount: 1)
-/// #expect(links.first?.deepLinkURL == expected)
+/// let link = await recorder.wait(for: url)
+/// #expect(link?.deepLinkURL == expected)
 /// ```
+///
+/// The waits resume when the notification arrives (no polling); they give up after their timeout.
 public final class NotificationRecorder: Sendable {
+    private struct Waiter {
+        /// Ready when this returns `true` for the links recorded so far.
+        let isSatisfied: @Sendable ([ResolvedLink]) -> Bool
+        let continuation: CheckedContinuation<Void, Never>
+    }
+
+    private struct State {
+        var links: [ResolvedLink] = []
+        var stopped = false
+        var waiters: [UInt64: Waiter] = [:]
+        var nextID: UInt64 = 0
+    }
+
     private final class Storage: Sendable {
-        let links = Mutex<[ResolvedLink]>([])
-        let stopped = Mutex(false)
+        let state = Mutex(State())
+
+        func record(_ link: ResolvedLink) {
+            let ready = state.withTrackedLock { state -> [Waiter] in
+                state.links.append(link)
+                let links = state.links
+                let ready = state.waiters.filter { $0.value.isSatisfied(links) }
+                for id in ready.keys { state.waiters[id] = nil }
+                return Array(ready.values)
+            }
+            for waiter in ready { waiter.continuation.resume() }
+        }
     }
 
     private let center: NotificationCenter
@@ -28,13 +53,13 @@ public final class NotificationRecorder: Sendable {
 
     /// Starts recording.
     ///
-    /// - Parameter center: The center to observe.
+    /// - Parameter center: The center to observe; `.default` by default.
     public init(center: NotificationCenter = .default) {
         self.center = center
         let storage = self.storage
         self.observer = center.addObserver(forName: .PIORsysWebURLResolved, object: nil, queue: nil) { note in
             guard let link = ResolvedLink(notification: note) else { return }
-            storage.links.withTrackedLock { $0.append(link) }
+            storage.record(link)
         }
     }
 
@@ -42,41 +67,72 @@ public final class NotificationRecorder: Sendable {
         stop()
     }
 
-    /// Stops recording; idempotent.
+    /// Stops recording; what was recorded stays readable.
     public func stop() {
-        let first = storage.stopped.withTrackedLock { stopped in
-            defer { stopped = true }
-            return !stopped
+        let first = storage.state.withTrackedLock { state in
+            defer { state.stopped = true }
+            return !state.stopped
         }
         if first { center.removeObserver(observer) }
     }
 
-    /// The links broadcast so far, in order.
-    public var links: [ResolvedLink] { storage.links.withTrackedLock { $0 } }
+    /// The links recorded so far, in delivery order.
+    public var links: [ResolvedLink] { storage.state.withTrackedLock { $0.links } }
 
-    /// The number of notifications so far.
-    public var count: Int { storage.links.withTrackedLock { $0.count } }
+    /// The number of links recorded so far.
+    public var count: Int { storage.state.withTrackedLock { $0.links.count } }
 
-    /// The links broadcast for one requested URL.
+    /// The links recorded for a requested URL.
     ///
     /// - Parameter url: The requested URL.
-    /// - Returns: Every link whose `ResolvedLink.requestedURL` is `url`, in order.
+    /// - Returns: Its links, in delivery order.
     public func links(for url: URL) -> [ResolvedLink] {
-        storage.links.withTrackedLock { $0.filter { $0.requestedURL == url } }
+        storage.state.withTrackedLock { $0.links.filter { $0.requestedURL == url } }
     }
 
-    /// Waits until at least `count` notifications arrived, or `timeout` passed.
+    /// Waits until at least `count` links were recorded, or `timeout` passed.
     ///
     /// - Parameters:
-    ///   - count: How many to wait for.
-    ///   - timeout: How long to wait at most.
-    /// - Returns: The links recorded by then (fewer than `count` when the time ran out).
+    ///   - count: How many links to wait for.
+    ///   - timeout: How long to wait at most. Default 20 s.
+    /// - Returns: All links recorded so far.
     @discardableResult
     public func wait(forCount count: Int, timeout: Duration = .seconds(20)) async -> [ResolvedLink] {
-        let deadline = ContinuousClock.now + timeout
-        while self.count < count, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(5))
-        }
+        await wait(timeout: timeout) { $0.count >= count }
         return links
+    }
+
+    /// Waits until a link for `url` was recorded, or `timeout` passed.
+    ///
+    /// - Parameters:
+    ///   - url: The requested URL.
+    ///   - timeout: How long to wait at most. Default 20 s.
+    /// - Returns: The first link recorded for `url`, or `nil` when none came in time.
+    @discardableResult
+    public func wait(for url: URL, timeout: Duration = .seconds(20)) async -> ResolvedLink? {
+        await wait(timeout: timeout) { $0.contains { $0.requestedURL == url } }
+        return links(for: url).first
+    }
+
+    private func wait(timeout: Duration, until isSatisfied: @escaping @Sendable ([ResolvedLink]) -> Bool) async {
+        let id = storage.state.withTrackedLock { state in
+            state.nextID += 1
+            return state.nextID
+        }
+        let storage = self.storage
+        let timer = Task {
+            try? await Task.sleep(for: timeout)
+            let waiter = storage.state.withTrackedLock { $0.waiters.removeValue(forKey: id) }
+            waiter?.continuation.resume()
+        }
+        await withCheckedContinuation { continuation in
+            let ready = storage.state.withTrackedLock { state in
+                if isSatisfied(state.links) { return true }
+                state.waiters[id] = Waiter(isSatisfied: isSatisfied, continuation: continuation)
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+        timer.cancel()
     }
 }

@@ -123,8 +123,10 @@ struct AppSiteAssociationTests {
         ])
         // A rule restricted by the query is not a catch-all.
         #expect(check(#"{"applinks": {"details": [{"appIDs": ["\#(app)"], "components": [{"/": "*", "?": {"a": "1"}}, {"/": "/b"}]}]}}"#).isEmpty)
-        // Defaults count: a file-level "?" makes "*" no catch-all.
-        #expect(check(##"{"applinks": {"defaults": {"#": "x"}, "details": [{"appIDs": ["\##(app)"], "components": [{"/": "*"}, {"/": "/b"}]}]}}"##).isEmpty)
+        // Defaults count: a file-level "#" makes "*" no catch-all; "/b" inherits the same "#", so "*" shadows it
+        // (a shadowed rule, not an unreachable one).
+        let text = ##"{"applinks": {"defaults": {"#": "x"}, "details": [{"appIDs": ["\##(app)"], "components": [{"/": "*"}, {"/": "/b"}]}]}}"##
+        #expect(AppSiteAssociation.check(Array(text.utf8)).map(\.code) == [.shadowedRule])
     }
 
     @Test func undefinedVariablesAreErrors() {

@@ -65,7 +65,7 @@ struct RouteTableTests {
         (#"{"namespaces": [{"routes": [{"pattern": "/a", "priority": 1.5}]}]}"#,
          "namespaces[0].routes[0].priority: expected an integer, found the number 1.5"),
         (#"{"namespaces": [{"routes": [{"patern": "/a"}]}]}"#,
-         "namespaces[0].routes[0].patern: unknown key; expected one of group, handles, pattern, priority"),
+         "namespaces[0].routes[0].patern: unknown key; expected one of group, handles, name, pattern, priority"),
         (#"{"namespaces": [{"routes": [{}]}]}"#,
          "namespaces[0].routes[0].pattern: required key missing: expected a pattern string"),
         (#"{"namespaces": [{"routes": [{"pattern": ""}]}]}"#,

@@ -9,7 +9,7 @@ struct LinkBroadcasterTests {
                      webLinkURL: URL(string: "https://www.example.com/\(n)"), isPubWeb: true)
     }
 
-    @Test func postsOneNotificationPerLinkWithThePIOKeys() throws {
+    @Test func postsOneNotificationPerLinkWithThePIOKeys() async throws {
         let center = NotificationCenter()
         let recorder = NotificationRecorder(center: center)
         let broadcaster = LinkBroadcaster(center: center)
@@ -17,6 +17,7 @@ struct LinkBroadcasterTests {
         withError.deepLinkURL = URL(string: "example-app://x")
         withError.error = LinkError(code: .unsafeLink, message: "m")
         broadcaster.post(withError)
+        await broadcaster.flush()
         #expect(recorder.links == [withError])
     }
 
@@ -35,57 +36,105 @@ struct LinkBroadcasterTests {
             == ["PIOResolvedDeeplinkURL", "PIOResolvedWeblinkURL", "PIORequestedWebURL", "PIORequestedWebURLIsPubWebType", "PIOErrorResolveWebURL"])
     }
 
-    @Test func holdsNotificationsWhilePausedAndDeliversThemInOrderOnResume() {
+    @Test func holdsNotificationsWhilePausedAndDeliversThemInOrderOnResume() async {
         let center = NotificationCenter()
         let broadcaster = LinkBroadcaster(center: center, startsPaused: true)
-        for n in 0..<5 { broadcaster.post(link(n)) }
+        for n in 0..<5 { #expect(!broadcaster.post(link(n))) }
         let recorder = NotificationRecorder(center: center)  // the host becomes ready only now
-        #expect(recorder.count == 0)
         #expect(broadcaster.pendingCount == 5)
+        #expect(recorder.count == 0)
         broadcaster.resumeDelivery()
+        await broadcaster.flush()
         #expect(recorder.links == (0..<5).map(link))
         broadcaster.pauseDelivery()
         broadcaster.post(link(5))
+        #expect(broadcaster.pendingCount == 1)
         #expect(recorder.count == 5)
         broadcaster.resumeDelivery()
+        await broadcaster.flush()
         #expect(recorder.links.last == link(5))
     }
 
-    @Test func anObserverMayPostPauseAndResumeFromInsideItsCallbackWithoutDeadlock() {
+    @Test func anObserverMayPostPauseAndResumeFromInsideItsCallbackWithoutDeadlock() async {
         let center = NotificationCenter()
         let broadcaster = LinkBroadcaster(center: center)
         let recorder = NotificationRecorder(center: center)
         let token = center.addObserver(forName: .PIORsysWebURLResolved, object: nil, queue: nil) { note in
-            if ResolvedLink(notification: note)?.requestedURL.query == "n=0" {
-                #expect(!broadcaster.post(self.link(1)))  // queued right behind the current notification
-            }
-            if ResolvedLink(notification: note)?.requestedURL.query == "n=1" {
+            switch ResolvedLink(notification: note)?.requestedURL.query {
+            case "n=0":
+                broadcaster.post(self.link(1))  // delivered right after the current notification
                 broadcaster.pauseDelivery()
+                broadcaster.resumeDelivery()
+            case "n=1":
+                broadcaster.pauseDelivery()
+            default:
+                break
             }
         }
         defer { center.removeObserver(token) }
-        #expect(broadcaster.post(link(0)))
-        #expect(recorder.links == [link(0), link(1)])  // every observer saw 0 before 1
+        broadcaster.post(link(0))
+        await recorder.wait(forCount: 2)
         #expect(!broadcaster.post(link(2)))  // paused by the observer: held
         #expect(recorder.links == [link(0), link(1)])
         broadcaster.resumeDelivery()
+        await broadcaster.flush()
         #expect(recorder.links == [link(0), link(1), link(2)])
     }
 
-    @Test func postReturnsOnlyAfterItsNotificationWasDeliveredEvenBehindASlowObserver() async throws {
+    @Test func aSlowObserverNeverBlocksThePosterAndDelaysOnlyTheNotificationsBehindIt() async throws {
         let center = NotificationCenter()
         let broadcaster = LinkBroadcaster(center: center)
         let recorder = NotificationRecorder(center: center)
+        let entered = AsyncStream<Void>.makeStream()
         let token = center.addObserver(forName: .PIORsysWebURLResolved, object: nil, queue: nil) { note in
-            if ResolvedLink(notification: note)?.requestedURL.query == "n=0" { Thread.sleep(forTimeInterval: 0.3) }
+            if ResolvedLink(notification: note)?.requestedURL.query == "n=0" {
+                entered.continuation.yield()
+                Thread.sleep(forTimeInterval: 0.5)
+            }
         }
         defer { center.removeObserver(token) }
-        let slow = Task.detached { broadcaster.post(self.link(0)) }
-        try await Task.sleep(for: .milliseconds(50))  // the slow delivery is under way
-        #expect(broadcaster.post(link(1)))
-        #expect(recorder.links.contains(link(1)))
-        #expect(recorder.links == [link(0), link(1)])
-        _ = await slow.value
+        broadcaster.post(link(0))
+        var iterator = entered.stream.makeAsyncIterator()
+        _ = await iterator.next()  // the slow observer is running now
+        let clock = ContinuousClock()
+        let posting = clock.measure { _ = broadcaster.post(link(1)) }
+        #expect(posting < .milliseconds(100))  // the old broadcaster held its lock here for the whole 0.5 s
+        #expect(broadcaster.pendingCount == 1)
+        await broadcaster.flush()
+        #expect(recorder.links == [link(0), link(1)])  // one order for every observer
+    }
+
+    @Test func subscribersSeeTheLinksPostedAfterTheySubscribedInOrderUntilFinished() async {
+        let broadcaster = LinkBroadcaster(center: NotificationCenter())
+        broadcaster.post(link(0))
+        await broadcaster.flush()
+        let results = broadcaster.subscribe()
+        for n in 1...3 { broadcaster.post(link(n)) }
+        await broadcaster.flush()
+        broadcaster.finishSubscriptions()
+        var seen: [ResolvedLink] = []
+        for await link in results { seen.append(link) }
+        #expect(seen == [link(1), link(2), link(3)])
+    }
+
+    @Test func aSubscriberThatFallsBehindKeepsTheNewestLinksUpToItsLimit() async {
+        let broadcaster = LinkBroadcaster(center: NotificationCenter())
+        let results = broadcaster.subscribe(bufferingNewest: 2)
+        for n in 0..<5 { broadcaster.post(link(n)) }
+        await broadcaster.flush()
+        broadcaster.finishSubscriptions()
+        var seen: [ResolvedLink] = []
+        for await link in results { seen.append(link) }
+        #expect(seen == [link(3), link(4)])
+    }
+
+    @Test func eventsSayWhatWasHeldReleasedAndDelivered() async {
+        let events = EventLog()
+        let broadcaster = LinkBroadcaster(center: NotificationCenter(), startsPaused: true, events: events.handler)
+        broadcaster.post(link(0))
+        broadcaster.resumeDelivery()
+        await broadcaster.flush()
+        #expect(events.kinds == [.held, .released, .delivered])
     }
 
     @Test func concurrentPostsAreEachDeliveredExactlyOnce() async {

@@ -43,12 +43,15 @@ struct LinkManagerRoutingTests {
             }
         }
 
+        /// Activates a link and returns its outcome once its notification was delivered too.
         func activate(_ url: URL = LinkManagerRoutingTests.tracking) async -> LinkOutcome {
-            await manager.handle(UserActivity(browsingWeb: url)).outcome
+            let outcome = await manager.handle(UserActivity(browsingWeb: url)).outcome
+            await manager.waitUntilIdle()
+            return outcome
         }
     }
 
-    @Test func aResolvedDeepLinkIsRoutedAfterItsNotification() async {
+    @Test func aResolvedDeepLinkIsNotifiedAndRouted() async {
         let fixture = Fixture(answer: #"{"webLinkUrl":"https://www.example.com/products/42","mobileDeepLinkUrl":"example-app://products/42"}"#)
         let outcome = await fixture.activate()
         #expect(outcome.routedURL == URL("example-app://products/42"))
@@ -114,5 +117,15 @@ struct LinkManagerRoutingTests {
         #expect(!fixture.manager.openURL(URL("example-app://nowhere")))
         #expect(fixture.log.all == ["product 7", "product 8"])
         #expect(fixture.recorder.count == 0)
+    }
+}
+
+extension LinkManagerRoutingTests {
+    @Test func theOutcomeNamesTheRouteAndItsParameters() async {
+        let fixture = Fixture(answer: #"{"webLinkUrl":"https://www.example.com/products/42","mobileDeepLinkUrl":"example-app://products/42?ref=mail"}"#)
+        let outcome = await fixture.activate()
+        #expect(outcome.route?.pattern == "/products/:id")
+        #expect(outcome.route?.parameters["id"] == "42")
+        #expect(outcome.route?.parameters["ref"] == "mail")
     }
 }

@@ -22,6 +22,7 @@ struct StreamingBodyCapTests {
         let outcome = await fixture.activate("/pub/acc?_ri_=chunked")
         let error = try #require(outcome.resolvedLink?.error)
         #expect(error.code == .responseTooLarge)
+        await fixture.manager.waitUntilIdle()
         #expect(fixture.recorder.count == 1)
         #expect(fixture.stub.requestCount == 1)
         fixture.stub.shutdown()

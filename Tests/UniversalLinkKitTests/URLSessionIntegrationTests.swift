@@ -29,8 +29,11 @@ struct URLSessionIntegrationTests {
             manager = LinkManager(configuration: configuration, notificationCenter: center)
         }
 
+        /// Activates a link and returns its outcome once its notification was delivered too.
         func activate(_ pathAndQuery: String) async -> LinkOutcome {
-            await manager.handle(UserActivity(browsingWeb: stub.url(pathAndQuery))).outcome
+            let outcome = await manager.handle(UserActivity(browsingWeb: stub.url(pathAndQuery))).outcome
+            await manager.waitUntilIdle()
+            return outcome
         }
     }
 
@@ -171,6 +174,7 @@ struct URLSessionIntegrationTests {
         #expect(second.isDuplicate)
         _ = await first.outcome
         _ = await second.outcome
+        await fixture.manager.waitUntilIdle()
         #expect(fixture.stub.requestCount == 1)
         #expect(fixture.recorder.count == 1)
     }
@@ -180,6 +184,7 @@ struct URLSessionIntegrationTests {
         fixture.stub.setDefaultBehavior(.delay(0.4))
         let handles = (0..<40).map { fixture.manager.handle(UserActivity(browsingWeb: fixture.stub.url("/pub/acc?_ri_=\($0)"))) }
         for handle in handles { _ = await handle.outcome }
+        await fixture.manager.waitUntilIdle()
         #expect(fixture.recorder.count == 40)
         #expect(fixture.recorder.links.allSatisfy { $0.error == nil })
         // Each request holds the server for 0.4 s: count how many were being served at the busiest moment.

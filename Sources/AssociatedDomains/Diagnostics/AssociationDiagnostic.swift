@@ -28,7 +28,7 @@ public struct AssociationDiagnostic: Sendable, Hashable, CustomStringConvertible
             case notJSON, notAnObject, tooLarge, byteOrderMark, invalidType, missingKey, appsNotEmpty,
                  malformedAppID, unknownKey, duplicateKey, notPrefixTypo, queryInLegacyPath,
                  exclusionBlocksEverything, unreachableRule, undefinedVariable, nonStringQueryPredicate,
-                 defaultsIgnoredForLegacyPaths, invalidPattern
+                 defaultsIgnoredForLegacyPaths, invalidPattern, shadowedRule
         }
         private let kind: Kind
         private init(_ kind: Kind) { self.kind = kind }
@@ -69,6 +69,9 @@ public struct AssociationDiagnostic: Sendable, Hashable, CustomStringConvertible
         public static let defaultsIgnoredForLegacyPaths = Code(.defaultsIgnoredForLegacyPaths)
         /// A pattern that cannot be compiled.
         public static let invalidPattern = Code(.invalidPattern)
+        /// A rule after an earlier rule of the same detail that matches every URL it matches, so it never decides
+        /// anything (an exclusion after the broader include it was meant to carve out of, typically).
+        public static let shadowedRule = Code(.shadowedRule)
 
         /// The code's name, e.g. `malformedAppID`.
         public var description: String { kind.rawValue }

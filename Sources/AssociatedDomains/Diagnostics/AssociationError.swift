@@ -1,33 +1,8 @@
 /// The error thrown when an association file cannot be used at all, or a generator input is invalid.
 ///
-/// The `code` is an open set of static members; `message` says what happened and what to do;
-/// `diagnostics` carries every finding when the error comes from reading a file.
+/// The ``code`` is an open set of static members (keep a `default` case when switching over it); ``message`` says
+/// what happened and what to do; ``diagnostics`` carries every finding when the error comes from reading a file.
 public struct AssociationError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What went wrong; an open set.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private enum Kind: String, Sendable, Hashable {
-            case unreadableFile, invalidAppID, invalidPackageName, invalidFingerprint, invalidRule, invalidDomain
-        }
-        private let kind: Kind
-        private init(_ kind: Kind) { self.kind = kind }
-
-        /// The file is not JSON, not an object, or exceeds the reader's hard size limit.
-        public static let unreadableFile = Code(.unreadableFile)
-        /// A generator was given a malformed app ID.
-        public static let invalidAppID = Code(.invalidAppID)
-        /// A generator was given a malformed Android package name.
-        public static let invalidPackageName = Code(.invalidPackageName)
-        /// A generator was given a malformed SHA-256 certificate fingerprint.
-        public static let invalidFingerprint = Code(.invalidFingerprint)
-        /// A generator was given an empty or unusable rule.
-        public static let invalidRule = Code(.invalidRule)
-        /// A generator was given an unusable domain.
-        public static let invalidDomain = Code(.invalidDomain)
-
-        /// The code's name, e.g. `unreadableFile`.
-        public var description: String { kind.rawValue }
-    }
-
     /// What went wrong.
     public var code: Code
     /// What happened and what the caller can do about it.
@@ -36,6 +11,7 @@ public struct AssociationError: Error, Sendable, Hashable, CustomStringConvertib
     public var diagnostics: [AssociationDiagnostic]
 
     /// Creates an error.
+    ///
     /// - Parameters:
     ///   - code: What went wrong.
     ///   - message: What happened and what to do.
@@ -48,4 +24,53 @@ public struct AssociationError: Error, Sendable, Hashable, CustomStringConvertib
 
     /// The message.
     public var description: String { message }
+}
+
+extension AssociationError {
+    /// The kind of an ``AssociationError``: an open set of static members, compared with `==` or matched in a
+    /// `switch`.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        enum Storage: Int, Hashable, Sendable, CaseIterable {
+            case unreadableFile = 1
+            case invalidAppID
+            case invalidPackageName
+            case invalidFingerprint
+            case invalidRule
+            case invalidDomain
+        }
+
+        let storage: Storage
+
+        init(_ storage: Storage) {
+            self.storage = storage
+        }
+
+        /// The file is not JSON, not an object, or exceeds the reader's hard size limit.
+        public static var unreadableFile: Self { .init(.unreadableFile) }
+        /// A generator was given a malformed app ID.
+        public static var invalidAppID: Self { .init(.invalidAppID) }
+        /// A generator was given a malformed Android package name.
+        public static var invalidPackageName: Self { .init(.invalidPackageName) }
+        /// A generator was given a malformed SHA-256 certificate fingerprint.
+        public static var invalidFingerprint: Self { .init(.invalidFingerprint) }
+        /// A generator was given an empty or unusable rule.
+        public static var invalidRule: Self { .init(.invalidRule) }
+        /// A generator was given an unusable domain.
+        public static var invalidDomain: Self { .init(.invalidDomain) }
+
+        /// The code's name, spelled as its static member: `"unreadableFile"`, `"invalidAppID"`, ...
+        public var description: String {
+            switch storage {
+            case .unreadableFile: "unreadableFile"
+            case .invalidAppID: "invalidAppID"
+            case .invalidPackageName: "invalidPackageName"
+            case .invalidFingerprint: "invalidFingerprint"
+            case .invalidRule: "invalidRule"
+            case .invalidDomain: "invalidDomain"
+            }
+        }
+
+        /// A stable integer for the code (1 = `unreadableFile` ... 6 = `invalidDomain`), as `LinkError.Code` has.
+        public var rawValue: Int { storage.rawValue }
+    }
 }

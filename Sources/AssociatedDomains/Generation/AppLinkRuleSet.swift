@@ -6,7 +6,11 @@
 /// let aasa = try rules.appSiteAssociation(format: .both)
 /// ```
 ///
-/// Rules keep their order: iOS applies the first that matches, so list exclusions before broader includes.
+/// iOS applies the first rule that matches, so a narrower rule written after a broader one with the other decision
+/// would never apply (`include /products/*` then `exclude /products/internal/*` opens the app for internal pages).
+/// The generators write ``orderedRules``: the rules in the order given, except that such a narrower rule is moved
+/// just before the first broader rule that hides it, which is what its author meant. Nothing else moves, so every
+/// URL that rule does not match is decided as before.
 public struct AppLinkRuleSet: Sendable, Hashable {
     /// One path rule: a glob (`*`, `?`, `$(name)`) that opens the app, or keeps the URL on the web.
     public struct Rule: Sendable, Hashable {
@@ -59,7 +63,7 @@ public struct AppLinkRuleSet: Sendable, Hashable {
 
     /// The apps, `TEAMID.bundle.identifier`.
     public var appIDs: [String]
-    /// The rules, in the order iOS applies them.
+    /// The rules, as given; the generators write them in the order of ``orderedRules``.
     public var rules: [Rule]
 
     /// Creates a rule set.
@@ -121,12 +125,42 @@ public struct AppLinkRuleSet: Sendable, Hashable {
         }
     }
 
-    /// The rule set as an ``AppSiteAssociation`` model.
+    /// The rules in the order the generators write them: ``rules``, with each rule that an earlier rule of the
+    /// other decision would hide (it matches every URL the rule matches, as ``AppSiteAssociation/check(_:configuration:)``
+    /// reports with ``AssociationDiagnostic/Code/shadowedRule``) moved just before the first rule that hides it.
+    ///
+    /// ```swift
+    /// let rules = AppLinkRuleSet(appIDs: [app], rules: [.include("/products/*"), .exclude("/products/internal/*")])
+    /// rules.orderedRules   // [.exclude("/products/internal/*"), .include("/products/*")]
+    /// ```
+    ///
+    /// A rule hidden by an earlier rule of the same decision stays where it is (it changes nothing either way, and
+    /// `check` reports it). The covering test is the one `check` uses: it may miss a covering, never invent one.
+    public var orderedRules: [Rule] {
+        var placed: [(rule: Rule, compiled: CompiledRule)] = []
+        for (index, rule) in rules.enumerated() {
+            let compiled = CompiledRule(
+                AppLinkComponent(path: rule.path, exclude: rule.exclude), detailIndex: 0, ruleIndex: index, keyPath: "",
+                source: "", variables: [:], foldsQueryItemNames: true, ignoresQueryAndFragment: false)
+            let covering = placed.firstIndex {
+                RuleSubsumption.mayCover($0.compiled, compiled) && RuleSubsumption.covers($0.compiled, compiled)
+            }
+            if let covering, placed[covering].rule.exclude != rule.exclude {
+                placed.insert((rule, compiled), at: covering)
+            } else {
+                placed.append((rule, compiled))
+            }
+        }
+        return placed.map(\.rule)
+    }
+
+    /// The rule set as an ``AppSiteAssociation`` model, its rules in the order of ``orderedRules``.
     /// - Parameter format: Which form.
     /// - Returns: The model.
     /// - Throws: ``AssociationError`` when ``validate()`` fails.
     public func association(format: Format = .both) throws(AssociationError) -> AppSiteAssociation {
         try validate()
+        let rules = orderedRules
         let components = rules.map { AppLinkComponent(path: $0.path, exclude: $0.exclude ? true : nil, comment: $0.comment) }
         let paths = rules.map { $0.exclude ? "NOT " + $0.path : $0.path }
         switch format {

@@ -367,13 +367,15 @@ struct AssociationReader {
         return c
     }
 
-    /// Unreachable rules, blocking exclusions and undefined variables, on the rules as iOS 13+ sees them.
+    /// Unreachable and shadowed rules, blocking exclusions and undefined variables, on the rules as iOS 13+ sees them.
     /// - Returns: The key path of the detail's catch-all rule, if it has one.
     private mutating func checkRules(_ detail: AppLinkDetail, path: String, index: Int) -> String? {
         let usesComponents = detail.components != nil
         let key = usesComponents ? "components" : "paths"
         let defaults = detail.defaults?.merged(over: fileDefaults) ?? fileDefaults
         var catchAll: Int?
+        var compiledRules: [CompiledRule] = []
+        var comparisons = 0
         for (r, rule) in detail.modernRules.enumerated() {
             let rulePath = AssociationReader.child(AssociationReader.child(path, key), r)
             let merged = usesComponents ? rule.merged(over: defaults) : rule
@@ -391,9 +393,33 @@ struct AssociationReader {
                 if compiled.exclude {
                     warning(.exclusionBlocksEverything, rulePath, "expected an exclusion of some URLs, found one that matches every URL; no later rule of this detail can open the app")
                 }
+            } else if comparisons < Self.shadowComparisonLimit,
+                      let earlier = compiledRules.first(where: { RuleSubsumption.mayCover($0, compiled) && RuleSubsumption.covers($0, compiled) }) {
+                warning(.shadowedRule, rulePath, Self.shadowMessage(later: compiled, earlier: earlier))
             }
+            comparisons += compiledRules.count
+            compiledRules.append(compiled)
         }
         return catchAll.map { AssociationReader.child(AssociationReader.child(path, key), $0) }
+    }
+
+    /// How many rule pairs one detail compares for ``AssociationDiagnostic/Code/shadowedRule`` at most, so a file
+    /// of thousands of rules is still checked in a moment (later rules then go unchecked).
+    static let shadowComparisonLimit = 200_000
+
+    /// The text of a ``AssociationDiagnostic/Code/shadowedRule`` warning: what the earlier rule does to this one's
+    /// URLs, and the fix.
+    static func shadowMessage(later: CompiledRule, earlier: CompiledRule) -> String {
+        let what = later.exclude ? "an exclusion" : "a rule"
+        let found = "found one after \(earlier.keyPath), which matches every URL this one matches"
+        switch (earlier.exclude, later.exclude) {
+        case (false, true):
+            return "expected \(what) that some URL reaches, \(found) and opens the app for them first; this exclusion never applies: put the exclusion first"
+        case (true, false):
+            return "expected \(what) that some URL reaches, \(found) and keeps them on the web first; this rule never opens the app: put the narrower rule first"
+        default:
+            return "expected \(what) that some URL reaches, \(found) and decides them the same way first; this rule changes nothing: remove it, or put the narrower rule first"
+        }
     }
 }
 

@@ -5,7 +5,8 @@ public struct RouteDiagnostic: Sendable, Hashable, CustomStringConvertible {
     /// What is wrong; an open set, compared with `==`.
     public struct Kind: Sendable, Hashable, CustomStringConvertible {
         private enum Code: String, Sendable, Hashable {
-            case duplicate, shadowed, conflictingVariableNames, wildcardNotAtEnd, unbalancedParentheses, tooManyOptionalGroups
+            case duplicate, shadowed, conflictingVariableNames, wildcardNotAtEnd, unbalancedParentheses, tooManyOptionalGroups,
+                 duplicateName
         }
         private let code: Code
 
@@ -22,6 +23,8 @@ public struct RouteDiagnostic: Sendable, Hashable, CustomStringConvertible {
         /// The pattern has more than 10 optional groups and parts, so it is not expanded (that would make more than
         /// 1 024 routes): it is registered as written, its parentheses literal.
         public static let tooManyOptionalGroups = Kind(code: .tooManyOptionalGroups)
+        /// The route's name was already given to another route; the name now refers to this one.
+        public static let duplicateName = Kind(code: .duplicateName)
 
         /// The kind's name, e.g. `shadowed`.
         public var description: String { code.rawValue }
@@ -33,7 +36,7 @@ public struct RouteDiagnostic: Sendable, Hashable, CustomStringConvertible {
     public var pattern: String
     /// The namespace it was registered in.
     public var namespace: RouteNamespace
-    /// The other route involved (for ``Kind/duplicate`` and ``Kind/shadowed``).
+    /// The other route involved (for ``Kind/duplicate``, ``Kind/shadowed`` and ``Kind/duplicateName``).
     public var relatedPattern: String?
     /// A sentence naming the route and the problem.
     public var message: String

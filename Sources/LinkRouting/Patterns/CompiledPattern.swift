@@ -170,6 +170,11 @@ struct CompiledPattern: Sendable, Hashable {
         return true
     }
 
+    /// The names of the `:variables`, in order.
+    var variableNames: [String] {
+        components.compactMap { if case .variable(let name) = $0 { name } else { nil } }
+    }
+
     /// Whether the last component is `*`.
     var hasWildcard: Bool {
         if case .wildcard? = components.last { return true }

@@ -58,14 +58,18 @@ public final class LinkRouter: Sendable {
     ///   - namespace: `.global` (default) or `.scheme("myapp")`; the namespace is created when missing.
     ///   - priority: higher priorities are tried first; equal priorities in registration order.
     ///   - group: a group name, to switch the route off and on with ``setGroup(_:enabled:)``.
+    ///   - name: a name for ``url(forRoute:parameters:scheme:)`` and ``MatchedRoute/name``; a later route given the
+    ///     same name takes it over (with a ``RouteDiagnostic/Kind/duplicateName`` warning).
     ///   - handler: called with the parameters; returns `false` to pass the URL on to the next route.
     /// - Returns: the warnings about this route (also kept in ``diagnostics``).
     @discardableResult
     public func addRoute(
         _ pattern: String, namespace: RouteNamespace = .global, priority: Int = 0, group: String? = nil,
-        handler: @escaping Handler
+        name: String? = nil, handler: @escaping Handler
     ) -> [RouteDiagnostic] {
-        state.withTrackedLock { $0.add(pattern, namespace: namespace, priority: priority, group: group, handler: handler) }
+        state.withTrackedLock {
+            $0.add(pattern, namespace: namespace, priority: priority, group: group, name: name, handler: handler)
+        }
     }
 
     /// Adds several patterns with one handler, in order.
@@ -173,7 +177,7 @@ public final class LinkRouter: Sendable {
     /// Switches the routes of a group off or on; a disabled route behaves as if it were absent.
     ///
     /// - Parameters:
-    ///   - name: the group name given to ``addRoute(_:namespace:priority:group:handler:)``.
+    ///   - name: the group name given to ``addRoute(_:namespace:priority:group:name:handler:)``.
     ///   - enabled: `false` to disable.
     public func setGroup(_ name: String, enabled: Bool) {
         state.withTrackedLock { state in
@@ -233,18 +237,111 @@ public final class LinkRouter: Sendable {
     }
 
     private func route(text: String, url: URL?, parameters: [String: String]) -> Bool {
+        route(text: text, url: url, parameters: parameters) { _, _, _ in () } != nil
+    }
+
+    /// Routes as ``route(_:parameters:)-(URL,_)`` does and hands the accepting route to `accepted`, whose result it
+    /// returns; `nil` when no handler accepted the URL. Only an accepted URL pays for `accepted`.
+    private func route<Result>(
+        text: String, url: URL?, parameters: [String: String],
+        accepted: (RouterState, Int, RouteMatch) -> Result
+    ) -> Result? {
         let snapshot = state.withTrackedLock { $0 }
         let request = RouteRequest(
             text: text, url: url, alwaysTreatsHostAsPathComponent: snapshot.options.alwaysTreatsHostAsPathComponent,
             splitsHostlessPath: snapshot.hasHostAwareRoutes)
         let selected = snapshot.selectedNamespace(for: request)
-        var didRoute = Self.attempt(selected, request: request, state: snapshot, parameters: parameters, execute: true)
-        if !didRoute, selected != .global, snapshot[selected]?.fallsBackToGlobalRoutes == true {
-            didRoute = Self.attempt(.global, request: request, state: snapshot, parameters: parameters, execute: true)
-            if !didRoute, let handler = snapshot.global.unmatchedHandler, let url = request.makeURL() { handler(url, parameters) }
+        if let (number, match) = Self.attempt(selected, request: request, state: snapshot, parameters: parameters) {
+            return accepted(snapshot, number, match)
         }
-        if !didRoute, let handler = snapshot[selected]?.unmatchedHandler, let url = request.makeURL() { handler(url, parameters) }
-        return didRoute
+        if selected != .global, snapshot[selected]?.fallsBackToGlobalRoutes == true {
+            if let (number, match) = Self.attempt(.global, request: request, state: snapshot, parameters: parameters) {
+                return accepted(snapshot, number, match)
+            }
+            if let handler = snapshot.global.unmatchedHandler, let url = request.makeURL() { handler(url, parameters) }
+        }
+        if let handler = snapshot[selected]?.unmatchedHandler, let url = request.makeURL() { handler(url, parameters) }
+        return nil
+    }
+
+    // MARK: - Matching
+
+    /// The route JLRoutes' ranking tries first for the URL, with the parameters its handler would get; no handler is
+    /// called.
+    ///
+    /// The first active route that matches, as ``canRoute(_:)-(URL)`` finds it: a handler that would return `false`
+    /// does not change the answer (use ``routeReturningMatch(_:parameters:)-(URL,_)`` for the route that accepts).
+    ///
+    /// ```swift
+    /// router.addRoute("/products/:id", name: "product") { _ in true }
+    /// let matched = router.match(URL(string: "myapp://products/42?ref=mail")!)
+    /// // matched?.pattern == "/products/:id", matched?.parameters == ["id": "42", "ref": "mail"]
+    /// ```
+    ///
+    /// - Parameter url: the URL.
+    /// - Returns: the matched route, or `nil` when no route matches.
+    public func match(_ url: URL) -> MatchedRoute? {
+        match(text: url.absoluteString, url: url)
+    }
+
+    /// The route JLRoutes' ranking tries first for a URL string, split as written (see
+    /// ``route(_:parameters:)-(String,_)``); no handler is called.
+    ///
+    /// - Parameter urlString: the URL as text.
+    /// - Returns: the matched route, or `nil` when it is not a URL or no route matches.
+    public func match(_ urlString: String) -> MatchedRoute? {
+        if RouteURLText.certainlyParses(urlString) { return match(text: urlString, url: nil) }
+        guard let url = URL(string: urlString) else { return nil }
+        return match(text: urlString, url: url)
+    }
+
+    /// Routes a URL exactly as ``route(_:parameters:)-(URL,_)`` does (handlers, fallback, unmatched handlers) and
+    /// returns the route whose handler accepted it.
+    ///
+    /// ```swift
+    /// if let matched = router.routeReturningMatch(url) {
+    ///     log("routed to \(matched.pattern) with \(matched.parameters)")
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - url: the URL.
+    ///   - parameters: extra parameters, as for ``route(_:parameters:)-(URL,_)``; they appear in
+    ///     ``MatchedRoute/parameters`` as the handler saw them.
+    /// - Returns: the accepting route, or `nil` when no handler accepted the URL.
+    @discardableResult
+    public func routeReturningMatch(_ url: URL, parameters: [String: String] = [:]) -> MatchedRoute? {
+        route(text: url.absoluteString, url: url, parameters: parameters, accepted: Self.matchedRoute)
+    }
+
+    /// Routes a URL string as ``route(_:parameters:)-(String,_)`` does and returns the route whose handler accepted
+    /// it.
+    ///
+    /// - Parameters:
+    ///   - urlString: the URL as text.
+    ///   - parameters: extra parameters, as for the `URL` variant.
+    /// - Returns: the accepting route, or `nil` when it is not a URL or no handler accepted it.
+    @discardableResult
+    public func routeReturningMatch(_ urlString: String, parameters: [String: String] = [:]) -> MatchedRoute? {
+        if RouteURLText.certainlyParses(urlString) {
+            return route(text: urlString, url: nil, parameters: parameters, accepted: Self.matchedRoute)
+        }
+        guard let url = URL(string: urlString) else { return nil }
+        return route(text: urlString, url: url, parameters: parameters, accepted: Self.matchedRoute)
+    }
+
+    private static func matchedRoute(_ state: RouterState, _ number: Int, _ match: RouteMatch) -> MatchedRoute {
+        MatchedRoute(entry: state.entries[number], match: match, namespace: state.entries[number].namespace)
+    }
+
+    private func match(text: String, url: URL?) -> MatchedRoute? {
+        let snapshot = state.withTrackedLock { $0 }
+        guard let (number, request) = Self.firstMatch(text: text, url: url, state: snapshot) else { return nil }
+        let entry = snapshot.entries[number]
+        let match = RouteMatch(
+            request: request, pattern: entry.compiled, namespaceName: entry.namespace.name, parameters: [:],
+            decodePlusSymbols: snapshot.options.decodePlusSymbols)
+        return MatchedRoute(entry: entry, match: match, namespace: entry.namespace)
     }
 
     /// Whether some route matches the URL; never calls a handler (so a handler that would decline still counts).
@@ -283,15 +380,8 @@ public final class LinkRouter: Sendable {
     /// The first active matching route's pattern and namespace, as `canRoute` sees it.
     func matchingRoute(text: String, url: URL?) -> (pattern: String, namespace: RouteNamespace)? {
         let snapshot = state.withTrackedLock { $0 }
-        let request = RouteRequest(
-            text: text, url: url, alwaysTreatsHostAsPathComponent: snapshot.options.alwaysTreatsHostAsPathComponent,
-            splitsHostlessPath: snapshot.hasHostAwareRoutes)
-        let selected = snapshot.selectedNamespace(for: request)
-        if let found = Self.firstMatch(selected, request: request, state: snapshot) { return found }
-        if selected != .global, snapshot[selected]?.fallsBackToGlobalRoutes == true {
-            return Self.firstMatch(.global, request: request, state: snapshot)
-        }
-        return nil
+        guard let (number, _) = Self.firstMatch(text: text, url: url, state: snapshot) else { return nil }
+        return (snapshot.entries[number].compiled.pattern, snapshot.entries[number].namespace)
     }
 
     /// A copy of the state, for ``explain(_:)``.
@@ -299,44 +389,58 @@ public final class LinkRouter: Sendable {
         state.withTrackedLock { $0 }
     }
 
-    private static func firstMatch(_ namespace: RouteNamespace, request: RouteRequest, state: RouterState) -> (String, RouteNamespace)? {
-        switch namespace {
-        case .global:
-            return firstMatch(namespace, in: state.global.index, request: request, state: state)
-        case .scheme(let scheme):
-            guard let index = state.schemes[scheme]?.index else { return nil }
-            return firstMatch(namespace, in: index, request: request, state: state)
-        }
-    }
-
-    private static func firstMatch(
-        _ namespace: RouteNamespace, in index: SegmentIndex, request: RouteRequest, state: RouterState
-    ) -> (String, RouteNamespace)? {
-        var search = CandidateSearch(index: index, request: request)
-        while let number = search.next(in: index, for: request) {
-            guard state.isActive(number) else { continue }
-            assert(state.entries[number].compiled.matches(request), "the index yielded a route that does not match")
-            return (state.entries[number].compiled.pattern, namespace)
+    /// The entry number of the first active route matching the text, in the selected namespace then the global one
+    /// when it falls back, with the request it was matched on.
+    private static func firstMatch(text: String, url: URL?, state: RouterState) -> (Int, RouteRequest)? {
+        let request = RouteRequest(
+            text: text, url: url, alwaysTreatsHostAsPathComponent: state.options.alwaysTreatsHostAsPathComponent,
+            splitsHostlessPath: state.hasHostAwareRoutes)
+        let selected = state.selectedNamespace(for: request)
+        if let found = firstMatch(selected, request: request, state: state) { return (found, request) }
+        if selected != .global, state[selected]?.fallsBackToGlobalRoutes == true,
+           let found = firstMatch(.global, request: request, state: state) {
+            return (found, request)
         }
         return nil
     }
 
+    private static func firstMatch(_ namespace: RouteNamespace, request: RouteRequest, state: RouterState) -> Int? {
+        switch namespace {
+        case .global:
+            return firstMatch(in: state.global.index, request: request, state: state)
+        case .scheme(let scheme):
+            guard let index = state.schemes[scheme]?.index else { return nil }
+            return firstMatch(in: index, request: request, state: state)
+        }
+    }
+
+    private static func firstMatch(in index: SegmentIndex, request: RouteRequest, state: RouterState) -> Int? {
+        var search = CandidateSearch(index: index, request: request)
+        while let number = search.next(in: index, for: request) {
+            guard state.isActive(number) else { continue }
+            assert(state.entries[number].compiled.matches(request), "the index yielded a route that does not match")
+            return number
+        }
+        return nil
+    }
+
+    /// The entry number and match of the first route of `namespace` whose handler accepts the request.
     private static func attempt(
-        _ namespace: RouteNamespace, request: RouteRequest, state: RouterState, parameters: [String: String], execute: Bool
-    ) -> Bool {
+        _ namespace: RouteNamespace, request: RouteRequest, state: RouterState, parameters: [String: String]
+    ) -> (Int, RouteMatch)? {
         // The global index is passed as a borrow of the snapshot: copying the namespace would retain its arrays.
         switch namespace {
         case .global:
             return attempt(namespace, in: state.global.index, request: request, state: state, parameters: parameters)
         case .scheme(let scheme):
-            guard let index = state.schemes[scheme]?.index else { return false }
+            guard let index = state.schemes[scheme]?.index else { return nil }
             return attempt(namespace, in: index, request: request, state: state, parameters: parameters)
         }
     }
 
     private static func attempt(
         _ namespace: RouteNamespace, in index: SegmentIndex, request: RouteRequest, state: RouterState, parameters: [String: String]
-    ) -> Bool {
+    ) -> (Int, RouteMatch)? {
         let decodePlus = state.options.decodePlusSymbols
         var search = CandidateSearch(index: index, request: request)
         while let number = search.next(in: index, for: request) {
@@ -349,8 +453,8 @@ public final class LinkRouter: Sendable {
             let match = RouteMatch(
                 request: request, pattern: state.entries[number].compiled, namespaceName: namespace.name,
                 parameters: parameters, decodePlusSymbols: decodePlus)
-            if state.entries[number].handler(RouteParameters(match: match)) { return true }
+            if state.entries[number].handler(RouteParameters(match: match)) { return (number, match) }
         }
-        return false
+        return nil
     }
 }

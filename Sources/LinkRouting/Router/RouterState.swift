@@ -7,6 +7,8 @@ struct RouterState: Sendable {
         let namespace: RouteNamespace
         let rank: RouteRank
         let group: String?
+        /// The route's name, for ``LinkRouter/url(forRoute:parameters:scheme:)``; every expansion carries it.
+        let name: String?
         let handler: LinkRouter.Handler
         let location: SegmentIndex.Location
         var isRemoved = false
@@ -29,6 +31,9 @@ struct RouterState: Sendable {
     var schemes: [String: Namespace] = [:]
     var disabledGroups: Set<String> = []
     var diagnostics: [RouteDiagnostic] = []
+    /// Route names to the entry numbers of the registration that holds the name (its expansions, in rank order).
+    /// A later registration with the same name takes the name over.
+    var names: [String: [Int]] = [:]
 
     /// Whether any namespace holds a host-aware route (`https://host/path`); requests skip the hostless split
     /// otherwise.
@@ -96,10 +101,12 @@ struct RouterState: Sendable {
     // MARK: - Registration
 
     mutating func add(
-        _ declared: String, namespace: RouteNamespace, priority: Int, group: String?, handler: @escaping LinkRouter.Handler
+        _ declared: String, namespace: RouteNamespace, priority: Int, group: String?, name: String? = nil,
+        handler: @escaping LinkRouter.Handler
     ) -> [RouteDiagnostic] {
         registrations += 1
         let registration = registrations
+        let firstEntry = entries.count
         // Overlaps are collected apart and reported after the pattern's own problems, which are only complete once
         // every expansion is compiled.
         var overlaps: [RouteDiagnostic] = []
@@ -108,14 +115,26 @@ struct RouterState: Sendable {
             compiledAny = true
             // A mutating call: reading `self` in this closure would copy the whole state per route.
             add(pattern, declared: declared, registration: registration, namespace: namespace, priority: priority,
-                group: group, handler: handler, overlaps: &overlaps)
+                group: group, name: name, handler: handler, overlaps: &overlaps)
         }
         if !compiledAny { modify(namespace) { _ in } }
-        guard !problems.isEmpty || !overlaps.isEmpty else { return [] }
+        var renamed: RouteDiagnostic?
+        if let name {
+            let previous = names[name]?.first(where: { !entries[$0].isRemoved })
+            if let previous {
+                let other = entries[previous].declaredPattern
+                renamed = RouteDiagnostic(
+                    kind: .duplicateName, pattern: declared, namespace: namespace, relatedPattern: other,
+                    message: "'\(declared)' takes the name '\(name)' from '\(other)'; url(forRoute:) now builds URLs for this route")
+            }
+            names[name] = Array(firstEntry..<entries.count)
+        }
+        guard !problems.isEmpty || !overlaps.isEmpty || renamed != nil else { return [] }
         var found = problems.map {
             RouteDiagnostic(kind: $0.0, pattern: declared, namespace: namespace, message: "'\(declared)': \($0.1)")
         }
         found += overlaps
+        if let renamed { found.append(renamed) }
         diagnostics += found
         return found
     }
@@ -123,7 +142,7 @@ struct RouterState: Sendable {
     /// Indexes one compiled expansion of `declared`, adding what it overlaps to `overlaps`.
     private mutating func add(
         _ pattern: CompiledPattern, declared: String, registration: Int, namespace: RouteNamespace, priority: Int,
-        group: String?, handler: @escaping LinkRouter.Handler, overlaps: inout [RouteDiagnostic]
+        group: String?, name: String?, handler: @escaping LinkRouter.Handler, overlaps: inout [RouteDiagnostic]
     ) {
         let number = entries.count
         let rank = RouteRank(priority: priority, sequence: number)
@@ -140,7 +159,7 @@ struct RouterState: Sendable {
         }
         entries.append(Entry(
             declaredPattern: declared, registration: registration, compiled: pattern, namespace: namespace,
-            rank: rank, group: group, handler: handler, location: location))
+            rank: rank, group: group, name: name, handler: handler, location: location))
     }
 
     /// Existing lower-priority routes that `pattern` now hides (it matches every URL they match and is tried first).

@@ -12,13 +12,13 @@ import Foundation
 ///
 /// `scheme: null` is the global namespace. Namespaces and routes are created in array order; an empty namespace still
 /// exists (and hides the global routes from its scheme). `handles: false` is a handler that returns `false`. Routes
-/// may carry a `"group"` name. Missing options default to JLRoutes' (`true`, `false`), a missing `fallbackToGlobal` to
+/// may carry a `"group"` name and a `"name"` (for ``LinkRouter/url(forRoute:parameters:scheme:)``). Missing options default to JLRoutes' (`true`, `false`), a missing `fallbackToGlobal` to
 /// `false`, `priority` to `0`, `handles` to `true`, `routes` to `[]`; `namespaces` and `pattern` are required.
 /// Unknown keys are errors, so a typo does not silently change routing.
 public struct RouteTable: Sendable, Hashable {
     /// One route of the table.
     public struct Route: Sendable, Hashable {
-        /// The pattern, as for ``LinkRouter/addRoute(_:namespace:priority:group:handler:)``.
+        /// The pattern, as for ``LinkRouter/addRoute(_:namespace:priority:group:name:handler:)``.
         public var pattern: String
         /// The priority.
         public var priority: Int
@@ -26,13 +26,23 @@ public struct RouteTable: Sendable, Hashable {
         public var handles: Bool
         /// The group, to switch the route off at run time.
         public var group: String?
+        /// The route's name, to build its URLs with ``LinkRouter/url(forRoute:parameters:scheme:)``.
+        public var name: String?
 
         /// Creates a route.
-        public init(pattern: String, priority: Int = 0, handles: Bool = true, group: String? = nil) {
+        ///
+        /// - Parameters:
+        ///   - pattern: The pattern.
+        ///   - priority: The priority.
+        ///   - handles: What the route's handler returns.
+        ///   - group: The group.
+        ///   - name: The route's name.
+        public init(pattern: String, priority: Int = 0, handles: Bool = true, group: String? = nil, name: String? = nil) {
             self.pattern = pattern
             self.priority = priority
             self.handles = handles
             self.group = group
+            self.name = name
         }
     }
 
@@ -93,6 +103,7 @@ public struct RouteTable: Sendable, Hashable {
                 "routes": namespace.routes.map { route -> [String: Any] in
                     var object: [String: Any] = ["pattern": route.pattern, "priority": route.priority, "handles": route.handles]
                     if let group = route.group { object["group"] = group }
+                    if let name = route.name { object["name"] = name }
                     return object
                 },
             ]
@@ -125,7 +136,9 @@ public struct RouteTable: Sendable, Hashable {
                 target = .global
             }
             for route in namespace.routes {
-                router.addRoute(route.pattern, namespace: target, priority: route.priority, group: route.group) { parameters in
+                router.addRoute(
+                    route.pattern, namespace: target, priority: route.priority, group: route.group, name: route.name
+                ) { parameters in
                     onRoute(route, parameters)
                     return route.handles
                 }

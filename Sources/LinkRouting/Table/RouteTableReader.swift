@@ -48,7 +48,7 @@ enum RouteTableReader {
 
     private static func route(_ value: Any, at path: String) throws(RouteTableError) -> RouteTable.Route {
         let object = try dictionary(value, at: path)
-        try rejectUnknownKeys(object, allowed: ["pattern", "priority", "handles", "group"], at: path)
+        try rejectUnknownKeys(object, allowed: ["pattern", "priority", "handles", "group", "name"], at: path)
         guard let patternValue = object["pattern"] else {
             throw RouteTableError(code: .missingKey, keyPath: path + ".pattern", message: "required key missing: expected a pattern string")
         }
@@ -61,6 +61,12 @@ enum RouteTableReader {
         route.handles = try object["handles"].map { value throws(RouteTableError) in try bool(value, at: path + ".handles") } ?? true
         if let group = object["group"], !(group is NSNull) {
             route.group = try string(group, at: path + ".group")
+        }
+        if let name = object["name"], !(name is NSNull) {
+            route.name = try string(name, at: path + ".name")
+            if route.name?.isEmpty == true {
+                throw RouteTableError(code: .invalidValue, keyPath: path + ".name", message: "expected a route name or null, found an empty string")
+            }
         }
         return route
     }

@@ -77,6 +77,8 @@ extension LinkError {
             case unsafeLink
             case missingDestination
             case cancelled
+            case notPubWebLink
+            case shuttingDown
         }
 
         let storage: Storage
@@ -103,6 +105,11 @@ extension LinkError {
         public static var missingDestination: Self { .init(.missingDestination) }
         /// The resolution was cancelled before it finished.
         public static var cancelled: Self { .init(.cancelled) }
+        /// The URL is not a pub-web app link the manager resolves (another host's link, a `/pub/cc` web link, a
+        /// custom scheme): no request was made. Open it as it is.
+        public static var notPubWebLink: Self { .init(.notPubWebLink) }
+        /// The manager is shutting down and takes no new links: no request was made.
+        public static var shuttingDown: Self { .init(.shuttingDown) }
 
         /// The code's name, spelled as its static member: `"hostNotAllowed"`, `"timeout"`, ...
         public var description: String {
@@ -116,10 +123,13 @@ extension LinkError {
             case .unsafeLink: "unsafeLink"
             case .missingDestination: "missingDestination"
             case .cancelled: "cancelled"
+            case .notPubWebLink: "notPubWebLink"
+            case .shuttingDown: "shuttingDown"
             }
         }
 
-        /// The stable integer used as `NSError.code` (1 = `hostNotAllowed` ... 9 = `cancelled`).
+        /// The stable integer used as `NSError.code` (1 = `hostNotAllowed` ... 9 = `cancelled`, 10 = `notPubWebLink`,
+        /// 11 = `shuttingDown`).
         public var rawValue: Int { storage.rawValue }
     }
 }

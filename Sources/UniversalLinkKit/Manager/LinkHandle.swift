@@ -1,4 +1,5 @@
 import Foundation
+import LinkRouting
 
 /// What the manager did with a URL handed to it, returned at once; ``outcome`` follows when it is done.
 ///
@@ -16,14 +17,14 @@ public struct LinkHandle: Sendable {
     /// window): no request was made and no notification will be posted for it.
     public let isDuplicate: Bool
 
-    private let task: Task<LinkOutcome, Never>?
+    let pending: PendingOutcome?
     private let immediate: LinkOutcome
 
-    init(url: URL?, isHandled: Bool, isDuplicate: Bool = false, task: Task<LinkOutcome, Never>) {
+    init(url: URL?, isHandled: Bool, isDuplicate: Bool, pending: PendingOutcome) {
         self.url = url
         self.isHandled = isHandled
         self.isDuplicate = isDuplicate
-        self.task = task
+        self.pending = pending
         self.immediate = LinkOutcome()
     }
 
@@ -31,17 +32,21 @@ public struct LinkHandle: Sendable {
         self.url = url
         self.isHandled = isHandled
         self.isDuplicate = false
-        self.task = nil
+        self.pending = nil
         self.immediate = outcome
     }
 
     /// What finally happened: the broadcast content, and where the link was routed or opened.
     ///
-    /// For a duplicate, the outcome of the activation it joined.
+    /// Ready as soon as the link is resolved and routed; its notification is delivered in order on the broadcaster's
+    /// queue and may reach slow observers later (``LinkManager/waitUntilIdle()`` waits for both). For a duplicate,
+    /// the outcome of the activation it joined, with ``LinkOutcome/isDuplicate`` set.
     public var outcome: LinkOutcome {
         get async {
-            if let task { return await task.value }
-            return immediate
+            guard let pending else { return immediate }
+            var outcome = await pending.value
+            outcome.isDuplicate = isDuplicate
+            return outcome
         }
     }
 }
@@ -49,12 +54,16 @@ public struct LinkHandle: Sendable {
 /// What finally happened to a handled URL.
 public struct LinkOutcome: Sendable, Hashable {
     /// The content of the notification broadcast for the URL, or `nil` when none was (the URL was handed to the
-    /// opener or the router directly).
+    /// opener or the router directly). Always set for ``LinkManager/resolve(_:timeout:)``.
     public var resolvedLink: ResolvedLink?
     /// The URL a route of the router accepted, if any.
     public var routedURL: URL?
     /// The URL handed to the opener, if any.
     public var openedURL: URL?
+    /// Whether the activation joined an earlier one of the same click: it made no request and no notification.
+    public var isDuplicate: Bool
+    /// The route that accepted ``routedURL``: its pattern, namespace, name and parameters.
+    public var route: MatchedRoute?
 
     /// Creates an outcome.
     ///
@@ -62,9 +71,19 @@ public struct LinkOutcome: Sendable, Hashable {
     ///   - resolvedLink: The broadcast content.
     ///   - routedURL: The URL a route accepted.
     ///   - openedURL: The URL handed to the opener.
-    public init(resolvedLink: ResolvedLink? = nil, routedURL: URL? = nil, openedURL: URL? = nil) {
+    ///   - isDuplicate: Whether the activation joined an earlier one.
+    ///   - route: The route that accepted `routedURL`.
+    public init(
+        resolvedLink: ResolvedLink? = nil,
+        routedURL: URL? = nil,
+        openedURL: URL? = nil,
+        isDuplicate: Bool = false,
+        route: MatchedRoute? = nil
+    ) {
         self.resolvedLink = resolvedLink
         self.routedURL = routedURL
         self.openedURL = openedURL
+        self.isDuplicate = isDuplicate
+        self.route = route
     }
 }

@@ -19,13 +19,27 @@ import _LinkKitLocking
 /// manager.continueUserActivity(UserActivity(browsingWeb: url))
 /// ```
 ///
+/// A server awaits one result per incoming link instead (see ``resolve(_:timeout:)``):
+///
+/// ```swift
+/// let manager = LinkManager(configuration: .init(brandedDomains: ["news.example.com"], timeout: .seconds(5)))
+/// let outcome = try await manager.resolve(url)
+/// redirect(to: outcome.resolvedLink?.destinationURL)
+/// ```
+///
 /// Guarantees: the same URL activated again while it is resolving, or within
-/// ``Configuration/duplicateWindow`` after, makes no second request and no second notification; every handled
-/// link gets its notification within the resolution deadline; notifications produced while delivery is paused
-/// are held in order until ``resumeDelivery()``.
+/// ``Configuration/duplicateWindow`` after, makes no second request and no second notification, and gets the
+/// original's result; every handled link gets exactly one notification within the resolution deadline, also across
+/// ``shutdown(gracePeriod:)``; notifications produced while delivery is paused are held in order until
+/// ``resumeDelivery()``; observers never run under a lock of the manager's or on the thread of a resolution.
 public final class LinkManager: Sendable {
     /// Manager settings.
-    public struct Configuration: Sendable, Hashable {
+    ///
+    /// The common case fits in one line:
+    /// ```swift
+    /// let configuration = LinkManager.Configuration(brandedDomains: ["news.example.com"], timeout: .seconds(5))
+    /// ```
+    public struct Configuration: Sendable {
         /// Which paths are pub-web links.
         public var recognition: PubWebLinkRecognizer.Configuration
         /// How links are resolved: deadline, body cap, retry, and the ``ResolutionPolicy``.
@@ -36,6 +50,9 @@ public final class LinkManager: Sendable {
         public var startsPaused: Bool
         /// The initial value of ``LinkManager/executeRsysWebURL``. Default `false`, as in the Responsys SDK.
         public var executeRsysWebURL: Bool
+        /// Receives a ``LinkEvent`` for every step of every link, for logs and metrics. Default `nil`: no event is
+        /// built.
+        public var eventHandler: LinkEventHandler?
 
         /// Creates a configuration.
         ///
@@ -45,18 +62,46 @@ public final class LinkManager: Sendable {
         ///   - duplicateWindow: Duplicate window after completion.
         ///   - startsPaused: Hold notifications until resumed.
         ///   - executeRsysWebURL: Initial in-app hyperlink mode.
+        ///   - eventHandler: Receives the manager's events.
         public init(
             recognition: PubWebLinkRecognizer.Configuration = .init(),
             resolution: LinkResolver.Configuration = .init(),
             duplicateWindow: Duration = .seconds(2),
             startsPaused: Bool = false,
-            executeRsysWebURL: Bool = false
+            executeRsysWebURL: Bool = false,
+            eventHandler: LinkEventHandler? = nil
         ) {
             self.recognition = recognition
             self.resolution = resolution
             self.duplicateWindow = duplicateWindow
             self.startsPaused = startsPaused
             self.executeRsysWebURL = executeRsysWebURL
+            self.eventHandler = eventHandler
+        }
+
+        /// Creates a configuration that resolves links of these branded domains only, with this deadline, and the
+        /// defaults for everything else.
+        ///
+        /// - Parameters:
+        ///   - brandedDomains: The hosts links may be resolved on (see ``ResolutionPolicy/brandedDomains``).
+        ///   - timeout: The deadline of one resolution, retry and redirects included. Default 10 s.
+        public init(brandedDomains: [String], timeout: Duration = .seconds(10)) {
+            self.init()
+            self.brandedDomains = brandedDomains
+            self.timeout = timeout
+        }
+
+        /// The hosts links may be resolved on; empty (the default) allows any public host the policy accepts.
+        /// Shorthand for `resolution.policy.brandedDomains`.
+        public var brandedDomains: [String] {
+            get { resolution.policy.brandedDomains }
+            set { resolution.policy.brandedDomains = newValue }
+        }
+
+        /// The deadline of one resolution, retry and redirects included. Shorthand for `resolution.timeout`.
+        public var timeout: Duration {
+            get { resolution.timeout }
+            set { resolution.timeout = newValue }
         }
     }
 
@@ -69,14 +114,15 @@ public final class LinkManager: Sendable {
     public let recognizer: PubWebLinkRecognizer
     /// Resolves them.
     public let resolver: LinkResolver
+    /// The router resolved links are handed to, if any.
+    public var router: LinkRouter? { dispatcher.router }
 
     private let broadcaster: LinkBroadcaster
     private let registry: ActivationRegistry
-    private let opener: URLOpener
-    /// The router resolved links are handed to, if any.
-    public let router: LinkRouter?
+    private let dispatcher: LinkDispatcher
     private let clock: LinkClock
     private let executeFlag: Mutex<Bool>
+    private let accepting = Mutex(true)
 
     /// Creates a manager.
     ///
@@ -100,10 +146,10 @@ public final class LinkManager: Sendable {
         self.configuration = configuration
         self.recognizer = PubWebLinkRecognizer(configuration: configuration.recognition)
         self.resolver = LinkResolver(configuration: configuration.resolution, transport: transport, clock: clock)
-        self.broadcaster = LinkBroadcaster(center: notificationCenter, startsPaused: configuration.startsPaused)
+        self.broadcaster = LinkBroadcaster(
+            center: notificationCenter, startsPaused: configuration.startsPaused, events: configuration.eventHandler)
         self.registry = ActivationRegistry(window: configuration.duplicateWindow)
-        self.opener = opener
-        self.router = router
+        self.dispatcher = LinkDispatcher(router: router, opener: opener)
         self.clock = clock
         self.executeFlag = Mutex(configuration.executeRsysWebURL)
     }
@@ -113,6 +159,110 @@ public final class LinkManager: Sendable {
     public var executeRsysWebURL: Bool {
         get { executeFlag.withTrackedLock { $0 } }
         set { executeFlag.withTrackedLock { $0 = newValue } }
+    }
+
+    // MARK: On a server
+
+    /// Handles one incoming link and returns its result: the one call a server makes per request.
+    ///
+    /// The link must be a pub-web app link; it is coalesced with concurrent and recent activations of the same click
+    /// (a duplicate gets the original's result as soon as it exists, and makes no request), resolved, broadcast
+    /// (exactly one notification per handled link, and one element of ``results(bufferingNewest:)``), and routed
+    /// when a router is set.
+    ///
+    /// ```swift
+    /// do {
+    ///     let outcome = try await manager.resolve(url, timeout: .seconds(2))
+    ///     if let destination = outcome.resolvedLink?.destinationURL { redirect(to: destination) }
+    /// } catch {
+    ///     respond(status: error.code == .notPubWebLink ? 400 : 503)
+    /// }
+    /// ```
+    ///
+    /// A failed resolution is a result too: ``LinkOutcome/resolvedLink`` is always set and carries the
+    /// ``ResolvedLink/error`` the notification carries.
+    ///
+    /// - Parameters:
+    ///   - url: The tracking link, as received.
+    ///   - timeout: How long this call waits at most; never longer than the configured deadline. A resolution this
+    ///     call starts ends by then; one it joins goes on for its other callers when this call gives up.
+    /// - Returns: The result: the resolved link, whether the call joined an earlier one, where the link was routed
+    ///   or opened.
+    /// - Throws: ``LinkError`` with ``LinkError/Code/notPubWebLink`` (not a pub-web app link: no request),
+    ///   ``LinkError/Code/shuttingDown`` (after ``shutdown(gracePeriod:)`` began), ``LinkError/Code/cancelled``
+    ///   (the calling task was cancelled) or ``LinkError/Code/timeout`` (this call's `timeout` passed while it waited
+    ///   for a resolution it joined).
+    public func resolve(_ url: URL, timeout: Duration? = nil) async throws(LinkError) -> LinkOutcome {
+        guard recognizer.kind(of: url) == .appLink else {
+            let error = LinkError(
+                code: .notPubWebLink,
+                message: "\(url.withoutCredentials.absoluteString) is not a pub-web app link"
+                    + " (\(configuration.recognition.appLinkPaths.joined(separator: ", ")) on an http(s) host):"
+                    + " nothing was requested. Open it as it is."
+            )
+            emit(.refused, url, errorCode: error.code, reason: error.message)
+            throw error
+        }
+        let giveUpAt = timeout.map { clock.now + min($0, configuration.resolution.timeout) }
+        guard let handle = admit(url, deadline: giveUpAt) else { throw shuttingDownError(url) }
+        guard let pending = handle.pending else { return await handle.outcome }
+        switch await pending.wait(giveUpAt: giveUpAt, clock: clock, url: url) {
+        case .success(var outcome):
+            outcome.isDuplicate = handle.isDuplicate
+            return outcome
+        case .failure(let error):
+            throw error
+        }
+    }
+
+    /// Subscribes to the links the manager broadcasts from now on, as an `AsyncSequence`: the same links, in the same
+    /// order, as the notifications.
+    ///
+    /// - Parameter limit: How many links the subscription keeps for a consumer that falls behind; past that the
+    ///   oldest are dropped. Default 1 024.
+    /// - Returns: The links; the sequence ends after ``shutdown(gracePeriod:)``.
+    public func results(bufferingNewest limit: Int = 1024) -> LinkResults {
+        broadcaster.subscribe(bufferingNewest: limit)
+    }
+
+    /// Stops taking links, lets the resolutions in flight finish within `gracePeriod`, cancels the rest, and
+    /// returns once every handled link's notification has been delivered.
+    ///
+    /// Links handed in after the call starts are refused at once (``resolve(_:timeout:)`` throws
+    /// ``LinkError/Code/shuttingDown``; the PushIOManager-shaped entry points return not handled). Cancelled
+    /// resolutions are still notified, with ``LinkError/Code/cancelled``. Notifications held by
+    /// ``pauseDelivery()`` are delivered. The ``results(bufferingNewest:)`` sequences end. Calling it again waits
+    /// for the same things.
+    ///
+    /// - Parameter gracePeriod: How long in-flight resolutions may take before they are cancelled. Default 10 s.
+    public func shutdown(gracePeriod: Duration = .seconds(10)) async {
+        accepting.withTrackedLock { $0 = false }
+        let graceEnds = clock.now + gracePeriod
+        while case let flights = registry.inFlight, !flights.isEmpty {
+            if clock.now >= graceEnds {
+                for flight in flights { flight.task.cancel() }
+                for flight in flights { _ = await flight.pending.value }
+            } else {
+                for flight in flights {
+                    _ = await flight.pending.wait(giveUpAt: graceEnds, clock: clock, url: URL(fileURLWithPath: "/"))
+                }
+            }
+        }
+        broadcaster.resumeDelivery()
+        await broadcaster.flush()
+        broadcaster.finishSubscriptions()
+    }
+
+    /// Whether the manager takes new links (`false` once ``shutdown(gracePeriod:)`` began).
+    public var isAcceptingLinks: Bool { accepting.withTrackedLock { $0 } }
+
+    /// Waits until no resolution is in flight and every notification posted so far has been delivered (held ones
+    /// only once delivery resumes): after it, what the links did (notifications, routes, opener calls) has happened.
+    public func waitUntilIdle() async {
+        while case let flights = registry.inFlight, !flights.isEmpty {
+            for flight in flights { _ = await flight.pending.value }
+        }
+        await broadcaster.flush()
     }
 
     // MARK: Universal links
@@ -134,14 +284,15 @@ public final class LinkManager: Sendable {
     /// was a duplicate and gives its outcome.
     ///
     /// - Parameter activity: The activity.
-    /// - Returns: The handle; not handled when the activity is not a browsing-web activity on an app link.
+    /// - Returns: The handle; not handled when the activity is not a browsing-web activity on an app link, or the
+    ///   manager is shutting down.
     public func handle(_ activity: UserActivity) -> LinkHandle {
         guard activity.activityType == UserActivity.browsingWeb, let url = activity.webpageURL,
-              recognizer.kind(of: url) == .appLink
+              recognizer.kind(of: url) == .appLink, let handle = admit(url, deadline: nil)
         else {
             return LinkHandle(url: activity.webpageURL, isHandled: false, outcome: LinkOutcome())
         }
-        return startResolution(of: url)
+        return handle
     }
 
     // MARK: In-app messages and push
@@ -155,49 +306,43 @@ public final class LinkManager: Sendable {
     ///   with an ``LinkError/Code/unsafeLink`` error, whatever the flag.
     ///
     /// - Parameter url: The tapped URL.
-    /// - Returns: The handle.
+    /// - Returns: The handle; not handled while the manager is shutting down.
     @discardableResult
     public func handleInAppHyperlink(_ url: URL) -> LinkHandle {
-        if Self.isUnsafe(url) {
-            return notifyImmediately(ResolvedLink(requestedURL: url, isPubWeb: false, error: unsafeInput(url)), url: url)
+        guard isAcceptingLinks else { return refuseForShutdown(url) }
+        if LinkSafety.isUnsafe(url) {
+            let link = ResolvedLink(requestedURL: url, isPubWeb: false, error: LinkSafety.unsafeInputError(url))
+            return notifyImmediately(link, url: url)
         }
         guard executeRsysWebURL else {
-            opener.open(url)
-            return LinkHandle(url: url, isHandled: true, outcome: LinkOutcome(openedURL: url))
+            return opened(dispatcher.open(url), url: url)
         }
         if recognizer.kind(of: url).isPubWeb {
-            return startResolution(of: url)
+            return admit(url, deadline: nil) ?? refuseForShutdown(url)
         }
-        let isWeb = ["http", "https"].contains(url.scheme?.lowercased() ?? "")
+        let isWeb = LinkSafety.isWeb(url)
         let passThrough = ResolvedLink(
             requestedURL: url, deepLinkURL: isWeb ? nil : url, webLinkURL: isWeb ? url : nil, isPubWeb: false)
         return notifyImmediately(passThrough, url: url)
     }
 
-    /// Handles a push notification's payload: the URL under `"u"`.
+    /// Handles a push notification's payload: the URL under `"u"` (see ``PushPayload``).
     ///
     /// A pub-web URL is treated like an in-app hyperlink (see ``handleInAppHyperlink(_:)``); any other URL goes
     /// to the router, then the opener; an unsafe one yields an ``LinkError/Code/unsafeLink`` notification.
     ///
     /// - Parameter userInfo: The payload.
-    /// - Returns: The handle; not handled when there is no usable `"u"`.
+    /// - Returns: The handle; not handled when there is no usable `"u"`, or the manager is shutting down.
     @discardableResult
     public func didReceiveRemoteNotification(_ userInfo: [String: Any]) -> LinkHandle {
-        let url: URL?
-        switch userInfo["u"] {
-        case let string as String: url = Self.absoluteURL(string)
-        case let value as URL: url = value
-        default: url = nil
+        guard let url = PushPayload(userInfo: userInfo).url else {
+            return LinkHandle(url: nil, isHandled: false, outcome: LinkOutcome())
         }
-        guard let url else { return LinkHandle(url: nil, isHandled: false, outcome: LinkOutcome()) }
-        if Self.isUnsafe(url) || recognizer.kind(of: url).isPubWeb {
+        if LinkSafety.isUnsafe(url) || recognizer.kind(of: url).isPubWeb {
             return handleInAppHyperlink(url)
         }
-        if let router, router.route(url) {
-            return LinkHandle(url: url, isHandled: true, outcome: LinkOutcome(routedURL: url))
-        }
-        opener.open(url)
-        return LinkHandle(url: url, isHandled: true, outcome: LinkOutcome(openedURL: url))
+        guard isAcceptingLinks else { return refuseForShutdown(url) }
+        return opened(dispatcher.dispatch(url), url: url)
     }
 
     /// Handles a URL the app was opened with (a custom-scheme deep link, the pre-universal-link path).
@@ -209,22 +354,13 @@ public final class LinkManager: Sendable {
     /// - Returns: Whether the manager handled it (started a resolution, or a route accepted it).
     @discardableResult
     public func openURL(_ url: URL) -> Bool {
-        if Self.isUnsafe(url) { return false }
+        if LinkSafety.isUnsafe(url) || !isAcceptingLinks { return false }
         if recognizer.kind(of: url) == .appLink {
-            return startResolution(of: url).isHandled
+            return admit(url, deadline: nil)?.isHandled ?? false
         }
-        return router?.route(url) ?? false
-    }
-
-    // MARK: Without notifications
-
-    /// Resolves a pub-web URL and returns the result, without notification, coalescing or routing.
-    ///
-    /// - Parameter url: The tracking URL.
-    /// - Returns: The resolved link.
-    /// - Throws: ``LinkError``.
-    public func resolve(_ url: URL) async throws(LinkError) -> ResolvedLink {
-        try await resolver.resolve(url)
+        guard let route = router?.routeReturningMatch(url) else { return false }
+        emit(.routed, url, reason: route.pattern, target: url)
+        return true
     }
 
     // MARK: Delivery
@@ -244,58 +380,102 @@ public final class LinkManager: Sendable {
 
     // MARK: Internals
 
-    private func startResolution(of url: URL) -> LinkHandle {
-        let key = Self.coalescingKey(url)
+    /// Takes a pub-web link: refuses it without a slot when the policy does (credentials included), else starts its
+    /// resolution or joins the one of the same click.
+    ///
+    /// - Returns: The handle, or `nil` when the manager is shutting down.
+    private func admit(_ url: URL, deadline: ContinuousClock.Instant?) -> LinkHandle? {
+        guard isAcceptingLinks else {
+            emit(.refused, url, errorCode: .shuttingDown)
+            return nil
+        }
+        emit(.received, url)
+        if let refusal = configuration.resolution.policy.check(url) {
+            // Before the registry: a refused URL (one with credentials, say) must never claim or join the slot of
+            // the clean URL it would otherwise share a key with.
+            emit(.refused, url, errorCode: refusal.code, reason: refusal.message)
+            return notifyImmediately(ResolvedLink(requestedURL: url, isPubWeb: true, error: refusal), url: url)
+        }
         let startedAt = clock.now
-        let (task, isDuplicate) = registry.claim(key, now: startedAt) {
+        let configured = startedAt + configuration.resolution.timeout
+        let resolutionDeadline = deadline.map { min($0, configured) } ?? configured
+        let key = Self.coalescingKey(url)
+        let (resolution, isDuplicate) = registry.claim(key, now: startedAt, deadline: resolutionDeadline) { pending in
             // A tapped link is user-initiated work: it must not queue behind background jobs of the host.
             Task(priority: .userInitiated) { [self] in
-                let link: ResolvedLink
-                do throws(LinkError) {
-                    link = try await resolver.resolve(url, startedAt: startedAt)
-                } catch {
-                    link = ResolvedLink(requestedURL: url, isPubWeb: true, error: error)
-                }
+                let link = await resolve(url, startedAt: startedAt, deadline: resolutionDeadline)
                 let outcome = deliver(link)
                 registry.complete(key, now: clock.now)
-                return outcome
+                pending.complete(outcome)
             }
         }
-        return LinkHandle(url: url, isHandled: true, isDuplicate: isDuplicate, task: task)
+        if isDuplicate { emit(.coalesced, url) }
+        return LinkHandle(url: url, isHandled: true, isDuplicate: isDuplicate, pending: resolution.pending)
+    }
+
+    /// One resolution, reported as events; a failure is a link with an error.
+    private func resolve(_ url: URL, startedAt: ContinuousClock.Instant, deadline: ContinuousClock.Instant) async -> ResolvedLink {
+        do throws(LinkError) {
+            let link = try await resolver.resolve(url, startedAt: deadline - configuration.resolution.timeout)
+            emit(.resolved, url, duration: clock.now - startedAt)
+            return link
+        } catch {
+            emit(.failed, url, duration: clock.now - startedAt, errorCode: error.code, reason: error.message)
+            return ResolvedLink(requestedURL: url, isPubWeb: true, error: error)
+        }
     }
 
     private func notifyImmediately(_ link: ResolvedLink, url: URL) -> LinkHandle {
         LinkHandle(url: url, isHandled: true, outcome: deliver(link))
     }
 
-    /// Posts the link's one notification, then routes it when a router is set: the deep link, else the web link,
-    /// else the opener. The requested URL itself is never handled again.
+    private func opened(_ outcome: LinkOutcome, url: URL) -> LinkHandle {
+        report(outcome, url: url)
+        return LinkHandle(url: url, isHandled: true, outcome: outcome)
+    }
+
+    private func refuseForShutdown(_ url: URL) -> LinkHandle {
+        emit(.refused, url, errorCode: .shuttingDown)
+        return LinkHandle(url: url, isHandled: false, outcome: LinkOutcome())
+    }
+
+    /// Posts the link's one notification, then hands it to the dispatcher.
     private func deliver(_ link: ResolvedLink) -> LinkOutcome {
         broadcaster.post(link)
-        var outcome = LinkOutcome(resolvedLink: link)
-        guard let router, link.error == nil || link.destinationURL != nil else { return outcome }
-        for candidate in [link.deepLinkURL, link.webLinkURL].compactMap({ $0 }) where candidate != link.requestedURL {
-            if router.route(candidate) {
-                outcome.routedURL = candidate
-                return outcome
-            }
-        }
-        if let fallback = link.webLinkURL ?? link.deepLinkURL, fallback != link.requestedURL {
-            opener.open(fallback)
-            outcome.openedURL = fallback
-        }
+        let outcome = dispatcher.dispatch(link)
+        report(outcome, url: link.requestedURL)
         return outcome
     }
 
-    private func unsafeInput(_ url: URL) -> LinkError {
+    private func report(_ outcome: LinkOutcome, url: URL) {
+        if let routed = outcome.routedURL { emit(.routed, url, reason: outcome.route?.pattern, target: routed) }
+        if let opened = outcome.openedURL { emit(.opened, url, target: opened) }
+    }
+
+    private func shuttingDownError(_ url: URL) -> LinkError {
         LinkError(
-            code: .unsafeLink,
-            message: "Refused \(url.scheme ?? "")-scheme URL: javascript, data, file and vbscript links are never opened."
+            code: .shuttingDown,
+            message: "The link manager is shutting down and took no new link (\(url.withoutCredentials.absoluteString));"
+                + " nothing was requested. Send the request to another instance."
         )
+    }
+
+    /// Reports an event; builds nothing when no handler is set.
+    private func emit(
+        _ kind: LinkEvent.Kind,
+        _ url: URL,
+        duration: Duration? = nil,
+        errorCode: LinkError.Code? = nil,
+        reason: String? = nil,
+        target: URL? = nil
+    ) {
+        guard let handler = configuration.eventHandler else { return }
+        handler(LinkEvent(kind, url: url, duration: duration, errorCode: errorCode, reason: reason, target: target))
     }
 
     /// The identity of a click for coalescing: scheme and host case-folded (trailing dot dropped), port, path and
     /// query exactly as received; the fragment never reaches the server, so it does not make another click.
+    /// URLs with credentials never get here (the policy refuses them first).
     static func coalescingKey(_ url: URL) -> String {
         var host = (url.host(percentEncoded: true) ?? "").lowercased()
         if host.hasSuffix(".") { host.removeLast() }
@@ -304,15 +484,5 @@ public final class LinkManager: Sendable {
         key += url.path(percentEncoded: true)
         if let query = url.query(percentEncoded: true) { key += "?" + query }
         return key
-    }
-
-    static func isUnsafe(_ url: URL) -> Bool {
-        guard let scheme = url.scheme?.lowercased() else { return false }
-        return ResolutionResponse.unsafeDeepLinkSchemes.contains(scheme)
-    }
-
-    static func absoluteURL(_ string: String) -> URL? {
-        guard let url = URL(string: string), url.scheme?.isEmpty == false else { return nil }
-        return url
     }
 }

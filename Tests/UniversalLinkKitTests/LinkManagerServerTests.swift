@@ -1,0 +1,247 @@
+import Foundation
+import Synchronization
+import _LinkKitLocking
+import Testing
+import UniversalLinkKitTesting
+@testable import UniversalLinkKit
+
+/// The manager as a backend uses it: one await per incoming link, results as a sequence, events, shutdown.
+struct LinkManagerServerTests {
+    typealias Fixture = LinkManagerTests.Fixture
+    static let appLink = LinkManagerTests.appLink
+    static let both = LinkManagerTests.both
+
+    /// A transport that answers each request after `delay`.
+    static func slow(_ delay: Duration, body: String = LinkManagerTests.both) -> ScriptedTransport {
+        ScriptedTransport(fallback: { _ in
+            try await Task.sleep(for: delay)
+            return .json(body)
+        })
+    }
+
+    @Test func resolveReturnsTheLinkAfterOneRequestAndOneNotification() async throws {
+        let fixture = Fixture()
+        let outcome = try await fixture.manager.resolve(Self.appLink)
+        let link = try #require(outcome.resolvedLink)
+        #expect(link.deepLinkURL == URL("example-app://products/1234"))
+        #expect(!outcome.isDuplicate)
+        #expect(await fixture.recorder.wait(for: Self.appLink) == link)
+        await fixture.manager.waitUntilIdle()
+        #expect(fixture.recorder.count == 1)
+        #expect(fixture.transport.count == 1)
+    }
+
+    @Test(arguments: [
+        URL("https://news.example.com/account/delete"),
+        LinkManagerTests.nonAppLink,
+        URL("example-app://pub/acc"),
+    ])
+    func aURLThatIsNotAPubWebAppLinkIsRefusedWithoutARequest(url: URL) async throws {
+        let fixture = Fixture()
+        let error = await #expect(throws: LinkError.self) { try await fixture.manager.resolve(url) }
+        #expect(error?.code == .notPubWebLink)
+        #expect(error?.message.contains("not a pub-web app link") == true)
+        await fixture.manager.waitUntilIdle()
+        #expect(fixture.transport.count == 0)
+        #expect(fixture.recorder.count == 0)
+    }
+
+    @Test func concurrentCallsForOneClickMakeOneRequestAndAllGetItsResult() async throws {
+        let fixture = Fixture(transport: Self.slow(.milliseconds(200)))
+        let outcomes = try await withThrowingTaskGroup(of: LinkOutcome.self) { group in
+            for _ in 0..<20 { group.addTask { try await fixture.manager.resolve(Self.appLink) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(outcomes.count == 20)
+        #expect(Set(outcomes.map(\.resolvedLink)).count == 1)
+        #expect(outcomes.filter { !$0.isDuplicate }.count == 1)
+        await fixture.manager.waitUntilIdle()
+        #expect(fixture.transport.count == 1)
+        #expect(fixture.recorder.count == 1)
+    }
+
+    @Test func aRepeatWithinTheDuplicateWindowGetsTheResultAtOnceWithoutARequest() async throws {
+        // A long window: on a loaded machine this test may resume seconds after the resolution completed.
+        let fixture = Fixture { $0.duplicateWindow = .seconds(60) }
+        let first = try await fixture.manager.resolve(Self.appLink)
+        let clock = ContinuousClock()
+        var again: LinkOutcome?
+        let elapsed = try await clock.measure { again = try await fixture.manager.resolve(Self.appLink) }
+        #expect(elapsed < .seconds(1))
+        #expect(again?.isDuplicate == true)
+        #expect(again?.resolvedLink == first.resolvedLink)
+        await fixture.manager.waitUntilIdle()
+        #expect(fixture.transport.count == 1)
+        #expect(fixture.recorder.count == 1)
+    }
+
+    @Test func aURLWithCredentialsIsRefusedBeforeItCanTakeOrJoinTheCleanLinksSlot() async throws {
+        let fixture = Fixture(transport: Self.slow(.milliseconds(100)))
+        let withCredentials = URL("https://user:secret@news.example.com/pub/acc?_ri_=X&_ei_=Y")
+        async let refused = fixture.manager.resolve(withCredentials)
+        async let clean = fixture.manager.resolve(Self.appLink)
+        let (refusedOutcome, cleanOutcome) = try await (refused, clean)
+        #expect(refusedOutcome.resolvedLink?.error?.code == .hostNotAllowed)
+        #expect(refusedOutcome.resolvedLink?.error?.message.contains("secret") == false)
+        #expect(cleanOutcome.resolvedLink?.error == nil)
+        #expect(!cleanOutcome.isDuplicate)
+        // And the other order: the clean link first, then the one with credentials.
+        let again = try await fixture.manager.resolve(withCredentials)
+        #expect(again.resolvedLink?.error?.code == .hostNotAllowed)
+        #expect(!again.isDuplicate)
+        await fixture.manager.waitUntilIdle()
+        #expect(fixture.transport.count == 1)
+        #expect(fixture.transport.requests.allSatisfy { $0.url.user == nil })
+    }
+
+    @Test func aCallsOwnTimeoutBoundsTheResolutionItStarts() async throws {
+        let fixture = Fixture(transport: Self.slow(.seconds(30)))
+        let outcome = try await fixture.manager.resolve(Self.appLink, timeout: .milliseconds(300))
+        #expect(outcome.resolvedLink?.error?.code == .timeout)
+        let notified = await fixture.recorder.wait(for: Self.appLink)
+        #expect(notified?.error?.code == .timeout)
+    }
+
+    @Test func aJoiningCallGivesUpAtItsOwnTimeoutWhileTheResolutionGoesOn() async throws {
+        let fixture = Fixture(transport: Self.slow(.milliseconds(800)))
+        async let first = fixture.manager.resolve(Self.appLink)
+        try await Task.sleep(for: .milliseconds(50))  // let the first call start the resolution
+        let error = await #expect(throws: LinkError.self) {
+            try await fixture.manager.resolve(Self.appLink, timeout: .milliseconds(100))
+        }
+        #expect(error?.code == .timeout)
+        let firstOutcome = try await first
+        #expect(firstOutcome.resolvedLink?.error == nil)
+        await fixture.manager.waitUntilIdle()
+        #expect(fixture.transport.count == 1)
+        #expect(fixture.recorder.count == 1)
+    }
+
+    @Test func aCancelledCallerGetsCancelledAtOnceAndTheLinkIsStillResolvedAndNotified() async throws {
+        let fixture = Fixture(transport: Self.slow(.milliseconds(400)))
+        let caller = Task { try await fixture.manager.resolve(Self.appLink) }
+        try await Task.sleep(for: .milliseconds(50))
+        caller.cancel()
+        let result = await caller.result
+        #expect(throws: LinkError.self) { try result.get() }
+        #expect((try? result.get()) == nil)
+        if case .failure(let error as LinkError) = result { #expect(error.code == .cancelled) }
+        let notified = await fixture.recorder.wait(for: Self.appLink)
+        #expect(notified?.error == nil)
+        #expect(fixture.transport.count == 1)
+    }
+
+    @Test func resultsSeeTheSameLinksInTheSameOrderAsTheNotifications() async throws {
+        let fixture = Fixture()
+        let results = fixture.manager.results()
+        let urls = (0..<5).map { URL(string: "https://news.example.com/pub/acc?_ri_=\($0)")! }
+        for url in urls { _ = try await fixture.manager.resolve(url) }
+        await fixture.manager.shutdown()
+        var seen: [URL] = []
+        for await link in results { seen.append(link.requestedURL) }
+        #expect(seen == fixture.recorder.links.map(\.requestedURL))
+        #expect(seen == urls)
+    }
+
+    @Test func eventsDescribeEachStepWithoutCredentials() async throws {
+        let events = EventLog()
+        let fixture = Fixture {
+            $0.eventHandler = events.handler
+            $0.duplicateWindow = .seconds(60)
+        }
+        _ = try await fixture.manager.resolve(Self.appLink)
+        _ = try await fixture.manager.resolve(Self.appLink)
+        _ = try await fixture.manager.resolve(URL("https://u:p4ss@news.example.com/pub/acc?_ri_=Z"))
+        _ = try? await fixture.manager.resolve(URL("https://news.example.com/account"))
+        await fixture.manager.waitUntilIdle()
+        let kinds = events.kinds(for: Self.appLink)
+        #expect(kinds.prefix(2) == [.received, .resolved])
+        #expect(kinds.contains(.delivered))
+        #expect(kinds.filter { $0 == .coalesced }.count == 1)
+        #expect(events.kinds.filter { $0 == .refused }.count == 2)
+        #expect(events.all.allSatisfy { !$0.description.contains("p4ss") && $0.url.password == nil })
+        let failed = events.all.first { $0.kind == .refused && $0.errorCode == .notPubWebLink }
+        #expect(failed != nil)
+    }
+
+    @Test func shutdownFinishesInFlightLinksRefusesNewOnesAndNotifiesEachOnce() async throws {
+        let fixture = Fixture(transport: Self.slow(.milliseconds(300)))
+        let inFlight = Task { try await fixture.manager.resolve(Self.appLink) }
+        try await Task.sleep(for: .milliseconds(50))
+        let results = fixture.manager.results()
+        await fixture.manager.shutdown(gracePeriod: .seconds(5))
+        let outcome = try await inFlight.value
+        #expect(outcome.resolvedLink?.error == nil)
+        #expect(fixture.recorder.links(for: Self.appLink).count == 1)
+        let refused = await #expect(throws: LinkError.self) {
+            try await fixture.manager.resolve(URL("https://news.example.com/pub/acc?_ri_=later"))
+        }
+        #expect(refused?.code == .shuttingDown)
+        #expect(!fixture.manager.continueUserActivity(UserActivity(browsingWeb: URL("https://news.example.com/pub/acc?_ri_=l"))))
+        var delivered = 0
+        for await _ in results { delivered += 1 }
+        #expect(delivered == 1)
+        #expect(fixture.transport.count == 1)
+    }
+
+    @Test func shutdownCancelsWhatOutlivesTheGracePeriodAndStillNotifiesIt() async throws {
+        let fixture = Fixture(transport: ScriptedTransport(fallback: { _ in
+            try await Task.sleep(for: .seconds(60))
+            return .json(LinkManagerTests.both)
+        }))
+        let handle = fixture.manager.handle(UserActivity(browsingWeb: Self.appLink))
+        let clock = ContinuousClock()
+        let elapsed = await clock.measure { await fixture.manager.shutdown(gracePeriod: .milliseconds(200)) }
+        #expect(elapsed < .seconds(5))
+        #expect(await handle.outcome.resolvedLink?.error?.code == .cancelled)
+        #expect(fixture.recorder.links.map { $0.error?.code } == [.cancelled])
+    }
+
+    @Test func anObserverThatWaitsForAnotherLinksResultDoesNotDeadlock() async throws {
+        let fixture = Fixture()
+        let other = URL("https://news.example.com/pub/acc?_ri_=other")
+        let waited = Mutex(false)
+        let token = fixture.center.addObserver(forName: .PIORsysWebURLResolved, object: nil, queue: nil) { note in
+            guard ResolvedLink(notification: note)?.requestedURL == Self.appLink else { return }
+            // Handles another link synchronously from inside the callback and blocks until its result exists.
+            let handle = fixture.manager.handle(UserActivity(browsingWeb: other))
+            let done = DispatchSemaphore(value: 0)
+            Task { _ = await handle.outcome; done.signal() }
+            waited.withTrackedLock { $0 = done.wait(timeout: .now() + 10) == .success }
+        }
+        defer { fixture.center.removeObserver(token) }
+        _ = try await fixture.manager.resolve(Self.appLink)
+        #expect(await fixture.recorder.wait(for: other) != nil)
+        #expect(waited.withTrackedLock { $0 })
+    }
+
+    @Test func theFlatConfigurationSetsTheBrandedDomainsAndTheDeadline() {
+        let configuration = LinkManager.Configuration(brandedDomains: ["news.example.com"], timeout: .seconds(3))
+        #expect(configuration.resolution.policy.brandedDomains == ["news.example.com"])
+        #expect(configuration.resolution.timeout == .seconds(3))
+        #expect(configuration.duplicateWindow == .seconds(2))
+    }
+}
+
+/// The test kit's one-call fixture, against the loopback stub through the real transport.
+struct LinkFixtureTests {
+    @Test func theFixtureResolvesADemoLinkThroughTheStubAndRecordsItsNotification() async throws {
+        let fixture = try LinkFixture()
+        let url = fixture.url("/pub/acc?_ri_=product")
+        let outcome = try await fixture.manager.resolve(url)
+        #expect(outcome.resolvedLink?.deepLinkURL == URL("example-app://products/1234"))
+        #expect(await fixture.recorder.wait(for: url)?.webLinkURL == URL("https://www.example.com/products/1234"))
+        #expect(fixture.stub.requestCount == 1)
+        #expect(fixture.stub.requests.first?.query == "_ri_=product")
+        await fixture.shutdown()
+    }
+
+    @Test func theRecordingOpenerSeesWhatNoRouteTakes() async throws {
+        let fixture = try LinkFixture()
+        fixture.manager.executeRsysWebURL = false
+        let url = URL("https://www.example.com/elsewhere")
+        fixture.manager.handleInAppHyperlink(url)
+        #expect(fixture.opener.urls == [url])
+        await fixture.shutdown()
+    }
+}
