@@ -1,4 +1,5 @@
 import Foundation
+import LinkRouting
 import UniversalLinkKit
 
 /// Turns one incoming link into the service's answer: the one call to the manager each request makes.
@@ -11,27 +12,36 @@ struct LinkEndpoint: Sendable {
     /// result.
     ///
     /// - Parameter requested: The link as the client sent it.
-    /// - Returns: The answer; a text that is no absolute URL is an `invalidRequest`.
+    /// - Returns: The answer; a text that is no URL at all is `notPubWebLink`, like any other URL the manager does
+    ///   not take.
     func answer(for requested: String) async -> LinkAnswer {
-        guard let url = URL(string: requested), url.scheme?.isEmpty == false else {
-            return .invalidRequest(requested, message: "\"\(requested)\" is not an absolute URL: send the tracking link, percent-encoded")
-        }
-        let handle = manager.handle(UserActivity(browsingWeb: url))
-        guard handle.isHandled else {
+        guard let url = URL(string: requested) else {
             return LinkAnswer(
                 requestedURL: requested, isPubWeb: false, isDuplicate: false,
-                error: .init(code: "notPubWebLink", message: "\(requested) is not a pub-web app link: nothing was requested. Open it as it is.")
+                error: .init(
+                    code: LinkError.Code.notPubWebLink.description,
+                    message: "\"\(requested)\" is not a URL: send the tracking link, percent-encoded, as ?url="
+                )
             )
         }
-        let outcome = await handle.outcome
+        let outcome: LinkOutcome
+        do {
+            outcome = try await manager.resolve(url, timeout: timeout)
+        } catch {
+            // Refused before any resolution (not a pub-web link, shutting down), or this request gave up waiting.
+            return LinkAnswer(
+                requestedURL: requested, isPubWeb: error.code != .notPubWebLink, isDuplicate: false,
+                error: .init(code: error.code.description, message: error.message)
+            )
+        }
         let link = outcome.resolvedLink
         return LinkAnswer(
             requestedURL: requested,
             deepLinkURL: link?.deepLinkURL,
             webLinkURL: link?.webLinkURL,
             isPubWeb: link?.isPubWeb ?? true,
-            isDuplicate: handle.isDuplicate,
-            route: nil,
+            isDuplicate: outcome.isDuplicate,
+            route: outcome.route.map { .init(pattern: $0.pattern, parameters: $0.parameters) },
             error: link?.error.map { .init(code: $0.code.description, message: $0.message) }
         )
     }

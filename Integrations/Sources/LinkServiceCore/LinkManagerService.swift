@@ -26,6 +26,6 @@ public struct LinkManagerService: Service {
     public func run() async throws {
         // Throws only when the task is cancelled: the manager is shut down either way.
         try? await gracefulShutdown()
-        _ = manager  // INTERIM: `manager.shutdown(gracePeriod:)` once the manager has it (server-api-ready).
+        await manager.shutdown(gracePeriod: gracePeriod)
     }
 }

@@ -45,7 +45,10 @@ public func buildApplication(
         managerConfiguration.resolution.policy.allowsLocalHosts = true
         managerConfiguration.resolution.policy.allowsHTTP = true
     }
-    _ = (events, metrics)  // INTERIM: fed through `eventHandler` once the manager has it (server-api-ready).
+    managerConfiguration.eventHandler = LinkEventHandler { event in
+        events.log(event)
+        metrics.record(event)
+    }
     let manager = LinkManager(
         configuration: managerConfiguration,
         router: try configuration.routesFile.map(loadRouter(from:))

@@ -54,10 +54,8 @@ struct LinkServiceBehaviourTests {
         #expect(fixture.stub.requestCount(for: "/pub/acc?_ri_=web") == 1)
     }
 
-    @Test(.disabled("INTERIM: needs LinkManager.Configuration.eventHandler (server-api-ready)"))
-    func metricsCountTheLinksRequestsRetriesAndDuplicates() async throws {
+    @Test func metricsCountTheLinksTheirDurationAndTheDuplicates() async throws {
         let fixture = try ServiceFixture()
-        fixture.stub.enqueue([.status(503), .normal], for: "/pub/acc?_ri_=web")
         try await fixture.application().test(.router) { client in
             for target in ["/pub/acc?_ri_=deep", "/pub/acc?_ri_=deep", "/pub/acc?_ri_=web", "/pub/acc?_ri_=none"] {
                 _ = try await client.execute(uri: fixture.openPath(target), method: .get)
@@ -70,13 +68,29 @@ struct LinkServiceBehaviourTests {
             #expect(samples[#"ulk_links_total{outcome="resolved"}"#] == 2)
             #expect(samples[#"ulk_links_total{outcome="missingDestination"}"#] == 1)
             #expect(samples[#"ulk_links_total{outcome="notPubWebLink"}"#] == 1)
-            #expect(samples[#"ulk_requests_total{status="200"}"#] == 3)
-            #expect(samples[#"ulk_requests_total{status="503"}"#] == 1)
-            #expect(samples["ulk_retries_total"] == 1)
             #expect(samples["ulk_coalesced_total"] == 1)
             #expect(samples["ulk_resolution_duration_seconds_count"] == 3)
             #expect(text.contains("# TYPE ulk_resolution_duration_seconds histogram"))
         }
+    }
+
+    @Test func metricsCountTheRequestsByStatusAndTheRetries() async throws {
+        let fixture = try ServiceFixture()
+        fixture.stub.enqueue([.status(503), .normal], for: "/pub/acc?_ri_=web")
+        try await fixture.application().test(.router) { client in
+            _ = try await client.execute(uri: fixture.openPath("/pub/acc?_ri_=deep"), method: .get)
+            _ = try await client.execute(uri: fixture.openPath("/pub/acc?_ri_=web"), method: .get)
+            let samples = Self.samples(String(buffer: try await client.execute(uri: "/metrics", method: .get).body))
+            #expect(samples["ulk_retries_total"] != nil)
+            // The manager does not yet emit request, answer and retry events (issue 12 puts them on the resolver's
+            // new path); the adapter's own test shows it counts them. Drop this wrapper once they are emitted.
+            withKnownIssue("requestSent/answered/retrying events are not emitted by the resolver yet", isIntermittent: true) {
+                #expect(samples[#"ulk_requests_total{status="200"}"#] == 2)
+                #expect(samples[#"ulk_requests_total{status="503"}"#] == 1)
+                #expect(samples["ulk_retries_total"] == 1)
+            }
+        }
+        #expect(fixture.stub.requestCount(for: "/pub/acc?_ri_=web") == 2)
     }
 
     @Test func eachHandledLinkIsOneInfoLineWithItsOutcome() async throws {
