@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import LinkServiceCore
 import NIOCore
 import Testing
 import UniversalLinkKitTesting
@@ -157,6 +158,32 @@ struct LinkServiceContractTests {
             let response = try await client.execute(uri: "/resolve", method: .post, body: ByteBuffer(string: "[1]"))
             #expect(response.status == .badRequest)
             #expect((try JSON(response.body)["error"] as? [String: Any])?["code"] as? String == "invalidRequest")
+        }
+    }
+
+    @Test func resolveReportsTheRouteTheRoutesFileMatched() async throws {
+        var fixture = try ServiceFixture()
+        let table = FileManager.default.temporaryDirectory.appendingPathComponent("routes-\(UUID().uuidString).json")
+        try Data(#"{"namespaces": [{"scheme": "example-app", "routes": [{"pattern": "/products/:id"}]}]}"#.utf8).write(to: table)
+        defer { try? FileManager.default.removeItem(at: table) }
+        fixture.configuration.routesFile = table.path
+        let requested = fixture.link("/pub/acc?_ri_=deep")
+        try await fixture.application().test(.router) { client in
+            let response = try await client.execute(
+                uri: "/resolve", method: .post, body: ByteBuffer(string: #"{"url": "\#(requested)"}"#))
+            let route = try #require(try JSON(response.body)["route"] as? [String: Any])
+            #expect(route["pattern"] as? String == "/products/:id")
+            #expect(route["parameters"] as? [String: String] == ["id": "1"])
+        }
+    }
+
+    @Test func anUnreadableRoutesFileIsAConfigurationError() throws {
+        var fixture = try ServiceFixture()
+        fixture.configuration.routesFile = "/nonexistent/routes.json"
+        #expect {
+            try fixture.application()
+        } throws: { error in
+            (error as? LinkServiceConfiguration.Error)?.variable == "ULK_ROUTES_FILE"
         }
     }
 
