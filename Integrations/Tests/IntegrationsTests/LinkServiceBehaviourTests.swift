@@ -36,6 +36,29 @@ struct LinkServiceBehaviourTests {
         #expect(ContinuousClock.now - started < .seconds(5))
     }
 
+    /// The same over real connections, one per request (AsyncHTTPClient; `POST /resolve`, as it follows no redirect).
+    @Test func concurrentResolvesOverHTTPMakeOneRequest() async throws {
+        let fixture = try ServiceFixture(timeout: .seconds(10))
+        fixture.stub.enqueue([.delay(0.5)], for: "/pub/acc?_ri_=web")
+        let body = #"{"url": "\#(fixture.link("/pub/acc?_ri_=web"))"}"#
+        let answers = try await fixture.application().test(.ahc(.http)) { client in
+            try await withThrowingTaskGroup(of: (HTTPResponse.Status, String?, Bool?).self) { group in
+                for _ in 0..<8 {
+                    group.addTask {
+                        let response = try await client.execute(uri: "/resolve", method: .post, body: ByteBuffer(string: body))
+                        let json = try JSON(response.body)
+                        return (response.status, json["webLinkURL"] as? String, json["duplicate"] as? Bool)
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+        }
+        #expect(answers.allSatisfy { $0.0 == .ok && $0.1 == "https://www.example.com/products/2" })
+        // One caller started the resolution; the seven others joined it.
+        #expect(answers.filter { $0.2 == true }.count == 7)
+        #expect(fixture.stub.requestCount(for: "/pub/acc?_ri_=web") == 1)
+    }
+
     @Test func aRepeatWithinTheDuplicateWindowAnswersAtOnceWithoutARequest() async throws {
         let fixture = try ServiceFixture(timeout: .seconds(10))
         let body = ByteBuffer(string: #"{"url": "\#(fixture.link("/pub/acc?_ri_=web"))"}"#)
