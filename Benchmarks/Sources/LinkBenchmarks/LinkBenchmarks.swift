@@ -4,7 +4,7 @@ import Foundation
 /// table, or one JSON object per measurement with `--json`.
 @main
 struct LinkBenchmarks {
-    static let groups = ["routing", "resolution", "aasa", "broadcast"]
+    static let groups = ["routing", "resolution", "aasa", "broadcast", "manager"]
 
     static func main() async throws {
         var json = false
@@ -54,6 +54,7 @@ struct LinkBenchmarks {
             case "resolution": try await ResolutionGroup.run(rounds: Timer.batches).forEach(report)
             case "aasa": AASAGroup.run(report: report)
             case "broadcast": BroadcastGroup.run(report: report)
+            case "manager": await ManagerGroup.run(rounds: Timer.batches).forEach(report)
             default: break
             }
         }
@@ -64,7 +65,7 @@ struct LinkBenchmarks {
         usage: link-benchmarks [--json] [--filter GROUP]... [--quick]
                link-benchmarks --profile NAME [ITERATIONS]
           --json          one JSON object per measurement instead of the table
-          --filter GROUP  only this group (routing, resolution, aasa, broadcast); repeatable
+          --filter GROUP  only this group (routing, resolution, aasa, broadcast, manager); repeatable
           --quick         fewer, shorter batches (smoke runs only)
           --profile NAME  run one case untimed for callgrind: route-hit, route-cold, aasa-realistic, aasa-shared
         """

@@ -18,8 +18,8 @@ extension ResolvedLink {
     ///
     /// ```swift
     /// center.addObserver(forName: .PIORsysWebURLResolved, object: nil, queue: nil) { note in
-    ///     guard let link = ResolvedLink(notification: note) else { return }
-    ///     router.route(link.destinationURL)
+    ///     guard let link = ResolvedLink(notification: note), let destination = link.destinationURL else { return }
+    ///     router.route(destination)
     /// }
     /// ```
     ///

@@ -12,8 +12,8 @@ import _LinkKitLocking
 /// ```swift
 /// let manager = LinkManager.shared
 /// NotificationCenter.default.addObserver(forName: .PIORsysWebURLResolved, object: nil, queue: nil) { note in
-///     guard let link = ResolvedLink(notification: note) else { return }
-///     show(link.deepLinkURL ?? link.webLinkURL)
+///     guard let link = ResolvedLink(notification: note), let destination = link.destinationURL else { return }
+///     show(destination)
 /// }
 /// manager.executeRsysWebURL = true
 /// manager.continueUserActivity(UserActivity(browsingWeb: url))

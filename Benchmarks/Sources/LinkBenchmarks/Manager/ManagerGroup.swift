@@ -1,0 +1,61 @@
+import Foundation
+import Synchronization
+import UniversalLinkKit
+
+/// Group `manager`: one `LinkManager.resolve(_:timeout:)` per link, each a new click, over a transport that answers at
+/// once, without an event handler and with one that only counts: what events cost on the hot path (nothing measurable
+/// without a handler is the promise), apart from any network.
+///
+/// The two subjects run in interleaved rounds of `links` sequential calls; the ratio is the median of per-round
+/// ratios against the manager without events.
+enum ManagerGroup {
+    static let links = 2_000
+
+    static func run(rounds: Int) async -> [Measurement] {
+        let transport = ClosureTransport { _, _ in
+            TransportResponse(
+                statusCode: 200, headerFields: ["Content-Type": "application/json"],
+                body: Data(#"{"webLinkUrl":"https://www.example.com/p","mobileDeepLinkUrl":"example-app://p"}"#.utf8))
+        }
+        let counted = Counted()
+        var withEvents = LinkManager.Configuration()
+        withEvents.eventHandler = LinkEventHandler { _ in counted.add() }
+        let subjects: [(name: String, configuration: LinkManager.Configuration)] = [
+            ("UniversalLinkKit-events-off", LinkManager.Configuration()),
+            ("UniversalLinkKit-events-on", withEvents),
+        ]
+        var samples = Array(repeating: [Double](), count: subjects.count)
+        var serial = 0
+        for _ in 0..<max(rounds, 3) {
+            for (index, subject) in subjects.enumerated() {
+                // A new manager per round: its duplicate window would otherwise hold every link of the round.
+                let manager = LinkManager(
+                    configuration: subject.configuration, transport: transport, notificationCenter: NotificationCenter())
+                let start = ContinuousClock.now
+                for _ in 0..<links {
+                    serial += 1
+                    _ = try? await manager.resolve(URL(string: "https://news.example.com/pub/acc?_ri_=\(serial)")!)
+                }
+                let elapsed = ContinuousClock.now - start
+                await manager.shutdown()
+                let (seconds, attoseconds) = elapsed.components
+                samples[index].append((Double(seconds) * 1e9 + Double(attoseconds) / 1e9) / Double(links))
+            }
+        }
+        precondition(counted.value > 0, "the handler must have seen events")
+        return subjects.enumerated().map { index, subject in
+            let (ns, spread) = Timer.summarize(samples[index])
+            let ratios = zip(samples[index], samples[0]).map { $0 / $1 }.sorted()
+            return Measurement(
+                group: "manager", caseName: "resolve_instant", size: links, subject: subject.name, nsPerOp: ns,
+                spread: spread, ratio: ratios[ratios.count / 2])
+        }
+    }
+
+    /// Counts events, so a handler that is never called would be noticed.
+    final class Counted: Sendable {
+        private let count = Mutex(0)
+        func add() { count.withLock { $0 += 1 } }
+        var value: Int { count.withLock { $0 } }
+    }
+}
