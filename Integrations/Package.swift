@@ -1,0 +1,98 @@
+// swift-tools-version:6.0
+
+import PackageDescription
+
+// A separate package so that the root package keeps zero dependencies: only this one pulls in swift-log,
+// swift-metrics, swift-prometheus, swift-service-lifecycle and Hummingbird.
+let package = Package(
+    name: "Integrations",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "UniversalLinkKitLogging", targets: ["UniversalLinkKitLogging"]),
+        .library(name: "UniversalLinkKitMetrics", targets: ["UniversalLinkKitMetrics"]),
+        .executable(name: "link-service", targets: ["LinkService"]),
+    ],
+    dependencies: [
+        .package(name: "UniversalLinkKit", path: ".."),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        // Already in Hummingbird's graph; named because the service's code uses their types' members directly.
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+    ],
+    targets: [
+        .target(
+            name: "UniversalLinkKitLogging",
+            dependencies: [
+                .product(name: "UniversalLinkKit", package: "UniversalLinkKit"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "UniversalLinkKitMetrics",
+            dependencies: [
+                .product(name: "UniversalLinkKit", package: "UniversalLinkKit"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ]
+        ),
+        // The service's code, a library so that the tests build the same application `main` runs.
+        .target(
+            name: "LinkServiceCore",
+            dependencies: [
+                "UniversalLinkKitLogging",
+                "UniversalLinkKitMetrics",
+                .product(name: "UniversalLinkKit", package: "UniversalLinkKit"),
+                .product(name: "LinkRouting", package: "UniversalLinkKit"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .executableTarget(
+            name: "LinkService",
+            dependencies: [
+                "LinkServiceCore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .testTarget(
+            name: "IntegrationsTests",
+            dependencies: [
+                "UniversalLinkKitLogging",
+                "UniversalLinkKitMetrics",
+                "LinkServiceCore",
+                .product(name: "UniversalLinkKit", package: "UniversalLinkKit"),
+                .product(name: "UniversalLinkKitTesting", package: "UniversalLinkKit"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+for target in package.targets where [.executable, .test, .regular].contains(target.type) {
+    var settings = target.swiftSettings ?? []
+    // Require `any` for existential types.
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    // A file sees only the members of modules it imports itself.
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    target.swiftSettings = settings
+}

@@ -1,0 +1,109 @@
+import Foundation
+import HTTPTypes
+
+/// What the service answers about one link, for both `GET /open` and `POST /resolve`.
+struct LinkAnswer: Sendable, Hashable {
+    /// The matched route of `POST /resolve`'s `route` field.
+    struct Route: Sendable, Hashable, Encodable {
+        var pattern: String
+        var parameters: [String: String]
+    }
+
+    /// The `error` object: a `LinkError.Code` name (or `invalidRequest`) and its message.
+    struct Failure: Sendable, Hashable, Encodable {
+        var code: String
+        var message: String
+    }
+
+    var requestedURL: String
+    var deepLinkURL: URL?
+    var webLinkURL: URL?
+    var isPubWeb: Bool
+    var isDuplicate: Bool
+    var route: Route?
+    var error: Failure?
+
+    /// The code logged and counted for the link: `resolved`, or the error's code.
+    var outcome: String { error?.code ?? "resolved" }
+
+    /// Where `GET /open` redirects: the deep link, else the web link. A link whose unsafe half was dropped
+    /// (`unsafeLink` with the other half kept) still redirects to the safe half, as the library routes it.
+    var location: URL? { deepLinkURL ?? webLinkURL }
+
+    /// The status of `GET /open`: `302` with a location, else the error's status.
+    var openStatus: HTTPResponse.Status {
+        if location != nil { return .found }
+        return Self.status(forCode: error?.code ?? "missingDestination")
+    }
+
+    /// The status of `GET /open` for an error code.
+    ///
+    /// 400 for a request that is not a pub-web app link, 403 for a host the policy refuses, 404 for a link without
+    /// destination, 504 when the deadline passed, 503 while shutting down, 502 for whatever the Response Handler did
+    /// wrong (network, HTTP status, invalid or oversized answer, unsafe link).
+    static func status(forCode code: String) -> HTTPResponse.Status {
+        switch code {
+        case "notPubWebLink", "invalidRequest": .badRequest
+        case "hostNotAllowed": .forbidden
+        case "missingDestination": .notFound
+        case "timeout": .gatewayTimeout
+        case "shuttingDown", "cancelled": .serviceUnavailable
+        default: .badGateway
+        }
+    }
+
+    /// An answer for a request that names no usable URL.
+    static func invalidRequest(_ requested: String, message: String) -> LinkAnswer {
+        LinkAnswer(
+            requestedURL: requested, isPubWeb: false, isDuplicate: false,
+            error: Failure(code: "invalidRequest", message: message)
+        )
+    }
+}
+
+extension LinkAnswer {
+    /// `GET /open`'s error body: `{"requestedURL": str, "error": {"code": str, "message": str}}`.
+    struct OpenErrorBody: Encodable {
+        var requestedURL: String
+        var error: Failure?
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(requestedURL, forKey: .requestedURL)
+            try container.encode(error, forKey: .error)
+        }
+
+        enum CodingKeys: String, CodingKey { case requestedURL, error }
+    }
+
+    /// `POST /resolve`'s body: every field present, `null` where there is no value.
+    struct ResolveBody: Encodable {
+        var answer: LinkAnswer
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(answer.requestedURL, forKey: .requestedURL)
+            try container.encode(answer.deepLinkURL?.absoluteString, forKey: .deepLinkURL)
+            try container.encode(answer.webLinkURL?.absoluteString, forKey: .webLinkURL)
+            try container.encode(answer.isPubWeb, forKey: .isPubWeb)
+            try container.encode(answer.isDuplicate, forKey: .duplicate)
+            try container.encode(answer.route, forKey: .route)
+            try container.encode(answer.error, forKey: .error)
+        }
+
+        enum CodingKeys: String, CodingKey { case requestedURL, deepLinkURL, webLinkURL, isPubWeb, duplicate, route, error }
+    }
+
+    /// `GET /open`'s error body as JSON.
+    var openErrorJSON: Data { Self.encode(OpenErrorBody(requestedURL: requestedURL, error: error)) }
+
+    /// `POST /resolve`'s body as JSON.
+    var resolveJSON: Data { Self.encode(ResolveBody(answer: self)) }
+
+    private static func encode(_ value: some Encodable) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Strings, booleans and nulls only: encoding cannot fail.
+        return (try? encoder.encode(value)) ?? Data("{}".utf8)
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+public import Logging
+public import UniversalLinkKit
+
+/// Sends the ``UniversalLinkKit/LinkEvent``s of a `LinkManager` to a swift-log `Logger`, one entry per event,
+/// with structured metadata.
+///
+/// Plug it in as the manager's event handler:
+///
+/// ```swift
+/// var configuration = LinkManager.Configuration(brandedDomains: ["news.example.com"])
+/// configuration.eventHandler = LinkEventLogger(logger: Logger(label: "links")).handler
+/// ```
+///
+/// Levels follow swift-log's guidelines for libraries ("Choosing log levels"): nothing above `debug`, because every
+/// event is also visible another way (the caller receives each result and failure; `UniversalLinkKitMetrics` counts
+/// retries and failures), and normal operations must not flood production logs.
+/// - `trace`: the steps of the normal path: ``UniversalLinkKit/LinkEvent/Kind/received``,
+///   ``UniversalLinkKit/LinkEvent/Kind/requestSent``, ``UniversalLinkKit/LinkEvent/Kind/answered``,
+///   ``UniversalLinkKit/LinkEvent/Kind/redirected``, ``UniversalLinkKit/LinkEvent/Kind/delivered``,
+///   ``UniversalLinkKit/LinkEvent/Kind/held``, ``UniversalLinkKit/LinkEvent/Kind/released``.
+/// - `debug`: one line per decision or result: ``UniversalLinkKit/LinkEvent/Kind/coalesced``,
+///   ``UniversalLinkKit/LinkEvent/Kind/refused``, ``UniversalLinkKit/LinkEvent/Kind/retrying``,
+///   ``UniversalLinkKit/LinkEvent/Kind/resolved``, ``UniversalLinkKit/LinkEvent/Kind/failed`` (a failure the
+///   caller receives is not an error of the process), ``UniversalLinkKit/LinkEvent/Kind/routed``,
+///   ``UniversalLinkKit/LinkEvent/Kind/opened``.
+///
+/// A kind added to `LinkEvent` later is logged at `trace`. Metadata keys (set only when the event carries the
+/// field): `link.event` (the kind), `link.url`, `link.attempt`, `link.status`, `link.bytes`, `link.duration`
+/// (seconds, as a decimal), `link.error` (the `LinkError.Code`), `link.target`, `link.reason`. URLs come without
+/// user or password, as `LinkEvent` carries them.
+public struct LinkEventLogger: Sendable {
+    /// The logger entries go to; its own log level filters them as usual.
+    public var logger: Logger
+
+    /// Creates an adapter.
+    ///
+    /// - Parameter logger: The logger entries go to.
+    public init(logger: Logger) {
+        self.logger = logger
+    }
+
+    /// The handler to set as the manager's event handler.
+    public var handler: LinkEventHandler {
+        let logger = self
+        return LinkEventHandler { event in logger.log(event) }
+    }
+
+    /// Logs one event at ``level(for:)`` with its metadata.
+    ///
+    /// - Parameter event: The event.
+    public func log(_ event: LinkEvent) {
+        let level = Self.level(for: event.kind)
+        // The metadata is built only when the entry will be written.
+        guard logger.logLevel <= level else { return }
+        logger.log(level: level, "link \(event.kind)", metadata: Self.metadata(of: event))
+    }
+
+    /// The level an event of this kind is logged at.
+    ///
+    /// - Parameter kind: The event's kind.
+    /// - Returns: `debug` for decisions and results, `trace` for the steps in between.
+    public static func level(for kind: LinkEvent.Kind) -> Logger.Level {
+        switch kind {
+        case .coalesced, .refused, .retrying, .resolved, .failed, .routed, .opened: .debug
+        default: .trace
+        }
+    }
+
+    /// The structured metadata of an event: the keys listed on ``LinkEventLogger``.
+    ///
+    /// - Parameter event: The event.
+    /// - Returns: The metadata.
+    public static func metadata(of event: LinkEvent) -> Logger.Metadata {
+        var metadata: Logger.Metadata = [
+            "link.event": .string(event.kind.description),
+            "link.url": .string(event.url.absoluteString),
+        ]
+        if let attempt = event.attempt { metadata["link.attempt"] = .string(String(attempt)) }
+        if let status = event.statusCode { metadata["link.status"] = .string(String(status)) }
+        if let bytes = event.bytes { metadata["link.bytes"] = .string(String(bytes)) }
+        if let duration = event.duration { metadata["link.duration"] = .string(Self.seconds(duration)) }
+        if let code = event.errorCode { metadata["link.error"] = .string(code.description) }
+        if let target = event.target { metadata["link.target"] = .string(target.absoluteString) }
+        if let reason = event.reason { metadata["link.reason"] = .string(reason) }
+        return metadata
+    }
+
+    /// A duration as seconds with microsecond precision, `"0.012345"`: one unit for every log line.
+    static func seconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let micros = seconds * 1_000_000 + attoseconds / 1_000_000_000_000
+        let sign = micros < 0 ? "-" : ""
+        let magnitude = micros.magnitude
+        let fraction = String(magnitude % 1_000_000)
+        return "\(sign)\(magnitude / 1_000_000)." + String(repeating: "0", count: 6 - fraction.count) + fraction
+    }
+}
+
+extension LinkEventHandler {
+    /// A handler that logs every event to `logger`, at the levels ``LinkEventLogger`` documents.
+    ///
+    /// ```swift
+    /// configuration.eventHandler = .logging(to: Logger(label: "links"))
+    /// ```
+    ///
+    /// - Parameter logger: The logger.
+    /// - Returns: The handler.
+    public static func logging(to logger: Logger) -> LinkEventHandler {
+        LinkEventLogger(logger: logger).handler
+    }
+}

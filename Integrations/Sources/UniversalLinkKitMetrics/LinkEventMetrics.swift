@@ -1,0 +1,101 @@
+public import CoreMetrics
+public import UniversalLinkKit
+
+/// Counts the ``UniversalLinkKit/LinkEvent``s of a `LinkManager` with swift-metrics.
+///
+/// Plug it in as the manager's event handler; the metrics go to the factory given (by default the one
+/// `MetricsSystem.bootstrap(_:)` installed):
+///
+/// ```swift
+/// var configuration = LinkManager.Configuration(brandedDomains: ["news.example.com"])
+/// configuration.eventHandler = LinkEventMetrics().handler
+/// ```
+///
+/// | Metric | Type | Dimensions | Counts |
+/// | --- | --- | --- | --- |
+/// | `ulk_links_total` | counter | `outcome`: `resolved` or the `LinkError.Code` (`timeout`, `hostNotAllowed`, ...) | every resolution that ended (``UniversalLinkKit/LinkEvent/Kind/resolved``, ``UniversalLinkKit/LinkEvent/Kind/failed``) and every link refused before any request (``UniversalLinkKit/LinkEvent/Kind/refused``); not the duplicates |
+/// | `ulk_resolution_duration_seconds` | timer | none | the whole resolution, request(s) and retry included, success or failure |
+/// | `ulk_requests_total` | counter | `status`: the HTTP status code (`200`, `503`, ...) | every answer with a status line (``UniversalLinkKit/LinkEvent/Kind/answered``) |
+/// | `ulk_retries_total` | counter | none | every retry (``UniversalLinkKit/LinkEvent/Kind/retrying``) |
+/// | `ulk_coalesced_total` | counter | none | every activation that joined another of the same click (``UniversalLinkKit/LinkEvent/Kind/coalesced``): no request |
+///
+/// Other events are not counted. The names follow Prometheus' conventions (`_total` for counters, the unit in the
+/// name); a Prometheus backend (swift-prometheus) exports the timer as a histogram in seconds.
+public struct LinkEventMetrics: Sendable {
+    /// The label of the counter of finished links, dimension `outcome`.
+    public static let linksLabel = "ulk_links_total"
+    /// The label of the resolution timer.
+    public static let durationLabel = "ulk_resolution_duration_seconds"
+    /// The label of the counter of answers, dimension `status`.
+    public static let requestsLabel = "ulk_requests_total"
+    /// The label of the retry counter.
+    public static let retriesLabel = "ulk_retries_total"
+    /// The label of the counter of coalesced activations.
+    public static let coalescedLabel = "ulk_coalesced_total"
+
+    private let factory: any MetricsFactory
+    private let duration: CoreMetrics.Timer
+    private let retries: Counter
+    private let coalesced: Counter
+
+    /// Creates the metrics; the ones without dimensions are created at once, so they are exported at zero.
+    ///
+    /// - Parameter factory: The backend; by default `MetricsSystem.factory`, the bootstrapped one.
+    public init(factory: any MetricsFactory = MetricsSystem.factory) {
+        self.factory = factory
+        self.duration = CoreMetrics.Timer(label: Self.durationLabel, dimensions: [], factory: factory)
+        self.retries = Counter(label: Self.retriesLabel, dimensions: [], factory: factory)
+        self.coalesced = Counter(label: Self.coalescedLabel, dimensions: [], factory: factory)
+    }
+
+    /// The handler to set as the manager's event handler.
+    public var handler: LinkEventHandler {
+        let metrics = self
+        return LinkEventHandler { event in metrics.record(event) }
+    }
+
+    /// Updates the metrics an event counts for; other events are ignored.
+    ///
+    /// - Parameter event: The event.
+    public func record(_ event: LinkEvent) {
+        switch event.kind {
+        case .resolved, .failed:
+            countLink(outcome: event.errorCode?.description ?? "resolved")
+            if let elapsed = event.duration { duration.recordNanoseconds(Self.nanoseconds(elapsed)) }
+        case .refused:
+            countLink(outcome: event.errorCode?.description ?? "refused")
+        case .answered:
+            if let status = event.statusCode {
+                Counter(label: Self.requestsLabel, dimensions: [("status", String(status))], factory: factory).increment()
+            }
+        case .retrying:
+            retries.increment()
+        case .coalesced:
+            coalesced.increment()
+        default:
+            break
+        }
+    }
+
+    private func countLink(outcome: String) {
+        // The backend keeps one counter per label and dimensions (swift-metrics' contract), so making the handle
+        // per event only looks it up.
+        Counter(label: Self.linksLabel, dimensions: [("outcome", outcome)], factory: factory).increment()
+    }
+
+    static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        guard seconds < Int64.max / 1_000_000_000 else { return .max }
+        return max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}
+
+extension LinkEventHandler {
+    /// A handler that counts events into swift-metrics, as ``LinkEventMetrics`` documents.
+    ///
+    /// - Parameter factory: The backend; by default `MetricsSystem.factory`.
+    /// - Returns: The handler.
+    public static func metrics(factory: any MetricsFactory = MetricsSystem.factory) -> LinkEventHandler {
+        LinkEventMetrics(factory: factory).handler
+    }
+}
