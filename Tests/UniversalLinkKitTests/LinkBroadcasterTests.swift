@@ -86,20 +86,22 @@ struct LinkBroadcasterTests {
         let broadcaster = LinkBroadcaster(center: center)
         let recorder = NotificationRecorder(center: center)
         let entered = AsyncStream<Void>.makeStream()
+        let release = DispatchSemaphore(value: 0)
         let token = center.addObserver(forName: .PIORsysWebURLResolved, object: nil, queue: nil) { note in
             if ResolvedLink(notification: note)?.requestedURL.query == "n=0" {
                 entered.continuation.yield()
-                Thread.sleep(forTimeInterval: 0.5)
+                _ = release.wait(timeout: .now() + 10)  // until the test posted the next link
             }
         }
         defer { center.removeObserver(token) }
         broadcaster.post(link(0))
         var iterator = entered.stream.makeAsyncIterator()
         _ = await iterator.next()  // the slow observer is running now
-        let clock = ContinuousClock()
-        let posting = clock.measure { _ = broadcaster.post(link(1)) }
-        #expect(posting < .milliseconds(100))  // the old broadcaster held its lock here for the whole 0.5 s
+        // The old broadcaster held its lock while observers ran: this post would have waited for the release.
+        #expect(broadcaster.post(link(1)))
         #expect(broadcaster.pendingCount == 1)
+        #expect(recorder.links == [link(0)])  // link 1 waits behind the slow observer
+        release.signal()
         await broadcaster.flush()
         #expect(recorder.links == [link(0), link(1)])  // one order for every observer
     }
