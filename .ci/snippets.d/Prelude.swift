@@ -41,3 +41,11 @@ func acceptInvite(_ code: String) {}
 func retryLater() {}
 func showHomeScreen() {}
 func openInBrowser(_ url: URL) {}
+/// An app ID, an email's HTML and an association file's text.
+let app = "ABCDE12345.com.example.app"
+let html = "<a href=\"https://news.example.com/pub/acc?_ri_=X\">Shop</a>"
+let emailHTML = html
+let aasa = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/pub/acc"}]}]}}"#
+/// A server's answers.
+func redirect(to url: URL?) {}
+func respond(status: Int) {}
