@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import _LinkKitLocking
+internal import _LinkKitLocking
 
 /// Serves association files from a ``ResponseHandlerStub``: a domain's AASA and `assetlinks.json` files, with
 /// the status, content type and redirects of your choice, a different answer for Apple's fetcher, or the copy

@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import _LinkKitLocking
+internal import _LinkKitLocking
 import UniversalLinkKit
 
 /// Records every `ResolvedLink` broadcast on a `NotificationCenter`, for assertions.

@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import _LinkKitLocking
+internal import _LinkKitLocking
 import UniversalLinkKit
 
 /// An opener that records the URLs the manager hands it instead of opening them, for assertions.

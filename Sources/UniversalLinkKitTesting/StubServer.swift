@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import _LinkKitLocking
+internal import _LinkKitLocking
 
 /// The machinery behind ``ResponseHandlerStub``: the listener, one thread per connection, the shared state.
 ///

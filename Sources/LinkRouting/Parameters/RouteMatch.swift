@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import _LinkKitLocking
+internal import _LinkKitLocking
 
 /// What one routed URL matched, kept as found: ``RouteParameters`` answers lookups from it without building the
 /// JLRoutes dictionary, and builds the dictionary (and the `URL`) only when asked for them.

@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import _LinkKitLocking
+internal import _LinkKitLocking
 
 /// A JLRoutes 2.1-compatible URL router, safe to share between threads, matching through an index.
 ///

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
-import _LinkKitLocking
+internal import _LinkKitLocking
 
 /// Posts one ``Foundation/NSNotification/Name/PIORsysWebURLResolved`` notification per resolved link, in order,
 /// holds them while delivery is paused, and feeds the same links, in the same order, to every ``LinkResults``

@@ -1,5 +1,5 @@
 import Synchronization
-import _LinkKitLocking
+internal import _LinkKitLocking
 
 /// Coalesces activations of the same click: while one is in flight, or for a window after it completed, a new
 /// activation joins it instead of making a second request (and counting a second click).

@@ -1,7 +1,7 @@
 import Foundation
 import LinkRouting
 import Synchronization
-import _LinkKitLocking
+internal import _LinkKitLocking
 
 /// Handles email-to-app universal links the way Responsys' `PushIOManager` does on iOS, on plain values.
 ///

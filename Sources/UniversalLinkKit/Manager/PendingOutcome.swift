@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import _LinkKitLocking
+internal import _LinkKitLocking
 
 /// The outcome of one resolution, awaited by the activation that started it and by every one that joined it.
 ///

@@ -1,5 +1,5 @@
 import Synchronization
-import _LinkKitLocking
+internal import _LinkKitLocking
 
 /// Thrown by ``withDeadline(_:clock:operation:)``, and by a ``DeadlineEnforcingTransport``, when the deadline
 /// passes first.

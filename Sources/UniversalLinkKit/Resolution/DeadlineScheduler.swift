@@ -1,6 +1,6 @@
 import Dispatch
 import Synchronization
-import _LinkKitLocking
+internal import _LinkKitLocking
 
 /// One Dispatch timer for every deadline on the system clock in the process.
 ///

@@ -1,5 +1,5 @@
 import Synchronization
-import _LinkKitLocking
+internal import _LinkKitLocking
 
 /// A one-shot timer at a resolution's deadline, disarmed as soon as the resolution finishes first.
 ///

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Synchronization
-import _LinkKitLocking
+internal import _LinkKitLocking
 
 /// The production ``LinkTransport``: one reused `URLSession` with an ephemeral configuration.
 ///
