@@ -1,4 +1,6 @@
 import Foundation
+import Synchronization
+import _LinkKitLocking
 
 /// Resolves one pub-web tracking URL: one `GET` that counts the click and returns where the link goes.
 ///
@@ -139,21 +141,34 @@ public struct LinkResolver: Sendable {
         }
     }
 
-    /// The one deadline mechanism: the resolution races the clock in one task group; whichever ends first
-    /// cancels the other. Every transport goes through it, so tests on an injected clock take the production path.
+    /// The one deadline mechanism: the resolution races the clock; whichever ends first resumes the caller
+    /// and cancels the other. Every transport goes through it, so tests on an injected clock take the production
+    /// path. The caller waits on a continuation, not on the resolution's task: a transport that ignores
+    /// cancellation cannot hold the caller past the deadline (its task is left to finish on its own).
     private func race(
         _ attempt: ResolutionAttempt, requestedURL: URL, deadline: ContinuousClock.Instant
     ) async throws -> ResolutionResponse {
+        let race = Race()
         let clock = clock
-        return try await withThrowingTaskGroup(of: ResolutionResponse?.self) { group in
-            group.addTask { try await attempt.run(requestedURL) }
-            group.addTask {
-                try await clock.sleep(until: deadline)
-                return nil
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                race.start(continuation)
+                let work = Task {
+                    do {
+                        race.finish(.success(try await attempt.run(requestedURL)))
+                    } catch {
+                        race.finish(.failure(error))
+                    }
+                }
+                let timer = Task {
+                    // A cancelled sleep means the resolution ended first: nothing to report.
+                    guard (try? await clock.sleep(until: deadline)) != nil else { return }
+                    race.finish(.failure(DeadlineReached()))
+                }
+                race.attach(work, timer)
             }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let response = first else { throw DeadlineReached() }
-            return response
+        } onCancel: {
+            race.finish(.failure(CancellationError()))
         }
     }
 
@@ -193,6 +208,53 @@ package enum ResolutionStep: Sendable, Hashable {
 
 /// The clock won the race.
 private struct DeadlineReached: Error {}
+
+/// The state of one race: the caller's continuation, resumed once, and the two tasks to cancel then.
+private final class Race: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<ResolutionResponse, any Error>?
+        var outcome: Result<ResolutionResponse, any Error>?
+        var tasks: [Task<Void, Never>] = []
+    }
+
+    private let state = Mutex(State())
+
+    func start(_ continuation: CheckedContinuation<ResolutionResponse, any Error>) {
+        let early = state.withTrackedLock { state -> Result<ResolutionResponse, any Error>? in
+            guard let outcome = state.outcome else {
+                state.continuation = continuation
+                return nil
+            }
+            return outcome
+        }
+        // Cancelled before the race started.
+        if let early { continuation.resume(with: early) }
+    }
+
+    func attach(_ work: Task<Void, Never>, _ timer: Task<Void, Never>) {
+        let finished = state.withTrackedLock { state -> Bool in
+            if state.outcome != nil { return true }
+            state.tasks = [work, timer]
+            return false
+        }
+        if finished {
+            work.cancel()
+            timer.cancel()
+        }
+    }
+
+    /// The first call resumes the caller and cancels both tasks; later calls do nothing.
+    func finish(_ outcome: Result<ResolutionResponse, any Error>) {
+        let (continuation, tasks) = state.withTrackedLock { state -> (CheckedContinuation<ResolutionResponse, any Error>?, [Task<Void, Never>]) in
+            guard state.outcome == nil else { return (nil, []) }
+            state.outcome = outcome
+            defer { state.continuation = nil; state.tasks = [] }
+            return (state.continuation, state.tasks)
+        }
+        for task in tasks { task.cancel() }
+        continuation?.resume(with: outcome)
+    }
+}
 
 /// One resolution: the redirect chain and the single retry it may spend.
 private struct ResolutionAttempt: Sendable {
