@@ -18,7 +18,9 @@ let package = Package(
         .target(name: "_LinkKitLocking", exclude: ["README.md"]),
         .target(name: "AssociatedDomains"),
         .target(name: "LinkRouting", dependencies: ["_LinkKitLocking"]),
-        .target(name: "UniversalLinkKit", dependencies: ["LinkRouting", "_LinkKitLocking"]),
+        // Internal (not a product): libcurl's few entry points, loaded at run time (no headers, no -dev package).
+        .target(name: "_CLibcurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        .target(name: "UniversalLinkKit", dependencies: ["LinkRouting", "_LinkKitLocking", "_CLibcurl"]),
         .target(name: "UniversalLinkKitTesting", dependencies: ["UniversalLinkKit", "_LinkKitLocking"]),
         // Live domain checks and campaign pre-flight: networking lives here, never in AssociatedDomains.
         .target(name: "LinkDoctor", dependencies: ["AssociatedDomains", "LinkRouting", "UniversalLinkKit"]),

@@ -21,6 +21,9 @@ public struct Behavior: Sendable {
         case resetConnection
         case dropAfterHeaders
         case noResponse
+        case compressedBomb(bytes: Int)
+        case endlessBody
+        case resetAfterStatusLine
     }
 
     let kind: Kind
@@ -127,6 +130,22 @@ public struct Behavior: Sendable {
     /// Read the request and never answer; the connection stays open until the client closes it or the stub shuts
     /// down.
     public static let noResponse = Behavior(.noResponse)
+
+    /// A `200` JSON answer with `Content-Encoding: gzip` whose body, `bytes` long, is a gzip stream that inflates
+    /// about 250-fold (zeros): a decompression bomb. Sent whatever the request's `Accept-Encoding` says.
+    ///
+    /// - Parameter bytes: The size of the compressed body sent.
+    /// - Returns: The behaviour.
+    public static func compressedBomb(bytes: Int) -> Behavior {
+        Behavior(.compressedBomb(bytes: max(32, bytes)))
+    }
+
+    /// A chunked `200` JSON answer that never ends: chunks are written as fast as the client reads them until
+    /// it closes the connection. ``ResponseHandlerStub/bytesSent`` says how much it took.
+    public static let endlessBody = Behavior(.endlessBody)
+
+    /// Sends the status line `HTTP/1.1 200 OK` and resets the connection: the server answered, then failed.
+    public static let resetAfterStatusLine = Behavior(.resetAfterStatusLine)
 }
 
 extension Behavior: CustomStringConvertible {
@@ -153,6 +172,9 @@ extension Behavior.Kind: CustomStringConvertible {
         case .resetConnection: "resetConnection"
         case .dropAfterHeaders: "dropAfterHeaders"
         case .noResponse: "noResponse"
+        case .compressedBomb(let bytes): "compressedBomb(bytes: \(bytes))"
+        case .endlessBody: "endlessBody"
+        case .resetAfterStatusLine: "resetAfterStatusLine"
         }
     }
 }

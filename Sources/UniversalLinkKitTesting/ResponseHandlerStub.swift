@@ -239,12 +239,20 @@ public final class ResponseHandlerStub: Sendable {
         server.withState { $0.badRequestCount }
     }
 
+    /// Bytes written to clients by answers (status lines, headers and bodies) since start or the last
+    /// ``resetRecording()``; an answer's bytes are counted when it ends (for an endless body: when the client
+    /// closed the connection).
+    public var bytesSent: Int {
+        server.withState { $0.bytesSent }
+    }
+
     /// Forgets recorded requests and counters; the link table, queues, default and responder stay.
     public func resetRecording() {
         server.withState { state in
             state.requests.removeAll()
             state.connectionCount = 0
             state.badRequestCount = 0
+            state.bytesSent = 0
         }
     }
 

@@ -11,6 +11,8 @@ struct ResponseWriter {
     var pacing: Pacing?
     /// Whether a paced write already happened, so the pause goes between writes, not before the first.
     private var wroteBefore = false
+    /// Bytes the kernel accepted for the client, head and body.
+    private(set) var sentBytes = 0
 
     init(fd: Int32, wake: Int32, pacing: Pacing?) {
         self.fd = fd
@@ -24,13 +26,18 @@ struct ResponseWriter {
     }
 
     private mutating func send(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard let pacing else { return Socket.sendAll(fd, bytes) }
+        guard let pacing else {
+            guard Socket.sendAll(fd, bytes) else { return false }
+            sentBytes += bytes.count
+            return true
+        }
         var offset = 0
         while offset < bytes.count {
             if wroteBefore, Socket.wait(for: nil, wake: wake, timeout: pacing.interval) == .woken { return false }
             let end = min(bytes.count, offset + pacing.bytesPerChunk)
             guard Socket.sendAll(fd, UnsafeRawBufferPointer(rebasing: bytes[offset..<end])) else { return false }
             wroteBefore = true
+            sentBytes += end - offset
             offset = end
         }
         return true
@@ -58,5 +65,51 @@ struct ResponseWriter {
             }
         }
         return chunked ? send(Array("0\r\n\r\n".utf8)) : true
+    }
+
+    /// Writes chunks until the client closes the connection; returns `false` then.
+    mutating func sendEndless() -> Bool {
+        let chunk = Array("10000\r\n".utf8) + [UInt8](repeating: UInt8(ascii: "a"), count: 0x10000) + Array("\r\n".utf8)
+        let prefix = Array(#"{"webLinkUrl":"https://www.example.com/"#.utf8)
+        guard send(Array("10000\r\n".utf8) + prefix + chunk[(7 + prefix.count)...]) else { return false }
+        while send(chunk) {}
+        return false
+    }
+
+    /// A gzip stream of `count` bytes that inflates to about 150 times that (zeros, in fixed-Huffman copies of
+    /// 258 bytes at distance 1); cut at `count`, with no trailer (the inflater works before it could check one).
+    static func gzipBomb(count: Int) -> [UInt8] {
+        var out: [UInt8] = [0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]
+        out.reserveCapacity(count)
+        var bitBuffer: UInt32 = 0
+        var bitCount: UInt32 = 0
+        func bits(_ value: UInt32, _ n: UInt32) {
+            bitBuffer |= value << bitCount
+            bitCount += n
+            while bitCount >= 8 {
+                out.append(UInt8(truncatingIfNeeded: bitBuffer))
+                bitBuffer >>= 8
+                bitCount -= 8
+            }
+        }
+        // Huffman codes are written most significant bit first.
+        func code(_ value: UInt32, _ n: UInt32) {
+            var reversed: UInt32 = 0
+            for i in 0..<n where value & (1 << i) != 0 { reversed |= 1 << (n - 1 - i) }
+            bits(reversed, n)
+        }
+        bits(0, 1)  // BFINAL 0: the stream never ends
+        bits(1, 2)  // BTYPE 01: fixed Huffman
+        code(0x30, 8)  // literal 0
+        // 13 bits per copy: from the third byte of the block on, the bytes repeat every 13 (8 copies).
+        let start = out.count + 2
+        while out.count < start + 13 {
+            code(0xc5, 8)  // length code 285: 258 bytes
+            code(0, 5)  // distance code 0: distance 1
+        }
+        let period = Array(out[start..<(start + 13)])
+        out.removeSubrange(start...)
+        while out.count < count { out.append(contentsOf: period) }
+        return Array(out.prefix(count))
     }
 }

@@ -38,7 +38,11 @@ public struct StubHostTransport: LinkTransport {
             var target = request.url.path(percentEncoded: true)
             if target.isEmpty { target = "/" }
             if let query = request.url.query(percentEncoded: true) { target += "?" + query }
-            if let mapped = URL(string: base.absoluteString + target) { request.url = mapped }
+            if let mapped = URL(string: base.absoluteString + target) {
+                request.url = mapped
+                // The mapped host stands for the loopback stub: its address is the point.
+                request.allowsLocalAddresses = true
+            }
         }
         return try await transport.send(request, maxBodyBytes: maxBodyBytes)
     }

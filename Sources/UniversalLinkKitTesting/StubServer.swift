@@ -14,6 +14,8 @@ final class StubServer: Sendable {
         var responder: (@Sendable (RecordedRequest) -> Behavior?)?
         var requests: [RecordedRequest] = []
         var badRequestCount = 0
+        /// Bytes written to clients by answers (head and body).
+        var bytesSent = 0
         var connectionCount = 0
         /// Descriptors of open connections, so shutdown can wake their threads.
         var openConnections: Set<Int32> = []
@@ -161,6 +163,8 @@ final class StubServer: Sendable {
                 let behavior = choose(for: request)
                 var writer = ResponseWriter(fd: fd, wake: wakeRead, pacing: nil)
                 ending = perform(behavior, for: request, keepAlive: keepAlive, writer: &writer)
+                let sent = writer.sentBytes
+                withState { $0.bytesSent += sent }
                 if ending == .answered, !keepAlive {
                     lingeringClose(fd)
                     ending = .close
@@ -259,6 +263,19 @@ final class StubServer: Sendable {
             }
             _ = writer.send(response.head(close: close))
             return .close
+        case .compressedBomb(let bytes):
+            let body = ResponseWriter.gzipBomb(count: bytes)
+            return send(StubResponse(
+                status: 200, headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")], body: body))
+        case .endlessBody:
+            let response = StubResponse(
+                status: 200, headers: [("Content-Type", "application/json"), ("Transfer-Encoding", "chunked")], body: [])
+            guard writer.send(response.head(close: close)), !isHead else { return .close }
+            _ = writer.sendEndless()
+            return .close
+        case .resetAfterStatusLine:
+            _ = writer.send(Array("HTTP/1.1 200 OK\r\n".utf8))
+            return .reset
         case .noResponse:
             while true {
                 guard Socket.wait(for: writer.fd, wake: wakeRead, timeout: nil) == .readable,

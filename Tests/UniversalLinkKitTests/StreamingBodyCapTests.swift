@@ -33,7 +33,7 @@ struct StreamingBodyCapTests {
         defer { stub.shutdown() }
         stub.setDefaultBehavior(Self.endless)
         let transport = URLSessionTransport()
-        let request = TransportRequest(url: stub.url("/pub/acc?_ri_=1"), headerFields: ["Accept": "application/json"])
+        let request = TransportRequest(url: stub.url("/pub/acc?_ri_=1"), headerFields: ["Accept": "application/json"], allowsLocalAddresses: true)
 
         await #expect {
             _ = try await transport.send(request, maxBodyBytes: 100_000)

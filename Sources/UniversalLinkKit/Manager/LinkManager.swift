@@ -137,7 +137,7 @@ public final class LinkManager: Sendable {
     ///   - clock: The clock of deadlines and the duplicate window.
     public init(
         configuration: Configuration = .init(),
-        transport: any LinkTransport = URLSessionTransport(),
+        transport: any LinkTransport = LinkResolver.defaultTransport(),
         notificationCenter: NotificationCenter = .default,
         opener: URLOpener = .none,
         router: LinkRouter? = nil,

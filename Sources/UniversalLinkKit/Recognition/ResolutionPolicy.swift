@@ -2,12 +2,14 @@ import Foundation
 
 /// Which tracking URLs the resolver may request, so a backend cannot be turned into a proxy for arbitrary URLs.
 ///
-/// By default: `https` only; hosts must be DNS names (no IP address in any notation, `127.1` and
-/// `0x7f.0.0.1` included; internationalised names are compared in their punycode form); `localhost` and
+/// By default: `https` only; hosts must be DNS names of at least two labels (no IP address in any notation,
+/// `127.1` and `0x7f.0.0.1` included; no single-label name such as `intranet`; labels of at most 63 bytes,
+/// names of at most 253; internationalised names are compared in their punycode form); `localhost` and
 /// `*.localhost` are refused; no user name or password in the URL (the transport would send them as
-/// credentials); no port other than the scheme's default (443, or 80 for allowed `http`). With
-/// ``brandedDomains`` set, the host must also be one of them. The same check applies to every redirect the
-/// server answers with. ``allowsLocalHosts`` lifts the address and port rules, for local test servers.
+/// credentials, and no refusal message repeats them); no port other than the scheme's default (443, or 80 for
+/// allowed `http`). With ``brandedDomains`` set, the host must also be one of them. The same check applies to
+/// every redirect the server answers with. ``allowsLocalHosts`` lifts the address, single-label and port rules,
+/// for local test servers.
 ///
 /// ```swift
 /// var policy = ResolutionPolicy()
@@ -15,14 +17,17 @@ import Foundation
 /// policy.check(URL(string: "https://evil.example.org/pub/acc")!) // LinkError(hostNotAllowed)
 /// ```
 ///
-/// The policy checks names, not addresses: a public name that resolves to a private address is not detected
-/// here. Use ``brandedDomains`` to pin resolution to your own domains.
+/// This check is on the URL's text. The addresses a name resolves to are checked by the transport, which
+/// refuses loopback, private, link-local (cloud metadata included) and other non-public addresses unless
+/// ``allowsLocalHosts`` is on (``TransportRequest/allowsLocalAddresses``): the resolver reports such a refusal
+/// as `hostNotAllowed` too.
 public struct ResolutionPolicy: Sendable, Hashable {
     /// Whether plain `http` tracking URLs may be requested. Default `false`; for local test servers.
     public var allowsHTTP: Bool
 
-    /// Whether IP-address hosts and `localhost` / `*.localhost` may be requested. Default `false`; for local
-    /// test servers. The branded-domain allowlist still applies when this is on.
+    /// Whether IP-address hosts, single-label names, `localhost` / `*.localhost` and names that resolve to
+    /// non-public addresses may be requested. Default `false`; for local test servers. The branded-domain
+    /// allowlist still applies when this is on.
     public var allowsLocalHosts: Bool
 
     /// Allowed hosts: exact names (`news.example.com`) or wildcards (`*.example.com`, which matches any
@@ -77,6 +82,9 @@ public struct ResolutionPolicy: Sendable, Hashable {
         guard Self.isDNSName(host) else {
             return refuse(shown, "host \(host) is not a valid DNS name")
         }
+        if !allowsLocalHosts, !host.utf8.contains(UInt8(ascii: ".")) {
+            return refuse(shown, "single-label host \(host) is not a public DNS name (allow local hosts for test servers)")
+        }
         if Self.isIPv4Literal(host) || host == "localhost" || host.hasSuffix(".localhost") {
             guard allowsLocalHosts else {
                 let what = host.hasSuffix("localhost") ? "localhost" : "IP address"
@@ -111,7 +119,7 @@ public struct ResolutionPolicy: Sendable, Hashable {
     }
 
     private func refuse(_ url: ShownURL, _ reason: String) -> LinkError {
-        LinkError(code: .hostNotAllowed, message: "Refused to resolve \(url.url.absoluteString): \(reason).")
+        LinkError(code: .hostNotAllowed, message: "Refused to resolve \(url.url.redactedString): \(reason).")
     }
 
     /// The URL a refusal names; its string is built only when a refusal needs it.
@@ -141,8 +149,9 @@ public struct ResolutionPolicy: Sendable, Hashable {
         return URLComponents(url: url, resolvingAgainstBaseURL: false)?.encodedHost ?? url.host(percentEncoded: true)
     }
 
-    /// Letters, digits, `-` and `_` in dot-separated non-empty labels.
+    /// Letters, digits, `-` and `_` in dot-separated non-empty labels of at most 63 bytes, 253 bytes in all.
     static func isDNSName(_ host: String) -> Bool {
+        guard host.utf8.count <= 253 else { return false }
         var labelLength = 0
         for byte in host.utf8 {
             switch byte {
@@ -152,6 +161,7 @@ public struct ResolutionPolicy: Sendable, Hashable {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
                 UInt8(ascii: "-"), UInt8(ascii: "_"):
                 labelLength += 1
+                if labelLength > 63 { return false }
             default:
                 return false
             }

@@ -4,8 +4,6 @@
 public struct LinkClock: Sendable {
     private let nowBody: @Sendable () -> ContinuousClock.Instant
     private let sleepBody: @Sendable (ContinuousClock.Instant) async throws -> Void
-    /// `true` only for ``continuous``: its deadlines can then be timed by Dispatch instead of a sleeping task.
-    let isSystemContinuous: Bool
 
     /// Creates a clock from its two operations.
     ///
@@ -16,25 +14,15 @@ public struct LinkClock: Sendable {
         now: @escaping @Sendable () -> ContinuousClock.Instant,
         sleep: @escaping @Sendable (ContinuousClock.Instant) async throws -> Void
     ) {
-        self.init(now: now, sleep: sleep, isSystemContinuous: false)
-    }
-
-    private init(
-        now: @escaping @Sendable () -> ContinuousClock.Instant,
-        sleep: @escaping @Sendable (ContinuousClock.Instant) async throws -> Void,
-        isSystemContinuous: Bool
-    ) {
         self.nowBody = now
         self.sleepBody = sleep
-        self.isSystemContinuous = isSystemContinuous
     }
 
     /// The system's continuous clock.
     public static var continuous: LinkClock {
         LinkClock(
             now: { ContinuousClock.now },
-            sleep: { try await Task.sleep(until: $0, clock: .continuous) },
-            isSystemContinuous: true
+            sleep: { try await Task.sleep(until: $0, clock: .continuous) }
         )
     }
 

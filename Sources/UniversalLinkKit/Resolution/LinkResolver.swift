@@ -1,4 +1,6 @@
 import Foundation
+import Synchronization
+internal import _LinkKitLocking
 
 /// Resolves one pub-web tracking URL: one `GET` that counts the click and returns where the link goes.
 ///
@@ -6,10 +8,14 @@ import Foundation
 /// `Accept: application/json` and the Responsys resolver `User-Agent`. Around it:
 /// - the ``ResolutionPolicy`` is checked before any request and for every redirect (at most
 ///   ``Configuration/maxRedirects``);
-/// - a deadline covers the whole resolution, retry included;
-/// - one retry, only when no answer arrived or on 502/503/504, honouring a `Retry-After` that fits in the time
-///   left (a retried request that had reached the server could count the click twice);
-/// - the body is capped while it is received, decoded strictly, and unsafe links are dropped.
+/// - a deadline covers the whole resolution, retry and redirects included: one race between the resolution and
+///   the injected clock, whatever the transport; at the deadline the resolution is cancelled;
+/// - one retry, only when no status line arrived or on 502/503/504, honouring a `Retry-After` that fits in the
+///   time left; an answer (a redirect without a usable `Location` included) is never requested again, and the
+///   retry asks the transport for a fresh connection, so that with ``CurlTransport`` a link reaches the server
+///   at most twice;
+/// - the body is capped while it is received, decoded strictly, and unsafe links are dropped;
+/// - no message carries the user name or password of a URL.
 ///
 /// ```swift
 /// let resolver = LinkResolver()
@@ -66,45 +72,63 @@ public struct LinkResolver: Sendable {
     /// The settings.
     public let configuration: Configuration
     private let transport: any LinkTransport
-    fileprivate let clock: LinkClock
+    private let clock: LinkClock
 
     /// Creates a resolver.
     ///
     /// - Parameters:
     ///   - configuration: Settings.
-    ///   - transport: Sends the requests; share one ``URLSessionTransport`` between resolvers.
-    ///   - clock: The clock of the deadline.
-    public init(configuration: Configuration = .init(), transport: any LinkTransport = URLSessionTransport(), clock: LinkClock = .continuous) {
+    ///   - transport: Sends the requests; share one transport between resolvers. Default:
+    ///     ``defaultTransport()``.
+    ///   - clock: The clock of the deadline and of the pause before a retry.
+    public init(
+        configuration: Configuration = .init(), transport: any LinkTransport = LinkResolver.defaultTransport(),
+        clock: LinkClock = .continuous
+    ) {
         self.configuration = configuration
         self.transport = transport
         self.clock = clock
+    }
+
+    /// The platform's production transport: ``CurlTransport`` on Linux, or ``URLSessionTransport`` where
+    /// libcurl cannot be loaded and on Apple platforms.
+    ///
+    /// - Returns: A new transport; share it between resolvers.
+    public static func defaultTransport() -> any LinkTransport {
+        #if os(Linux)
+        if let curl = CurlTransport.make() { return curl }
+        #endif
+        return URLSessionTransport()
     }
 
     /// Resolves a pub-web tracking URL.
     ///
     /// - Parameters:
     ///   - url: The tracking URL, as received.
-    ///   - startedAt: When the activation happened; the deadline counts from there. Default: now.
+    ///   - startedAt: When the activation happened; ``Configuration/timeout`` counts from there. Default: now.
+    ///   - deadline: A deadline of the caller's; the earlier of it and `startedAt + timeout` applies.
     /// - Returns: The resolved link; its ``ResolvedLink/error`` is set when one of two links was dropped as unsafe.
     /// - Throws: ``LinkError`` with `hostNotAllowed` (no request made), `timeout`, `network`, `httpStatus`,
     ///   `invalidResponse`, `responseTooLarge`, `unsafeLink`, `missingDestination` or `cancelled`.
-    public func resolve(_ url: URL, startedAt: ContinuousClock.Instant? = nil) async throws(LinkError) -> ResolvedLink {
+    public func resolve(
+        _ url: URL, startedAt: ContinuousClock.Instant? = nil, deadline: ContinuousClock.Instant? = nil
+    ) async throws(LinkError) -> ResolvedLink {
+        try await resolve(url, startedAt: startedAt, deadline: deadline, onStep: nil)
+    }
+
+    /// ``resolve(_:startedAt:deadline:)`` reporting each step to `onStep` (on the resolving task, in order).
+    package func resolve(
+        _ url: URL, startedAt: ContinuousClock.Instant? = nil, deadline: ContinuousClock.Instant? = nil,
+        onStep: (@Sendable (ResolutionStep) -> Void)?
+    ) async throws(LinkError) -> ResolvedLink {
         if let refusal = configuration.policy.check(url) { throw refusal }
-        let deadline = (startedAt ?? clock.now) + configuration.timeout
+        let start = startedAt ?? clock.now
+        var effective = start + configuration.timeout
+        if let deadline, deadline < effective { effective = deadline }
+        let attempt = ResolutionAttempt(resolver: self, deadline: effective, onStep: onStep)
         do {
-            guard clock.now < deadline else { throw DeadlineExceeded() }
-            let response: ResolutionResponse
-            if let transport = transport as? any DeadlineEnforcingTransport {
-                // Every request bounds itself by the deadline and every pause ends before it, so the caller
-                // awaits the resolution directly: no task, timer or continuation of the resolver's own.
-                let attempt = ResolutionAttempt(resolver: self, deadline: deadline, enforcing: transport)
-                response = try await attempt.run(url)
-            } else {
-                let attempt = ResolutionAttempt(resolver: self, deadline: deadline, enforcing: nil)
-                response = try await withDeadline(deadline, clock: clock) {
-                    try await attempt.run(url)
-                }
-            }
+            guard clock.now < effective else { throw DeadlineReached() }
+            let response = try await race(attempt, requestedURL: url, deadline: effective)
             return ResolvedLink(
                 requestedURL: url,
                 deepLinkURL: response.deepLinkURL,
@@ -112,32 +136,49 @@ public struct LinkResolver: Sendable {
                 isPubWeb: true,
                 error: response.unsafeLinkError
             )
-        } catch let error as LinkError {
-            throw error
-        } catch is DeadlineExceeded {
-            throw LinkError(
-                code: .timeout,
-                message: "No answer for \(url.absoluteString) within \(configuration.timeout.seconds) s;"
-                    + " retry later or open the link in a browser."
-            )
         } catch {
-            throw LinkError(
-                code: .cancelled,
-                message: "The resolution of \(url.absoluteString) was cancelled before it finished.",
-                underlyingError: error
-            )
+            throw attempt.linkError(for: error, url, allowed: effective - start)
         }
     }
 
-    /// Whether the transport bounds each request by the deadline itself (``URLSessionTransport``), so that a
-    /// resolution needs no task or timer of the resolver's own.
-    var transportEnforcesDeadline: Bool { transport is any DeadlineEnforcingTransport }
+    /// The one deadline mechanism: the resolution races the clock; whichever ends first resumes the caller
+    /// and cancels the other. Every transport goes through it, so tests on an injected clock take the production
+    /// path. The caller waits on a continuation, not on the resolution's task: a transport that ignores
+    /// cancellation cannot hold the caller past the deadline (its task is left to finish on its own).
+    private func race(
+        _ attempt: ResolutionAttempt, requestedURL: URL, deadline: ContinuousClock.Instant
+    ) async throws -> ResolutionResponse {
+        let race = Race()
+        let clock = clock
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                race.start(continuation)
+                let work = Task {
+                    do {
+                        race.finish(.success(try await attempt.run(requestedURL)))
+                    } catch {
+                        race.finish(.failure(error))
+                    }
+                }
+                let timer = Task {
+                    // A cancelled sleep means the resolution ended first: nothing to report.
+                    guard (try? await clock.sleep(until: deadline)) != nil else { return }
+                    race.finish(.failure(DeadlineReached()))
+                }
+                race.attach(work, timer)
+            }
+        } onCancel: {
+            race.finish(.failure(CancellationError()))
+        }
+    }
 
-    fileprivate func request(_ url: URL) -> TransportRequest {
-        TransportRequest(url: url, headerFields: [
-            "Accept": "application/json",
-            "User-Agent": configuration.userAgent,
-        ])
+    fileprivate func request(_ url: URL, fresh: Bool) -> TransportRequest {
+        TransportRequest(
+            url: url,
+            headerFields: ["Accept": "application/json", "User-Agent": configuration.userAgent],
+            allowsLocalAddresses: configuration.policy.allowsLocalHosts,
+            allowsReusedConnection: !fresh
+        )
     }
 
     fileprivate func send(_ request: TransportRequest) async throws -> TransportResponse {
@@ -151,12 +192,75 @@ public struct LinkResolver: Sendable {
     }
 }
 
+/// One step of a resolution, for the manager's events (logs and metrics). URLs carry no credentials.
+package enum ResolutionStep: Sendable, Hashable {
+    /// A request went to the transport (attempt 1, or 2 for the retry; redirects count their own attempts).
+    case requestSent(attempt: Int, url: URL)
+    /// The transport returned an answer.
+    case answered(attempt: Int, statusCode: Int, bytes: Int, duration: Duration)
+    /// The request is sent again after `after`.
+    case retrying(reason: String, after: Duration)
+    /// The answer redirected to `to`, which the policy admitted.
+    case redirected(to: URL)
+    /// The transport failed.
+    case requestFailed(attempt: Int, kind: TransportError.Kind)
+}
+
+/// The clock won the race.
+private struct DeadlineReached: Error {}
+
+/// The state of one race: the caller's continuation, resumed once, and the two tasks to cancel then.
+private final class Race: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<ResolutionResponse, any Error>?
+        var outcome: Result<ResolutionResponse, any Error>?
+        var tasks: [Task<Void, Never>] = []
+    }
+
+    private let state = Mutex(State())
+
+    func start(_ continuation: CheckedContinuation<ResolutionResponse, any Error>) {
+        let early = state.withTrackedLock { state -> Result<ResolutionResponse, any Error>? in
+            guard let outcome = state.outcome else {
+                state.continuation = continuation
+                return nil
+            }
+            return outcome
+        }
+        // Cancelled before the race started.
+        if let early { continuation.resume(with: early) }
+    }
+
+    func attach(_ work: Task<Void, Never>, _ timer: Task<Void, Never>) {
+        let finished = state.withTrackedLock { state -> Bool in
+            if state.outcome != nil { return true }
+            state.tasks = [work, timer]
+            return false
+        }
+        if finished {
+            work.cancel()
+            timer.cancel()
+        }
+    }
+
+    /// The first call resumes the caller and cancels both tasks; later calls do nothing.
+    func finish(_ outcome: Result<ResolutionResponse, any Error>) {
+        let (continuation, tasks) = state.withTrackedLock { state -> (CheckedContinuation<ResolutionResponse, any Error>?, [Task<Void, Never>]) in
+            guard state.outcome == nil else { return (nil, []) }
+            state.outcome = outcome
+            defer { state.continuation = nil; state.tasks = [] }
+            return (state.continuation, state.tasks)
+        }
+        for task in tasks { task.cancel() }
+        continuation?.resume(with: outcome)
+    }
+}
+
 /// One resolution: the redirect chain and the single retry it may spend.
 private struct ResolutionAttempt: Sendable {
     let resolver: LinkResolver
     let deadline: ContinuousClock.Instant
-    /// Set when the transport enforces the deadline itself (the resolver then runs no timer of its own).
-    let enforcing: (any DeadlineEnforcingTransport)?
+    let onStep: (@Sendable (ResolutionStep) -> Void)?
 
     private var configuration: LinkResolver.Configuration { resolver.configuration }
 
@@ -165,16 +269,17 @@ private struct ResolutionAttempt: Sendable {
         var redirects = 0
         var retryLeft = true
         while true {
-            let response = try await fetch(url, requestedURL: requestedURL, retryLeft: &retryLeft)
+            let response = try await fetch(url, retryLeft: &retryLeft)
             switch response.statusCode {
             case 200..<300:
                 // Checked here too, so a custom transport that ignores the cap cannot hand over a huge body.
                 guard response.body.count <= configuration.maxBodyBytes else {
-                    throw mapped(TransportError(.bodyTooLarge, detail: "\(response.body.count) bytes"), requestedURL)
+                    throw TransportError(.bodyTooLarge, detail: "\(response.body.count) bytes")
                 }
                 return try ResolutionResponse.decode(response.body, requestedURL: requestedURL)
             case 301, 302, 303, 307, 308:
-                guard let location = response.headerField("Location"),
+                // An answer without a usable Location is still an answer: reported, never requested again.
+                guard let location = response.headerField("Location"), !location.isEmpty,
                       let target = URL(string: location, relativeTo: url)?.absoluteURL
                 else {
                     throw status(response.statusCode, requestedURL, "a redirect without a usable Location")
@@ -186,10 +291,11 @@ private struct ResolutionAttempt: Sendable {
                 if let refusal = configuration.policy.check(target) {
                     throw LinkError(
                         code: .hostNotAllowed,
-                        message: "The answer for \(requestedURL.absoluteString) redirects to a URL the policy refuses. "
+                        message: "The answer for \(requestedURL.redactedString) redirects to a URL the policy refuses. "
                             + refusal.message
                     )
                 }
+                onStep?(.redirected(to: target.redacted))
                 url = target
             default:
                 throw status(response.statusCode, requestedURL, "status \(response.statusCode)")
@@ -198,46 +304,47 @@ private struct ResolutionAttempt: Sendable {
     }
 
     /// One request, plus the retry when it is allowed and fits before the deadline.
-    private func fetch(_ url: URL, requestedURL: URL, retryLeft: inout Bool) async throws -> TransportResponse {
+    private func fetch(_ url: URL, retryLeft: inout Bool) async throws -> TransportResponse {
         do {
-            let response = try await request(url)
+            let response = try await send(url, attempt: 1)
             guard [502, 503, 504].contains(response.statusCode), retryLeft,
-                  let wake = retryInstant(retryAfter: response.headerField("Retry-After"))
+                  let delay = retryDelay(retryAfter: response.headerField("Retry-After"))
             else { return response }
             retryLeft = false
-            try await resolver.sleep(until: wake)
-            return try await send(url, requestedURL: requestedURL)
+            onStep?(.retrying(reason: "status \(response.statusCode)", after: delay))
+            try await resolver.sleep(until: resolver.clockNow + delay)
+            return try await send(url, attempt: 2)
         } catch let error as TransportError where error.kind == .noAnswer && retryLeft {
-            guard let wake = retryInstant(retryAfter: nil) else { throw mapped(error, requestedURL) }
+            guard let delay = retryDelay(retryAfter: nil) else { throw error }
             retryLeft = false
-            try await resolver.sleep(until: wake)
-            return try await send(url, requestedURL: requestedURL)
-        } catch let error as TransportError {
-            throw mapped(error, requestedURL)
+            onStep?(.retrying(reason: "no answer (\(error.kind))", after: delay))
+            try await resolver.sleep(until: resolver.clockNow + delay)
+            return try await send(url, attempt: 2)
         }
     }
 
-    private func send(_ url: URL, requestedURL: URL) async throws -> TransportResponse {
-        do {
-            return try await request(url)
-        } catch let error as TransportError {
-            throw mapped(error, requestedURL)
-        }
-    }
-
-    /// One request through the transport, bounded by the deadline when the transport enforces it.
-    private func request(_ url: URL) async throws -> TransportResponse {
-        let request = resolver.request(url)
-        guard let enforcing else { return try await resolver.send(request) }
-        let clock = resolver.clock
+    /// One request through the transport; the retry (attempt 2) asks for a fresh connection.
+    private func send(_ url: URL, attempt: Int) async throws -> TransportResponse {
         // No request may start once the deadline has passed (a retry's pause can end close to it).
-        guard clock.now < deadline else { throw DeadlineExceeded() }
-        return try await enforcing.send(
-            request, maxBodyBytes: configuration.maxBodyBytes, deadline: deadline, clock: clock)
+        guard resolver.clockNow < deadline else { throw DeadlineReached() }
+        let request = resolver.request(url, fresh: attempt > 1)
+        guard let onStep else { return try await resolver.send(request) }
+        onStep(.requestSent(attempt: attempt, url: url.redacted))
+        let sent = resolver.clockNow
+        do {
+            let response = try await resolver.send(request)
+            onStep(.answered(
+                attempt: attempt, statusCode: response.statusCode, bytes: response.body.count,
+                duration: resolver.clockNow - sent))
+            return response
+        } catch let error as TransportError {
+            onStep(.requestFailed(attempt: attempt, kind: error.kind))
+            throw error
+        }
     }
 
-    /// When to retry, or `nil` when the wait does not fit before the deadline or the server asks for too long.
-    private func retryInstant(retryAfter: String?) -> ContinuousClock.Instant? {
+    /// The pause before the retry, or `nil` when it does not fit before the deadline or the server asks for too long.
+    private func retryDelay(retryAfter: String?) -> Duration? {
         var delay = configuration.retryDelay
         if let retryAfter {
             guard let seconds = RetryAfter.seconds(retryAfter), seconds <= configuration.maxRetryAfter.seconds else {
@@ -245,31 +352,61 @@ private struct ResolutionAttempt: Sendable {
             }
             delay = .milliseconds(Int64(seconds * 1000))
         }
-        let wake = resolver.clockNow + delay
         // Leave the retried request some time of its own, or it would only turn into a timeout.
-        return wake + .milliseconds(50) < deadline ? wake : nil
+        return resolver.clockNow + delay + .milliseconds(50) < deadline ? delay : nil
     }
 
-    private func mapped(_ error: TransportError, _ url: URL) -> LinkError {
-        switch error.kind {
-        case .timedOut:
-            LinkError(
+    /// The one place a failure becomes a ``LinkError``.
+    func linkError(for error: any Error, _ url: URL, allowed: Duration) -> LinkError {
+        let shown = url.redactedString
+        switch error {
+        case let error as LinkError:
+            return error
+        case is DeadlineReached:
+            return LinkError(
                 code: .timeout,
-                message: "The transport gave up waiting for \(url.absoluteString) (\(error.description));"
-                    + " retry later or open the link in a browser.",
-                underlyingError: error
+                message: "No answer for \(shown) within \(allowed.seconds) s; retry later or open the link in a browser."
             )
-        case .bodyTooLarge:
-            LinkError(
-                code: .responseTooLarge,
-                message: "The answer for \(url.absoluteString) is larger than \(configuration.maxBodyBytes) bytes;"
-                    + " it is not a Response Handler answer. Open the link in a browser.",
-                underlyingError: error
-            )
+        case let error as TransportError:
+            switch error.kind {
+            case .timedOut:
+                return LinkError(
+                    code: .timeout,
+                    message: "The transport gave up waiting for \(shown) (\(error.description));"
+                        + " retry later or open the link in a browser.",
+                    underlyingError: error
+                )
+            case .bodyTooLarge:
+                return LinkError(
+                    code: .responseTooLarge,
+                    message: "The answer for \(shown) is larger than \(configuration.maxBodyBytes) bytes;"
+                        + " it is not a Response Handler answer. Open the link in a browser.",
+                    underlyingError: error
+                )
+            case .addressNotAllowed:
+                return LinkError(
+                    code: .hostNotAllowed,
+                    message: "Refused to resolve \(shown): \(error.detail); nothing was sent.",
+                    underlyingError: error
+                )
+            case .encodedBody:
+                return LinkError(
+                    code: .invalidResponse,
+                    message: "The answer for \(shown) came compressed though none was asked for; it was not read."
+                        + " Open the link in a browser.",
+                    underlyingError: error
+                )
+            default:
+                return LinkError(
+                    code: .network,
+                    message: "The request for \(shown) failed (\(error.description)); retry later.",
+                    underlyingError: error
+                )
+            }
         default:
-            LinkError(
-                code: .network,
-                message: "The request for \(url.absoluteString) failed (\(error.description)); retry later.",
+            return LinkError(
+                code: .cancelled,
+                message: "The resolution of \(shown) was cancelled before it finished.",
                 underlyingError: error
             )
         }
@@ -278,7 +415,7 @@ private struct ResolutionAttempt: Sendable {
     private func status(_ code: Int, _ url: URL, _ what: String) -> LinkError {
         LinkError(
             code: .httpStatus,
-            message: "The server answered \(url.absoluteString) with \(what); open the link in a browser instead.",
+            message: "The server answered \(url.redactedString) with \(what); open the link in a browser instead.",
             statusCode: code
         )
     }

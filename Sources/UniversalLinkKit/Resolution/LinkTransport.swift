@@ -8,10 +8,14 @@ import Foundation
 /// Contract:
 /// - Never follow redirects: return the 3xx answer; the resolver checks each redirect against its policy.
 /// - Stop receiving once the body exceeds `maxBodyBytes` and throw ``TransportError/Kind/bodyTooLarge``.
-/// - Throw ``TransportError/Kind/noAnswer`` when the connection failed, closed or reset before a status line
-///   arrived (the only transport failure the resolver retries, since the server cannot have counted the click),
-///   and ``TransportError/Kind/timedOut`` when a timeout of the transport's own fired (not retried).
-/// - Honour task cancellation promptly: the resolver cancels at its deadline.
+/// - Throw ``TransportError/Kind/noAnswer`` only when no status line arrived (the only transport failure the
+///   resolver retries), ``TransportError/Kind/failedAfterAnswer`` when one did, and
+///   ``TransportError/Kind/timedOut`` when a timeout of the transport's own fired (not retried).
+/// - Honour task cancellation promptly: the resolver's deadline is a cancellation. A transport that ignores it
+///   holds the resolution until it returns.
+/// - A transport that connects itself should check the addresses it connects to
+///   (``TransportRequest/allowsLocalAddresses``) and open a fresh connection when
+///   ``TransportRequest/allowsReusedConnection`` is off.
 public protocol LinkTransport: Sendable {
     /// Sends a request.
     ///
@@ -31,6 +35,13 @@ public struct TransportRequest: Sendable, Hashable {
     public var method: String
     /// Header fields to send.
     public var headerFields: [String: String]
+    /// Whether the host may resolve to a loopback, private, link-local or other non-public address. Default
+    /// `false`; the resolver sets it from ``ResolutionPolicy/allowsLocalHosts``.
+    public var allowsLocalAddresses: Bool
+    /// Whether a pooled keep-alive connection may carry the request. Default `true`; the resolver turns it off
+    /// for its retry, because an HTTP stack re-sends a request by itself when a reused connection dies, and a
+    /// fresh connection is never re-sent.
+    public var allowsReusedConnection: Bool
 
     /// Creates a request.
     ///
@@ -38,10 +49,17 @@ public struct TransportRequest: Sendable, Hashable {
     ///   - url: The URL.
     ///   - method: The method, `GET` by default.
     ///   - headerFields: Header fields.
-    public init(url: URL, method: String = "GET", headerFields: [String: String] = [:]) {
+    ///   - allowsLocalAddresses: Whether non-public addresses may be connected to.
+    ///   - allowsReusedConnection: Whether a pooled connection may be used.
+    public init(
+        url: URL, method: String = "GET", headerFields: [String: String] = [:], allowsLocalAddresses: Bool = false,
+        allowsReusedConnection: Bool = true
+    ) {
         self.url = url
         self.method = method
         self.headerFields = headerFields
+        self.allowsLocalAddresses = allowsLocalAddresses
+        self.allowsReusedConnection = allowsReusedConnection
     }
 }
 
@@ -67,6 +85,13 @@ public struct TransportResponse: Sendable, Hashable {
         self.body = body
     }
 
+    /// A response whose header names are lower-case already.
+    init(lowercasedHeaders: [String: String], statusCode: Int, body: Data) {
+        self.statusCode = statusCode
+        self.headerFields = lowercasedHeaders
+        self.body = body
+    }
+
     /// The value of a header field, looked up case-insensitively.
     ///
     /// - Parameter name: The field name.
@@ -80,7 +105,7 @@ public struct TransportResponse: Sendable, Hashable {
 public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kinds of transport failure the resolver tells apart.
     public struct Kind: Sendable, Hashable, CustomStringConvertible {
-        enum Storage: Sendable, Hashable { case noAnswer, failedAfterAnswer, bodyTooLarge, timedOut }
+        enum Storage: Sendable, Hashable { case noAnswer, failedAfterAnswer, bodyTooLarge, timedOut, addressNotAllowed, encodedBody }
         let storage: Storage
 
         /// No status line arrived: the connection failed, closed or reset first. Safe to retry.
@@ -91,6 +116,11 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
         public static var bodyTooLarge: Self { .init(storage: .bodyTooLarge) }
         /// The transport's own timeout fired. Not retried: the request may have reached the server.
         public static var timedOut: Self { .init(storage: .timedOut) }
+        /// The host resolves to an address the request does not allow (see
+        /// ``TransportRequest/allowsLocalAddresses``); nothing was sent.
+        public static var addressNotAllowed: Self { .init(storage: .addressNotAllowed) }
+        /// A 2xx answer arrived compressed (`Content-Encoding`) though none was asked for; it was not read.
+        public static var encodedBody: Self { .init(storage: .encodedBody) }
 
         /// The kind's name.
         public var description: String {
@@ -99,6 +129,8 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
             case .failedAfterAnswer: "failedAfterAnswer"
             case .bodyTooLarge: "bodyTooLarge"
             case .timedOut: "timedOut"
+            case .addressNotAllowed: "addressNotAllowed"
+            case .encodedBody: "encodedBody"
             }
         }
     }

@@ -67,7 +67,7 @@ struct ResolutionResponse: Sendable, Hashable {
             let kept = response.deepLinkURL != nil || response.webLinkURL != nil
             response.unsafeLinkError = LinkError(
                 code: .unsafeLink,
-                message: "Dropped \(dropped.joined(separator: " and ")) from the answer for \(requestedURL.absoluteString)"
+                message: "Dropped \(dropped.joined(separator: " and ")) from the answer for \(requestedURL.redactedString)"
                     + (kept ? "; the other link is still delivered." : "; fix the link in the campaign's link table.")
             )
         }
@@ -75,7 +75,7 @@ struct ResolutionResponse: Sendable, Hashable {
             if let error = response.unsafeLinkError { throw error }
             throw LinkError(
                 code: .missingDestination,
-                message: "The answer for \(requestedURL.absoluteString) has neither webLinkUrl nor mobileDeepLinkUrl;"
+                message: "The answer for \(requestedURL.redactedString) has neither webLinkUrl nor mobileDeepLinkUrl;"
                     + " check the campaign's link table, or open the home screen."
             )
         }
@@ -103,7 +103,7 @@ struct ResolutionResponse: Sendable, Hashable {
     private static func invalid(_ url: URL, _ what: String) -> LinkError {
         LinkError(
             code: .invalidResponse,
-            message: "The answer for \(url.absoluteString) is not a Response Handler answer: \(what)."
+            message: "The answer for \(url.redactedString) is not a Response Handler answer: \(what)."
                 + " Check that the URL is a Responsys tracking link; fall back to opening it in a browser."
         )
     }

@@ -5,18 +5,22 @@ import FoundationNetworking
 import Synchronization
 internal import _LinkKitLocking
 
-/// The production ``LinkTransport``: one reused `URLSession` with an ephemeral configuration.
+/// A ``LinkTransport`` on one reused `URLSession` with an ephemeral configuration: the default on Apple
+/// platforms, an option on Linux (where ``CurlTransport`` is the default).
 ///
 /// - No cookies are sent or stored and nothing is cached: a click-tracking request must reach the server.
 /// - Redirects are not followed here; the resolver follows them after checking its policy.
-/// - The body is capped while it is received: a 20 MiB answer, with or without a `Content-Length`, is refused as
-///   soon as the first bytes over the cap arrive, never held in memory, and the call returns then rather than when
-///   FoundationNetworking has wound the transfer down.
-/// - Cancellation cancels the `URLSessionTask`. A ``LinkResolver`` using this transport hands it the resolution's
-///   deadline: the transport then resumes the resolver at the deadline itself (or at once when the resolving task
-///   is cancelled) and cancels the request, without the resolver needing a task or timer of its own. The library
-///   enforces deadlines because how FoundationNetworking honours its own timeouts has varied between toolchains;
-///   the session-level timeouts below are a backstop only.
+/// - The body is capped while it is received, and an answer whose `Content-Length` is over the cap, or a 2xx
+///   answer with a `Content-Encoding`, is cancelled at its headers. The request asks for `identity` encoding.
+/// - The host's addresses are checked before the request (see ``TransportRequest/allowsLocalAddresses``), but
+///   `URLSession` resolves the name again to connect: a DNS server that answers differently the second time
+///   (rebinding) is not caught. ``CurlTransport`` connects to the address it checked.
+/// - Cancellation resumes the caller at once and cancels the `URLSessionTask`.
+///
+/// Limits on Linux, where FoundationNetworking runs on libcurl and cannot be configured further: libcurl may
+/// re-send a request by itself when a reused connection dies before an answer, so a link can reach a resetting
+/// server up to about 4 times; FoundationNetworking inflates a compressed answer before the cap counts it; and a
+/// cancelled fast transfer may go on being read in the background. ``CurlTransport`` has none of these.
 ///
 /// Create one transport and reuse it for every link: connections are kept alive between resolutions.
 public final class URLSessionTransport: LinkTransport {
@@ -44,11 +48,15 @@ public final class URLSessionTransport: LinkTransport {
 
     private let session: URLSession
     private let delegate: SessionDelegate
+    private let nameResolver: NameResolver
 
     /// Creates a transport with its own session.
     ///
-    /// - Parameter configuration: Session settings.
-    public init(configuration: Configuration = .init()) {
+    /// - Parameters:
+    ///   - configuration: Session settings.
+    ///   - nameResolver: Resolves host names for the address check; the system resolver by default.
+    public init(configuration: Configuration = .init(), nameResolver: NameResolver = .system) {
+        self.nameResolver = nameResolver
         let sessionConfiguration = URLSessionConfiguration.ephemeral
         sessionConfiguration.httpCookieStorage = nil
         sessionConfiguration.httpCookieAcceptPolicy = .never
@@ -68,20 +76,23 @@ public final class URLSessionTransport: LinkTransport {
     }
 
     /// Sends the request on the shared session; see the type's documentation for the guarantees.
+    ///
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - maxBodyBytes: The largest body accepted.
+    /// - Returns: The answer.
+    /// - Throws: ``TransportError`` or `CancellationError`.
     public func send(_ request: TransportRequest, maxBodyBytes: Int) async throws -> TransportResponse {
-        try await perform(request, maxBodyBytes: maxBodyBytes, deadline: nil)
-    }
-
-    /// Requests in flight, whose continuation the answer, the deadline or a cancellation has yet to resume.
-    var pendingCount: Int { delegate.pendingCount }
-
-    private func perform(
-        _ request: TransportRequest, maxBodyBytes: Int, deadline: (instant: ContinuousClock.Instant, clock: LinkClock)?
-    ) async throws -> TransportResponse {
+        if let host = request.url.host(percentEncoded: false), !host.isEmpty {
+            _ = try await CheckedAddress.resolve(host, with: nameResolver, allowsLocalAddresses: request.allowsLocalAddresses)
+        }
+        try Task.checkCancellation()
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method
         urlRequest.cachePolicy = .reloadIgnoringLocalAndRemoteCacheData
         urlRequest.httpShouldHandleCookies = false
+        // Replaces the `deflate, gzip, br, zstd` libcurl would send under FoundationNetworking.
+        urlRequest.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
         for (name, value) in request.headerFields {
             urlRequest.setValue(value, forHTTPHeaderField: name)
         }
@@ -92,40 +103,23 @@ public final class URLSessionTransport: LinkTransport {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<TransportResponse, any Error>) in
                 delegate.register(id, maxBodyBytes: maxBodyBytes, continuation: continuation)
-                if let deadline {
-                    // The caller waits on this continuation alone, so the deadline resumes it here, whatever
-                    // libcurl is doing, and the request is abandoned.
-                    let timer = DeadlineTimer(at: deadline.instant, clock: deadline.clock) {
-                        if delegate.abandon(id, with: DeadlineExceeded()) { taskBox.cancel() }
-                    }
-                    delegate.attach(timer, to: id)
-                    // Cancelled before the handler below was installed: it has found nothing to abandon.
-                    if Task.isCancelled {
-                        _ = delegate.abandon(id, with: CancellationError())
-                        taskBox.cancel()
-                        return
-                    }
+                // Cancelled before the handler below was installed: it has found nothing to abandon.
+                if Task.isCancelled {
+                    _ = delegate.abandon(id, with: CancellationError())
+                    taskBox.cancel()
+                    return
                 }
                 task.resume()
             }
         } onCancel: {
-            // With a deadline the caller returns at once; without one (the public API) the task's completion
-            // reports the cancellation, as before.
-            if deadline != nil { _ = delegate.abandon(id, with: CancellationError()) }
+            // The caller returns at once; FoundationNetworking winds the task down in its own time.
+            _ = delegate.abandon(id, with: CancellationError())
             taskBox.cancel()
         }
     }
-}
 
-extension URLSessionTransport: DeadlineEnforcingTransport {
-    /// Sends the request, resuming the caller by the deadline even if libcurl has not finished: the request is
-    /// then cancelled, not awaited.
-    func send(
-        _ request: TransportRequest, maxBodyBytes: Int, deadline: ContinuousClock.Instant, clock: LinkClock
-    ) async throws -> TransportResponse {
-        guard clock.now < deadline else { throw DeadlineExceeded() }
-        return try await perform(request, maxBodyBytes: maxBodyBytes, deadline: (deadline, clock))
-    }
+    /// Requests in flight, whose continuation the answer or a cancellation has yet to resume.
+    var pendingCount: Int { delegate.pendingCount }
 }
 
 /// Lets the cancellation handler reach the task without capturing a non-Sendable reference on every platform.
@@ -142,7 +136,6 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
         var maxBodyBytes: Int
         var response: HTTPURLResponse?
         var body = Data()
-        var timer: DeadlineTimer?
     }
 
     private let pending = Mutex<[Int: Pending]>([:])
@@ -153,22 +146,11 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
         pending.withTrackedLock { $0[id] = Pending(continuation: continuation, maxBodyBytes: maxBodyBytes) }
     }
 
-    /// Keeps the request's deadline timer, to be cancelled when the request ends first.
-    func attach(_ timer: DeadlineTimer, to id: Int) {
-        let attached = pending.withTrackedLock { state -> Bool in
-            guard state[id] != nil else { return false }
-            state[id]?.timer = timer
-            return true
-        }
-        if !attached { timer.cancel() }
-    }
-
     /// Resumes the request's caller with `error` now, if nothing else has; later callbacks for it are ignored.
     ///
     /// - Returns: Whether this call resumed the caller.
     func abandon(_ id: Int, with error: any Error) -> Bool {
         guard let entry = pending.withTrackedLock({ $0.removeValue(forKey: id) }) else { return false }
-        entry.timer?.cancel()
         entry.continuation.resume(throwing: error)
         return true
     }
@@ -184,7 +166,19 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
             state[id]?.response = response as? HTTPURLResponse
             return state[id]?.maxBodyBytes
         }
-        guard let cap, response.expectedContentLength > Int64(cap) else {
+        guard let cap else {
+            completionHandler(.allow)
+            return
+        }
+        let http = response as? HTTPURLResponse
+        let encoding = (http?.value(forHTTPHeaderField: "Content-Encoding") ?? "").lowercased()
+        if let http, (200..<300).contains(http.statusCode), !encoding.isEmpty, encoding != "identity" {
+            completionHandler(.cancel)
+            _ = abandon(id, with: TransportError(.encodedBody, detail: "Content-Encoding \(encoding)"))
+            dataTask.cancel()
+            return
+        }
+        guard response.expectedContentLength > Int64(cap) else {
             completionHandler(.allow)
             return
         }
@@ -228,7 +222,6 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let entry = pending.withTrackedLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
-        entry.timer?.cancel()
         if let error {
             let nsError = error as NSError
             if nsError.domain == NSURLErrorDomain, nsError.code == NSURLErrorCancelled {

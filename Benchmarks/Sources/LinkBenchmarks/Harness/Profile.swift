@@ -68,7 +68,7 @@ enum Profile {
         let stub = try ResolutionGroup.makeStub()
         defer { stub.shutdown() }
         let resolver = ResolutionGroup.directResolver()
-        let transport = URLSessionTransport()
+        let transport = LinkResolver.defaultTransport()
         // One link of each first, so that both runs pay the same one-time costs (connection, lazy globals).
         let count = name == "resolve-none" ? 0 : iterations
         for serial in 0...count {
@@ -76,7 +76,7 @@ enum Profile {
             if name == "transport-direct" {
                 let request = TransportRequest(url: url, headerFields: [
                     "Accept": "application/json", "User-Agent": "ResponsysPubWebResolver (CPU iPhone OS like Mac OS X)",
-                ])
+                ], allowsLocalAddresses: true)
                 let response = try await transport.send(request, maxBodyBytes: 64 * 1024)
                 precondition(response.statusCode == 200)
             } else {

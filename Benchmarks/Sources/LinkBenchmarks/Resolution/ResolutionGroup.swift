@@ -5,11 +5,11 @@ import UniversalLinkKitTesting
 /// Group `resolution`: real HTTP over loopback to `ResponseHandlerStub`.
 ///
 /// - `overhead`: one resolution at a time; `LinkResolver` as an app runs it (policy, deadline, request building,
-///   strict JSON decoding, on its default `URLSessionTransport`; the policy admits the loopback stub) against a
-///   raw `URLSession` GET of the same URL with the same settings. Extra figures: `transport_only_ns`
-///   (`URLSessionTransport.send` alone) and `wrapped_ns` / `wrapped_overhead_percent` (the resolver through
-///   `StubHostTransport`, the tests' host-mapping wrapper: the general deadline path any custom transport takes,
-///   plus the wrapper's URL rewrite). Batches of all four alternate, so drift on the shared machine hits them
+///   strict JSON decoding, on its default transport: `CurlTransport` on Linux; the policy admits the loopback
+///   stub) against a raw `URLSession` GET of the same URL with the same settings. Extra figures:
+///   `transport_only_ns` (the default transport's `send` alone) and `wrapped_ns` / `wrapped_overhead_percent`
+///   (the resolver through `StubHostTransport` over `URLSessionTransport`, the tests' host-mapping wrapper: the
+///   URLSession path, plus the wrapper's URL rewrite). Batches of all four alternate, so drift on the shared machine hits them
 ///   alike.
 /// - `burst_1000`: 1 000 distinct tracking links, 16 in flight at a time (the transport's connection limit, and
 ///   about what a backend resolving a campaign's clicks keeps open), done three ways: our resolver on one shared
@@ -42,11 +42,10 @@ enum ResolutionGroup {
         let stub = try makeStub()
         defer { stub.shutdown() }
         let resolver = directResolver()
-        // What the tests run: a wrapper mapping news.example.com to the stub. The resolver cannot see the
-        // URLSessionTransport inside, so it takes the general path (its own task and timer).
+        // What the tests run: a wrapper mapping news.example.com to the stub, over URLSessionTransport.
         let wrapped = LinkResolver(transport: StubHostTransport(hosts: [host], stub: stub))
-        // For locating the overhead: the library's transport alone, same request, no resolver around it.
-        let transport = URLSessionTransport()
+        // For locating the overhead: the library's default transport alone, same request, no resolver around it.
+        let transport = LinkResolver.defaultTransport()
         let raw = RawSession()
         var serial = 0
         func nextLink() -> (tracking: URL, direct: URL) {
@@ -79,7 +78,7 @@ enum ResolutionGroup {
                 for _ in 0..<perBatch {
                     let request = TransportRequest(url: nextLink().direct, headerFields: [
                         "Accept": "application/json", "User-Agent": "ResponsysPubWebResolver (CPU iPhone OS like Mac OS X)",
-                    ])
+                    ], allowsLocalAddresses: true)
                     let response = try await transport.send(request, maxBodyBytes: 64 * 1024)
                     precondition(response.statusCode == 200)
                 }

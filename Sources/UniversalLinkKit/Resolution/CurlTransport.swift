@@ -1,0 +1,108 @@
+import Foundation
+internal import _CLibcurl
+
+/// The Linux ``LinkTransport``: libcurl itself, loaded at run time, driven by one thread for every request.
+///
+/// FoundationNetworking loads `libcurl.so.4` on every Linux toolchain; this transport loads the same library
+/// (no headers, no -dev package) and uses it directly, which gives what `URLSession` cannot promise:
+/// - **Memory bounded by the cap**: the body is kept only while it fits `maxBodyBytes`; the first byte over it
+///   (or a `Content-Length` over it) stops the transfer and closes the connection. Header blocks are capped
+///   too (``Configuration/maxHeaderBytes``). No `Accept-Encoding` is sent and nothing is inflated: a 2xx answer
+///   that arrives with a `Content-Encoding` anyway is refused unread (``TransportError/Kind/encodedBody``).
+///   Only a 2xx body is read; any other answer ends at its headers.
+/// - **Each call sends the request at most once**: libcurl silently re-sends a request when a reused keep-alive
+///   connection dies before an answer; its pre-request callback counts the requests and refuses the second
+///   (the call then throws ``TransportError/Kind/noAnswer``, and the resolver's single retry, sent with
+///   ``TransportRequest/allowsReusedConnection`` off, is the second and last request). With a libcurl older than
+///   7.80 (no pre-request callback) every request opens a fresh connection instead, so it cannot be re-sent.
+/// - **The address checked is the address connected to**: the host name is resolved once, with the injected
+///   ``NameResolver``; every address must pass the check (unless ``TransportRequest/allowsLocalAddresses``), and
+///   the connection is pinned to the first one (`CURLOPT_CONNECT_TO`), then verified before the request is sent.
+/// - No redirect is followed, only `http` and `https`, no signals, HTTP/1.1.
+/// - Cancellation resumes the caller at once; the thread drops the transfer.
+///
+/// If libcurl cannot be loaded, ``make(configuration:nameResolver:)`` returns `nil`; ``LinkResolver/defaultTransport()``
+/// then falls back to ``URLSessionTransport``. Create one transport and share it: connections are kept alive.
+public final class CurlTransport: LinkTransport {
+    /// Transport settings.
+    public struct Configuration: Sendable, Hashable {
+        /// The most connections opened to one host at once. Default 16.
+        public var maximumConnectionsPerHost: Int
+        /// The largest header block accepted, all header lines of an answer together. Default 64 KiB.
+        public var maxHeaderBytes: Int
+
+        /// Creates a configuration.
+        ///
+        /// - Parameters:
+        ///   - maximumConnectionsPerHost: Parallel connections per host.
+        ///   - maxHeaderBytes: Header block cap.
+        public init(maximumConnectionsPerHost: Int = 16, maxHeaderBytes: Int = 64 * 1024) {
+            self.maximumConnectionsPerHost = maximumConnectionsPerHost
+            self.maxHeaderBytes = maxHeaderBytes
+        }
+    }
+
+    /// The settings.
+    public let configuration: Configuration
+    private let multi: CurlMulti
+    private let nameResolver: NameResolver
+
+    private init(configuration: Configuration, multi: CurlMulti, nameResolver: NameResolver) {
+        self.configuration = configuration
+        self.multi = multi
+        self.nameResolver = nameResolver
+    }
+
+    /// Creates a transport, or returns `nil` when libcurl (7.68 or later) cannot be loaded.
+    ///
+    /// - Parameters:
+    ///   - configuration: Transport settings.
+    ///   - nameResolver: Resolves host names; the system resolver by default.
+    /// - Returns: The transport, or `nil` without a usable libcurl.
+    public static func make(configuration: Configuration = .init(), nameResolver: NameResolver = .system) -> CurlTransport? {
+        guard let multi = CurlMulti(maximumConnectionsPerHost: configuration.maximumConnectionsPerHost) else { return nil }
+        return CurlTransport(configuration: configuration, multi: multi, nameResolver: nameResolver)
+    }
+
+    deinit {
+        multi.shutdown()
+    }
+
+    /// Sends the request; see the type's documentation for the guarantees.
+    ///
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - maxBodyBytes: The largest body accepted.
+    /// - Returns: The answer.
+    /// - Throws: ``TransportError`` or `CancellationError`.
+    public func send(_ request: TransportRequest, maxBodyBytes: Int) async throws -> TransportResponse {
+        guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = request.url.host(percentEncoded: false), !host.isEmpty
+        else { throw TransportError(.noAnswer, detail: "not an http(s) URL with a host") }
+        let address = try await CheckedAddress.resolve(
+            host, with: nameResolver, allowsLocalAddresses: request.allowsLocalAddresses)
+        try Task.checkCancellation()
+        let lines = request.headerFields.map { "\($0.key): \($0.value)" }
+        let connectTo = "::" + (address.isIPv6 ? "[\(address.text)]" : address.text) + ":"
+        let transfer = withCStrings(lines) { pointers in
+            ulk_transfer_create(
+                request.url.absoluteString, pointers, Int32(lines.count), connectTo, address.text,
+                max(0, maxBodyBytes), max(1024, configuration.maxHeaderBytes), request.allowsReusedConnection ? 0 : 1)
+        }
+        guard let transfer else { throw TransportError(.noAnswer, detail: "libcurl could not set up the request") }
+        return try await multi.perform(transfer)
+    }
+}
+
+extension CurlTransport {
+    /// Requests whose caller is still waiting.
+    var pendingCount: Int { multi.waitingCount }
+}
+
+/// Calls `body` with the strings as a C array of C strings, valid during the call.
+private func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R) -> R {
+    // A trailing NULL, so that the array is never empty and always has a base address.
+    let duplicates = strings.map { strdup($0).map { UnsafePointer($0) } } + [nil]
+    defer { for case let pointer? in duplicates { free(UnsafeMutablePointer(mutating: pointer)) } }
+    return duplicates.withUnsafeBufferPointer { body($0.baseAddress!) }
+}

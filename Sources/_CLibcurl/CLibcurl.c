@@ -1,0 +1,280 @@
+#include "CLibcurl.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+// Option, info and message numbers from curl.h (stable ABI since their introduction).
+enum {
+    OPT_WRITEDATA = 10001, OPT_URL = 10002, OPT_ERRORBUFFER = 10010, OPT_WRITEFUNCTION = 20011,
+    OPT_HTTPHEADER = 10023, OPT_HEADERDATA = 10029, OPT_NOPROGRESS = 43, OPT_FOLLOWLOCATION = 52,
+    OPT_FRESH_CONNECT = 74, OPT_FORBID_REUSE = 75, OPT_HTTPGET = 80, OPT_HTTP_VERSION = 84, OPT_NOSIGNAL = 99,
+    OPT_PRIVATE = 10103, OPT_HEADERFUNCTION = 20079, OPT_HTTP_TRANSFER_DECODING = 157,
+    OPT_HTTP_CONTENT_DECODING = 158, OPT_PROTOCOLS = 181, OPT_REDIR_PROTOCOLS = 182, OPT_CONNECT_TO = 10243,
+    OPT_PREREQFUNCTION = 20312, OPT_PREREQDATA = 10313,
+    INFO_PRIVATE = 0x100000 + 21,
+    MOPT_MAXCONNECTS = 6, MOPT_MAX_HOST_CONNECTIONS = 7, MOPT_MAX_TOTAL_CONNECTIONS = 13,
+    MSG_DONE = 1, PROTO_HTTP = 1, PROTO_HTTPS = 2, HTTP_VERSION_1_1 = 2, GLOBAL_DEFAULT = 3,
+};
+
+typedef struct { int msg; void *easy; union { void *whatever; int result; } data; } curl_msg;
+
+static struct {
+    int (*global_init)(long);
+    void *(*easy_init)(void);
+    void (*easy_cleanup)(void *);
+    int (*easy_setopt)(void *, int, ...);
+    int (*easy_getinfo)(void *, int, ...);
+    const char *(*easy_strerror)(int);
+    void *(*slist_append)(void *, const char *);
+    void (*slist_free_all)(void *);
+    void *(*multi_init)(void);
+    int (*multi_cleanup)(void *);
+    int (*multi_setopt)(void *, int, ...);
+    int (*multi_add_handle)(void *, void *);
+    int (*multi_remove_handle)(void *, void *);
+    int (*multi_perform)(void *, int *);
+    int (*multi_poll)(void *, void *, unsigned int, int, int *);
+    int (*multi_wakeup)(void *);
+    int (*multi_timeout)(void *, long *);
+    curl_msg *(*multi_info_read)(void *, int *);
+} api;
+
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+static int load_result = -1;
+static int counts_requests = 0;
+
+#define LOAD(field, name) if (!(*(void **)(&api.field) = dlsym(lib, name))) return;
+
+static void load(void) {
+    void *lib = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) lib = dlopen("libcurl.so", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) return;
+    LOAD(global_init, "curl_global_init")
+    LOAD(easy_init, "curl_easy_init")
+    LOAD(easy_cleanup, "curl_easy_cleanup")
+    LOAD(easy_setopt, "curl_easy_setopt")
+    LOAD(easy_getinfo, "curl_easy_getinfo")
+    LOAD(easy_strerror, "curl_easy_strerror")
+    LOAD(slist_append, "curl_slist_append")
+    LOAD(slist_free_all, "curl_slist_free_all")
+    LOAD(multi_init, "curl_multi_init")
+    LOAD(multi_cleanup, "curl_multi_cleanup")
+    LOAD(multi_setopt, "curl_multi_setopt")
+    LOAD(multi_add_handle, "curl_multi_add_handle")
+    LOAD(multi_remove_handle, "curl_multi_remove_handle")
+    LOAD(multi_perform, "curl_multi_perform")
+    LOAD(multi_poll, "curl_multi_poll")
+    LOAD(multi_wakeup, "curl_multi_wakeup")
+    LOAD(multi_timeout, "curl_multi_timeout")
+    LOAD(multi_info_read, "curl_multi_info_read")
+    // Reference counted by libcurl: harmless when FoundationNetworking has initialised it already.
+    if (api.global_init(GLOBAL_DEFAULT) != 0) return;
+    void *probe = api.easy_init();
+    if (!probe) return;
+    counts_requests = api.easy_setopt(probe, OPT_PREREQDATA, (void *)0) == 0;
+    api.easy_cleanup(probe);
+    load_result = 0;
+}
+
+int ulk_curl_load(void) {
+    pthread_once(&load_once, load);
+    return load_result;
+}
+
+int ulk_curl_counts_requests(void) { return counts_requests; }
+
+static int ascii_prefix(const char *line, size_t length, const char *prefix) {
+    size_t n = strlen(prefix);
+    return length >= n && strncasecmp(line, prefix, n) == 0;
+}
+
+static size_t on_header(char *data, size_t size, size_t count, void *user) {
+    ulk_transfer *t = user;
+    size_t length = size * count;
+    t->head_total += length;
+    if (t->head_total > t->header_cap) { t->over_cap = 1; return 0; }
+    if (ascii_prefix(data, length, "HTTP/")) {
+        // A new answer (after a 1xx, or the first): its headers replace the previous ones.
+        const char *space = memchr(data, ' ', length);
+        long code = 0;
+        if (space) {
+            for (const char *p = space + 1; p < data + length && *p >= '0' && *p <= '9'; p++) code = code * 10 + (*p - '0');
+        }
+        t->status = code;
+        t->got_status = 1;
+        t->head_len = 0;
+        t->encoded = 0;
+        t->content_length = -1;
+        return length;
+    }
+    if (ascii_prefix(data, length, "content-encoding:")) {
+        const char *v = data + 17, *end = data + length;
+        while (v < end && (*v == ' ' || *v == '\t')) v++;
+        size_t rest = (size_t)(end - v);
+        while (rest > 0 && (v[rest - 1] == '\r' || v[rest - 1] == '\n' || v[rest - 1] == ' ')) rest--;
+        t->encoded = !(rest == 8 && strncasecmp(v, "identity", 8) == 0) && rest > 0;
+    } else if (ascii_prefix(data, length, "content-length:")) {
+        t->content_length = strtoll(data + 15, NULL, 10);
+    }
+    if (t->head_len + length > t->head_capacity) {
+        size_t capacity = t->head_capacity ? t->head_capacity * 2 : 1024;
+        while (capacity < t->head_len + length) capacity *= 2;
+        char *grown = realloc(t->head, capacity);
+        if (!grown) return 0;
+        t->head = grown;
+        t->head_capacity = capacity;
+    }
+    memcpy(t->head + t->head_len, data, length);
+    t->head_len += length;
+    return length;
+}
+
+static size_t on_body(char *data, size_t size, size_t count, void *user) {
+    ulk_transfer *t = user;
+    size_t length = size * count;
+    if (t->status < 200 || t->status >= 300) {
+        // Only a 2xx body is read: stop here, the status and headers are the whole answer.
+        t->finished_early = 1;
+        return 0;
+    }
+    if (t->encoded) return 0;  // never inflated, never read: refused by the caller
+    if ((t->content_length >= 0 && (unsigned long long)t->content_length > t->cap) || t->body_len + length > t->cap) {
+        t->over_cap = 1;
+        return 0;
+    }
+    if (t->body_len + length > t->body_capacity) {
+        size_t capacity = t->body_capacity ? t->body_capacity * 2 : 4096;
+        while (capacity < t->body_len + length) capacity *= 2;
+        if (capacity > t->cap) capacity = t->cap;
+        unsigned char *grown = realloc(t->body, capacity);
+        if (!grown) return 0;
+        t->body = grown;
+        t->body_capacity = capacity;
+    }
+    memcpy(t->body + t->body_len, data, length);
+    t->body_len += length;
+    return length;
+}
+
+static int on_prerequest(void *user, char *primary_ip, char *local_ip, int primary_port, int local_port) {
+    (void)local_ip; (void)primary_port; (void)local_port;
+    ulk_transfer *t = user;
+    if (t->pinned[0] && (!primary_ip || strcmp(primary_ip, t->pinned) != 0)) {
+        t->address_mismatch = 1;
+        return 1;
+    }
+    if (t->sends >= t->max_sends) {
+        t->resend_refused = 1;
+        return 1;  // CURL_PREREQFUNC_ABORT: the request is not sent again
+    }
+    t->sends += 1;
+    return 0;
+}
+
+ulk_transfer *ulk_transfer_create(const char *url, const char *const *header_lines, int header_count,
+                                  const char *connect_to, const char *pinned, size_t cap, size_t header_cap,
+                                  int fresh_connect) {
+    if (ulk_curl_load() != 0) return NULL;
+    ulk_transfer *t = calloc(1, sizeof(ulk_transfer));
+    if (!t) return NULL;
+    t->easy = api.easy_init();
+    if (!t->easy) { free(t); return NULL; }
+    t->cap = cap;
+    t->header_cap = header_cap;
+    t->max_sends = 1;
+    t->content_length = -1;
+    if (pinned) { strncpy(t->pinned, pinned, sizeof(t->pinned) - 1); }
+    for (int i = 0; i < header_count; i++) t->headers = api.slist_append(t->headers, header_lines[i]);
+    void *e = t->easy;
+    int failed = 0;
+    failed |= api.easy_setopt(e, OPT_URL, url);
+    failed |= api.easy_setopt(e, OPT_HTTPGET, 1L);
+    failed |= api.easy_setopt(e, OPT_HTTPHEADER, t->headers);
+    failed |= api.easy_setopt(e, OPT_NOSIGNAL, 1L);
+    failed |= api.easy_setopt(e, OPT_NOPROGRESS, 1L);
+    failed |= api.easy_setopt(e, OPT_FOLLOWLOCATION, 0L);
+    failed |= api.easy_setopt(e, OPT_PROTOCOLS, (long)(PROTO_HTTP | PROTO_HTTPS));
+    failed |= api.easy_setopt(e, OPT_REDIR_PROTOCOLS, (long)(PROTO_HTTP | PROTO_HTTPS));
+    failed |= api.easy_setopt(e, OPT_HTTP_VERSION, (long)HTTP_VERSION_1_1);
+    // No Accept-Encoding is sent (CURLOPT_ACCEPT_ENCODING stays unset) and nothing is ever inflated.
+    failed |= api.easy_setopt(e, OPT_HTTP_CONTENT_DECODING, 0L);
+    failed |= api.easy_setopt(e, OPT_WRITEFUNCTION, on_body);
+    failed |= api.easy_setopt(e, OPT_WRITEDATA, t);
+    failed |= api.easy_setopt(e, OPT_HEADERFUNCTION, on_header);
+    failed |= api.easy_setopt(e, OPT_HEADERDATA, t);
+    failed |= api.easy_setopt(e, OPT_ERRORBUFFER, t->error);
+    failed |= api.easy_setopt(e, OPT_PRIVATE, t);
+    if (connect_to) {
+        t->connect_to = api.slist_append(NULL, connect_to);
+        failed |= api.easy_setopt(e, OPT_CONNECT_TO, t->connect_to);
+    }
+    if (counts_requests) {
+        failed |= api.easy_setopt(e, OPT_PREREQFUNCTION, on_prerequest);
+        failed |= api.easy_setopt(e, OPT_PREREQDATA, t);
+    }
+    if (fresh_connect || !counts_requests) {
+        // Without the pre-request count, a fresh connection is the only way to keep libcurl from re-sending.
+        failed |= api.easy_setopt(e, OPT_FRESH_CONNECT, 1L);
+        if (!counts_requests) failed |= api.easy_setopt(e, OPT_FORBID_REUSE, 1L);
+    }
+    if (failed) { ulk_transfer_free(t); return NULL; }
+    return t;
+}
+
+void ulk_transfer_free(ulk_transfer *t) {
+    if (!t) return;
+    if (t->easy) api.easy_cleanup(t->easy);
+    if (t->headers) api.slist_free_all(t->headers);
+    if (t->connect_to) api.slist_free_all(t->connect_to);
+    free(t->body);
+    free(t->head);
+    free(t);
+}
+
+void *ulk_multi_create(long max_host_connections, long max_total_connections, long max_cached) {
+    if (ulk_curl_load() != 0) return NULL;
+    void *m = api.multi_init();
+    if (!m) return NULL;
+    api.multi_setopt(m, MOPT_MAX_HOST_CONNECTIONS, max_host_connections);
+    api.multi_setopt(m, MOPT_MAX_TOTAL_CONNECTIONS, max_total_connections);
+    api.multi_setopt(m, MOPT_MAXCONNECTS, max_cached);
+    return m;
+}
+
+void ulk_multi_free(void *multi) { if (multi) api.multi_cleanup(multi); }
+int ulk_multi_add(void *multi, ulk_transfer *t) { return api.multi_add_handle(multi, t->easy); }
+int ulk_multi_remove(void *multi, ulk_transfer *t) { return api.multi_remove_handle(multi, t->easy); }
+
+int ulk_multi_perform(void *multi) {
+    int running = 0;
+    api.multi_perform(multi, &running);
+    return running;
+}
+
+int ulk_multi_poll(void *multi, int max_ms) {
+    long timeout = -1;
+    api.multi_timeout(multi, &timeout);
+    int wait = (timeout < 0 || timeout > max_ms) ? max_ms : (int)timeout;
+    int ready = 0;
+    return api.multi_poll(multi, NULL, 0, wait, &ready);
+}
+
+int ulk_multi_wakeup(void *multi) { return api.multi_wakeup(multi); }
+
+ulk_transfer *ulk_multi_next_done(void *multi, int *code) {
+    int left = 0;
+    curl_msg *msg;
+    while ((msg = api.multi_info_read(multi, &left))) {
+        if (msg->msg != MSG_DONE) continue;
+        ulk_transfer *t = NULL;
+        api.easy_getinfo(msg->easy, INFO_PRIVATE, (char **)&t);
+        *code = msg->data.result;
+        if (t) return t;
+    }
+    return NULL;
+}
+
+const char *ulk_strerror(int code) { return api.easy_strerror ? api.easy_strerror(code) : "libcurl not loaded"; }

@@ -1,0 +1,64 @@
+// Internal: the few libcurl calls CurlTransport needs, loaded at run time from libcurl.so.4 (the library
+// FoundationNetworking itself loads), so the package needs no curl headers and no -dev package.
+#ifndef ULK_CLIBCURL_H
+#define ULK_CLIBCURL_H
+
+#include <stddef.h>
+
+/// One transfer: its easy handle, its request headers and what has been received so far. Filled by libcurl's
+/// callbacks on the thread that drives the multi handle; read there once the transfer is done.
+typedef struct ulk_transfer {
+    void *easy;
+    void *headers;        // curl_slist of request headers
+    void *connect_to;     // curl_slist with the one CONNECT_TO entry, or NULL
+    long status;          // the last status line's code; 0 while none arrived
+    int got_status;       // a status line arrived (the server answered)
+    int sends;            // requests libcurl was about to send (the pre-request callback)
+    int max_sends;        // more is refused: libcurl's silent re-send on a fresh connection is aborted
+    int resend_refused;   // the pre-request callback refused a re-send
+    int address_mismatch; // the connection did not go to the pinned address
+    int over_cap;         // body or header block over its cap
+    int encoded;          // a 2xx answer with a Content-Encoding other than identity
+    int finished_early;   // a non-2xx answer: its body is not needed, the transfer stopped at its first byte
+    long long content_length; // -1 when absent
+    size_t cap;
+    size_t header_cap;
+    unsigned char *body;
+    size_t body_len;
+    size_t body_capacity;
+    char *head;           // the header lines of the last answer (after its status line), "\r\n" separated
+    size_t head_len;
+    size_t head_capacity;
+    size_t head_total;    // header bytes of every answer, for the header cap
+    char pinned[64];      // the address the connection must go to, "" when not pinned
+    char error[256];      // CURLOPT_ERRORBUFFER
+} ulk_transfer;
+
+/// Loads libcurl and initialises it once. Returns 0 when every needed symbol was found.
+int ulk_curl_load(void);
+
+/// Whether the loaded libcurl counts requests itself (CURLOPT_PREREQFUNCTION, 7.80+); without it every transfer
+/// opens a fresh connection, so libcurl never re-sends silently.
+int ulk_curl_counts_requests(void);
+
+/// Creates a transfer for `url` (GET), with `header_count` "Name: value" strings. `connect_to` is a
+/// CURLOPT_CONNECT_TO entry ("host:port:address:port") or NULL; `pinned` the bare address (or NULL).
+/// `fresh_connect` forbids a pooled connection. Returns NULL on failure.
+ulk_transfer *ulk_transfer_create(const char *url, const char *const *header_lines, int header_count,
+                                  const char *connect_to, const char *pinned, size_t cap, size_t header_cap,
+                                  int fresh_connect);
+void ulk_transfer_free(ulk_transfer *transfer);
+
+void *ulk_multi_create(long max_host_connections, long max_total_connections, long max_cached);
+void ulk_multi_free(void *multi);
+int ulk_multi_add(void *multi, ulk_transfer *transfer);
+int ulk_multi_remove(void *multi, ulk_transfer *transfer);
+int ulk_multi_perform(void *multi);
+/// Waits for activity, a wakeup or libcurl's next timer, at most `max_ms`.
+int ulk_multi_poll(void *multi, int max_ms);
+int ulk_multi_wakeup(void *multi);
+/// The next finished transfer and its CURLcode, or NULL when none is left.
+ulk_transfer *ulk_multi_next_done(void *multi, int *code);
+const char *ulk_strerror(int code);
+
+#endif

@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+import UniversalLinkKitTesting
+@testable import UniversalLinkKit
+
+/// SSRF by address: every address a name resolves to is checked, and the connection goes to the address checked.
+struct AddressCheckTests {
+    static let local = [
+        "127.0.0.1", "127.1.2.3", "10.1.2.3", "172.16.0.1", "172.31.255.255", "192.168.1.1", "169.254.169.254",
+        "100.64.0.1", "100.100.100.200", "0.0.0.0", "0.1.2.3", "224.0.0.1", "239.255.255.250", "240.0.0.1",
+        "255.255.255.255", "192.0.2.1", "198.18.0.1", "203.0.113.5",
+        "::", "::1", "fe80::1", "fc00::1", "fd00:ec2::254", "ff02::1", "fec0::1", "::ffff:127.0.0.1",
+        "::ffff:10.0.0.1", "::ffff:169.254.169.254", "::127.0.0.1", "::ffff:0:127.0.0.1", "64:ff9b::a9fe:a9fe",
+        "64:ff9b:1::1", "2002:7f00:1::1", "2001::1", "2001:db8::1", "100::1",
+    ]
+    static let publicAddresses = ["93.184.216.34", "8.8.8.8", "172.32.0.1", "2606:2800:220:1::1", "::ffff:8.8.8.8", "64:ff9b::808:808"]
+
+    @Test(arguments: local)
+    func aNonPublicAddressIsNotPublic(_ address: String) throws {
+        let parsed = try #require(CheckedAddress.parse(address))
+        #expect(!CheckedAddress.isPublic(parsed.bytes))
+    }
+
+    @Test(arguments: publicAddresses)
+    func aPublicAddressIsPublic(_ address: String) throws {
+        let parsed = try #require(CheckedAddress.parse(address))
+        #expect(CheckedAddress.isPublic(parsed.bytes))
+    }
+
+    static func resolver(_ names: [String: [String]], allowsLocal: Bool = false) throws -> LinkResolver {
+        let transport = try #require(CurlTransport.make(nameResolver: .table(names)))
+        var configuration = LinkResolver.Configuration(timeout: .seconds(30))
+        configuration.policy.allowsLocalHosts = allowsLocal
+        configuration.policy.allowsHTTP = allowsLocal
+        return LinkResolver(configuration: configuration, transport: transport)
+    }
+
+    @Test(arguments: ["127.0.0.1", "169.254.169.254", "10.0.0.7", "::1", "::ffff:127.0.0.1", "fd00:ec2::254"])
+    func aNameThatResolvesToALocalAddressIsRefusedWithoutAConnection(_ address: String) async throws {
+        let stub = try ResponseHandlerStub()
+        defer { stub.shutdown() }
+        let resolver = try Self.resolver(["metadata.example.com": ["93.184.216.34", address]])
+        let error = await #expect(throws: LinkError.self) {
+            try await resolver.resolve(URL(string: "https://metadata.example.com/pub/acc?_ri_=1")!)
+        }
+        #expect(error?.code == .hostNotAllowed)
+        #expect(error?.message.contains(address) == true || error?.message.contains("not a public address") == true)
+        #expect(stub.connectionCount == 0)
+    }
+
+    @Test func theSystemResolverIsCheckedToo() async throws {
+        // /etc/hosts names for loopback, such as the machine's own name, pass the policy as names.
+        let transport = try #require(CurlTransport.make())
+        let resolver = LinkResolver(transport: transport)
+        let host = ProcessInfo.processInfo.hostName
+        for name in ["localhost.localdomain", host.contains(".") ? host : "\(host).localdomain"] {
+            let addresses = try? await NameResolver.system.addresses(of: name)
+            guard let addresses, !addresses.isEmpty,
+                  addresses.contains(where: { !CheckedAddress.isPublic(CheckedAddress.parse($0)?.bytes ?? []) })
+            else { continue }
+            let error = await #expect(throws: LinkError.self) {
+                try await resolver.resolve(URL(string: "https://\(name)/pub/acc")!)
+            }
+            #expect(error?.code == .hostNotAllowed)
+        }
+    }
+
+    @Test func theConnectionGoesToTheCheckedAddressWithoutASecondLookup() async throws {
+        let stub = try ResponseHandlerStub(links: ["/pub/acc": HostileServerTests.product])
+        defer { stub.shutdown() }
+        // news.example.com resolves nowhere on this machine but in the injected table: the request can only reach
+        // the stub through the address that was checked.
+        let resolver = try Self.resolver(["news.example.com": ["127.0.0.1"]], allowsLocal: true)
+        let link = try await resolver.resolve(URL(string: "http://news.example.com:\(stub.port)/pub/acc?_ri_=pinned")!)
+        #expect(link.deepLinkURL == URL(string: "example-app://products/1234"))
+        #expect(stub.requests.first?.headerValues("host") == ["news.example.com:\(stub.port)"])
+    }
+
+    @Test(arguments: [
+        "https://metadata/pub/acc", "https://ip6-localhost/pub/acc", "https://intranet./pub/acc",
+        "https://\(String(repeating: "a", count: 64)).example.com/pub/acc",
+        "https://\(Array(repeating: String(repeating: "b", count: 60), count: 5).joined(separator: ".")).com/pub/acc",
+        "https://\(String(repeating: "c", count: 70_000)).com/pub/acc",
+    ])
+    func singleLabelAndOverlongNamesAreNotDNSNames(_ text: String) throws {
+        let url = try #require(URL(string: text))
+        #expect(ResolutionPolicy().check(url)?.code == .hostNotAllowed)
+    }
+
+    @Test(arguments: ["https://user:s3cr3t@news.example.com/pub/acc?x=1", "https://s3cr3t@news.example.com/pub/acc"])
+    func credentialsAreRefusedAndNeverRepeated(_ text: String) async throws {
+        let url = try #require(URL(string: text))
+        let refusal = try #require(ResolutionPolicy().check(url))
+        #expect(refusal.code == .hostNotAllowed)
+        #expect(!refusal.message.contains("s3cr3t"))
+        let error = await #expect(throws: LinkError.self) {
+            try await LinkResolver(transport: ClosureTransport { _, _ in .status(200) }).resolve(url)
+        }
+        #expect(error?.code == .hostNotAllowed)
+        #expect(error?.message.contains("s3cr3t") == false)
+    }
+}

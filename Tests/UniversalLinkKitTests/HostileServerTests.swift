@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+import UniversalLinkKitTesting
+@testable import UniversalLinkKit
+
+/// What a hostile Response Handler can do to a resolution through the real Linux transport (``CurlTransport``)
+/// against the loopback stub: the answer is bounded, an answer is never requested again, and a link reaches the
+/// server at most twice.
+struct HostileServerTests {
+    static let product = ResponseHandlerStub.Link(
+        webLinkUrl: "https://www.example.com/products/1234", mobileDeepLinkUrl: "example-app://products/1234")
+
+    static func resolver(_ transport: CurlTransport, timeout: Duration = .seconds(30)) -> LinkResolver {
+        var configuration = LinkResolver.Configuration(timeout: timeout, retryDelay: .milliseconds(20))
+        configuration.policy = ResolutionPolicy(allowsHTTP: true, allowsLocalHosts: true)
+        return LinkResolver(configuration: configuration, transport: transport)
+    }
+
+    static func outcome(_ resolver: LinkResolver, _ url: URL) async -> Result<ResolvedLink, LinkError> {
+        do throws(LinkError) {
+            return .success(try await resolver.resolve(url))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Waits until the stub has counted the bytes of its answers (it does when a connection's answer ends).
+    static func bytesSent(by stub: ResponseHandlerStub, within limit: Duration = .seconds(5)) async -> Int {
+        let deadline = ContinuousClock.now + limit
+        while stub.bytesSent == 0, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return stub.bytesSent
+    }
+
+    @Test func aCompressedAnswerIsRefusedUnread() async throws {
+        let stub = try ResponseHandlerStub()
+        defer { stub.shutdown() }
+        stub.setDefaultBehavior(.compressedBomb(bytes: 1 << 20))
+        let transport = try #require(CurlTransport.make())
+        let result = await Self.outcome(Self.resolver(transport), stub.url("/pub/acc?_ri_=gzip"))
+        #expect(throws: LinkError.self) { try result.get() }
+        #expect((try? result.get()) == nil)
+        if case .failure(let error) = result { #expect(error.code == .invalidResponse) }
+        #expect(stub.requestCount == 1)
+        #expect(stub.requests.first?.headerValues("accept-encoding") == [])
+        // Refused at its headers: far less than the megabyte of the body was taken from the socket.
+        #expect(await Self.bytesSent(by: stub) > 0)
+    }
+
+    @Test(arguments: [Behavior.endlessBody, .chunkedBody(bytes: 1 << 30), .hugeBody(bytes: 1 << 30)])
+    func aBodyOverTheCapStopsTheTransfer(_ behavior: Behavior) async throws {
+        let stub = try ResponseHandlerStub()
+        defer { stub.shutdown() }
+        stub.setDefaultBehavior(behavior)
+        let transport = try #require(CurlTransport.make())
+        let start = ContinuousClock.now
+        let result = await Self.outcome(Self.resolver(transport), stub.url("/pub/acc?_ri_=big"))
+        if case .failure(let error) = result { #expect(error.code == .responseTooLarge) } else { Issue.record("resolved") }
+        // The stub's writes fail once the connection is closed: what it managed to write is what socket buffers
+        // held, not the gigabyte.
+        let sent = await Self.bytesSent(by: stub)
+        #expect(sent > 0)
+        #expect(sent < 32 << 20)
+        #expect(ContinuousClock.now - start < .seconds(5))
+        #expect(stub.requestCount == 1)
+        #expect(transport.pendingCount == 0)
+    }
+
+    /// Answers that arrived, however broken: reported after one request, never retried.
+    static let answers: [(String, Behavior, LinkError.Code)] = {
+        var cases: [(String, Behavior, LinkError.Code)] = []
+        for status in [301, 302, 303, 307, 308] {
+            cases.append(("\(status) without Location", .status(status), .httpStatus))
+            cases.append(("\(status) with an empty Location", .status(status, headers: [("Location", "")]), .httpStatus))
+            cases.append(("\(status) with an unparseable Location", .status(status, headers: [("Location", "http://[::1")]), .httpStatus))
+        }
+        cases.append(("a reset after the status line", .resetAfterStatusLine, .network))
+        cases.append(("Content-Length: -1", .status(200, headers: [("Content-Length", "-1")], body: "{}"), .network))
+        let line = ("X-Pad", String(repeating: "a", count: 1000))
+        cases.append(("a 10 MiB header block", .status(200, headers: Array(repeating: line, count: 10_000)), .responseTooLarge))
+        return cases
+    }()
+
+    @Test(arguments: 0..<answers.count)
+    func anAnswerIsNeverRequestedAgain(_ index: Int) async throws {
+        let (name, behavior, code) = Self.answers[index]
+        let stub = try ResponseHandlerStub()
+        defer { stub.shutdown() }
+        stub.setDefaultBehavior(behavior)
+        let transport = try #require(CurlTransport.make())
+        let result = await Self.outcome(Self.resolver(transport), stub.url("/pub/acc?_ri_=answered"))
+        if case .failure(let error) = result {
+            #expect(error.code == code, "\(name): \(error)")
+        } else {
+            Issue.record("\(name): resolved")
+        }
+        #expect(stub.requestCount == 1, "\(name)")
+    }
+
+    @Test func aResettingServerSeesEachLinkAtMostTwiceInABurst() async throws {
+        let stub = try ResponseHandlerStub(links: ["/pub/acc": Self.product])
+        defer { stub.shutdown() }
+        let transport = try #require(CurlTransport.make())
+        let resolver = Self.resolver(transport)
+        // Fill the connection pool first: libcurl re-sends on a reused connection that dies.
+        await withTaskGroup(of: Void.self) { group in
+            for index in 0..<16 {
+                group.addTask { _ = await Self.outcome(resolver, stub.url("/pub/acc?_ri_=warm\(index)")) }
+            }
+        }
+        stub.setDefaultBehavior(.resetConnection)
+        stub.resetRecording()
+        let links = 64
+        let codes = await withTaskGroup(of: LinkError.Code?.self) { group -> [LinkError.Code?] in
+            for index in 0..<links {
+                group.addTask {
+                    let result = await Self.outcome(resolver, stub.url("/pub/acc?_ri_=burst\(index)"))
+                    if case .failure(let error) = result { return error.code }
+                    return nil
+                }
+            }
+            var codes: [LinkError.Code?] = []
+            for await code in group { codes.append(code) }
+            return codes
+        }
+        #expect(codes == Array(repeating: .network, count: links))
+        let counts = (0..<links).map { stub.requestCount(for: "/pub/acc?_ri_=burst\($0)") }
+        #expect(counts.allSatisfy { $0 <= 2 }, "requests per link: \(counts)")
+        #expect(counts.allSatisfy { $0 >= 1 })
+    }
+
+    @Test func anOrdinaryLinkIsNotHeldUpByHostileOnesInTheSameBurst() async throws {
+        let stub = try ResponseHandlerStub(links: ["/pub/acc": Self.product])
+        defer { stub.shutdown() }
+        stub.enqueue([.endlessBody], for: "/pub/acc?_ri_=h0")
+        stub.enqueue([.compressedBomb(bytes: 4 << 20)], for: "/pub/acc?_ri_=h1")
+        stub.enqueue([.chunkedBody(bytes: 1 << 30)], for: "/pub/acc?_ri_=h2")
+        let transport = try #require(CurlTransport.make())
+        let resolver = Self.resolver(transport)
+        let elapsed = await withTaskGroup(of: Duration?.self) { group -> Duration? in
+            for index in 0..<3 {
+                group.addTask { _ = await Self.outcome(resolver, stub.url("/pub/acc?_ri_=h\(index)")); return nil }
+            }
+            group.addTask {
+                let start = ContinuousClock.now
+                let result = await Self.outcome(resolver, stub.url("/pub/acc?_ri_=ordinary"))
+                return (try? result.get()) == nil ? .seconds(999) : ContinuousClock.now - start
+            }
+            var ordinary: Duration?
+            for await value in group { if let value { ordinary = value } }
+            return ordinary
+        }
+        let ordinary = try #require(elapsed)
+        #expect(ordinary < .seconds(1))
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+import UniversalLinkKitTesting
+@testable import UniversalLinkKit
+
+/// The one deadline path (the resolver's race against its clock), through each real transport against the
+/// loopback stub.
+struct TransportDeadlineTests {
+    static let product = ResponseHandlerStub.Link(
+        webLinkUrl: "https://www.example.com/products/1234", mobileDeepLinkUrl: "example-app://products/1234")
+
+    enum Kind: String, CaseIterable, CustomTestStringConvertible {
+        case curl, urlSession
+        var testDescription: String { rawValue }
+    }
+
+    /// A transport of the kind, with a way to count the requests it still waits on.
+    struct Subject {
+        let transport: any LinkTransport
+        let pending: @Sendable () -> Int
+
+        init(_ kind: Kind) throws {
+            switch kind {
+            case .curl:
+                let curl = try #require(CurlTransport.make())
+                transport = curl
+                pending = { curl.pendingCount }
+            case .urlSession:
+                let session = URLSessionTransport()
+                transport = session
+                pending = { session.pendingCount }
+            }
+        }
+    }
+
+    func resolver(_ subject: Subject, clock: LinkClock = .continuous, timeout: Duration = .seconds(60)) -> LinkResolver {
+        var configuration = LinkResolver.Configuration(timeout: timeout, retryDelay: .milliseconds(20))
+        configuration.policy = ResolutionPolicy(allowsHTTP: true, allowsLocalHosts: true)
+        return LinkResolver(configuration: configuration, transport: subject.transport, clock: clock)
+    }
+
+    @Test(arguments: Kind.allCases)
+    func aSuccessfulResolutionLeavesNoRequestOrTimerBehind(_ kind: Kind) async throws {
+        let stub = try ResponseHandlerStub(links: ["/pub/acc": Self.product])
+        defer { stub.shutdown() }
+        let clock = ManualClock()
+        let subject = try Subject(kind)
+        let link = try await resolver(subject, clock: clock.linkClock).resolve(stub.url("/pub/acc?_ri_=ok"))
+        #expect(link.deepLinkURL == URL("example-app://products/1234"))
+        #expect(subject.pending() == 0)
+        // The deadline sleeps on the injected clock: it must be cancelled, not left to fire.
+        #expect(await clock.wait { $0.sleeperCount == 0 && $0.cancelledSleeps == 1 })
+    }
+
+    @Test(arguments: Kind.allCases)
+    func anInjectedClockDrivesTheDeadlineWhenTheServerNeverAnswers(_ kind: Kind) async throws {
+        let stub = try ResponseHandlerStub(links: ["/pub/acc": Self.product])
+        defer { stub.shutdown() }
+        stub.setDefaultBehavior(.noResponse)
+        let clock = ManualClock()
+        let subject = try Subject(kind)
+        let resolver = resolver(subject, clock: clock.linkClock, timeout: .seconds(10))
+        let finished = Tally()
+        let task = Task { () -> LinkError? in
+            defer { finished.add("done") }
+            do throws(LinkError) {
+                _ = try await resolver.resolve(stub.url("/pub/acc?_ri_=silent"))
+                return nil
+            } catch {
+                return error
+            }
+        }
+        #expect(await stub.waitForRequests(1, timeout: .seconds(30)))
+        #expect(await clock.wait { $0.sleeperCount == 1 })
+        #expect(finished.total == 0)
+        clock.advance(by: .seconds(10))
+        let error = await task.value
+        #expect(error?.code == .timeout)
+        #expect(subject.pending() == 0)
+        #expect(stub.requestCount == 1)
+    }
+
+    @Test(arguments: Kind.allCases)
+    func theDeadlineHoldsOnTheSystemClockWhenTheServerNeverAnswers(_ kind: Kind) async throws {
+        let stub = try ResponseHandlerStub(links: ["/pub/acc": Self.product])
+        defer { stub.shutdown() }
+        stub.setDefaultBehavior(.noResponse)
+        let subject = try Subject(kind)
+        let resolver = resolver(subject, timeout: .milliseconds(500))
+        // Measured inside the resolving task, at the event, so a busy pool delays the test, not the measurement.
+        let (error, elapsed) = await Task(priority: .userInitiated) { () -> (LinkError?, Duration) in
+            let start = ContinuousClock.now
+            do throws(LinkError) {
+                _ = try await resolver.resolve(stub.url("/pub/acc?_ri_=silent"))
+                return (nil, .now - start)
+            } catch {
+                return (error, .now - start)
+            }
+        }.value
+        #expect(error?.code == .timeout)
+        #expect(elapsed >= .milliseconds(500))
+        #expect(elapsed < .seconds(20))
+        #expect(subject.pending() == 0)
+    }
+
+    @Test(arguments: Kind.allCases)
+    func cancellingTheCallerReturnsAtOnceWithCancelled(_ kind: Kind) async throws {
+        let stub = try ResponseHandlerStub(links: ["/pub/acc": Self.product])
+        defer { stub.shutdown() }
+        stub.setDefaultBehavior(.noResponse)
+        let subject = try Subject(kind)
+        let resolver = resolver(subject, timeout: .seconds(120))
+        let task = Task { () -> (LinkError?, ContinuousClock.Instant) in
+            do throws(LinkError) {
+                _ = try await resolver.resolve(stub.url("/pub/acc?_ri_=cancel"))
+                return (nil, .now)
+            } catch {
+                return (error, .now)
+            }
+        }
+        #expect(await stub.waitForRequests(1, timeout: .seconds(30)))
+        let cancelledAt = ContinuousClock.now
+        task.cancel()
+        let (error, returnedAt) = await task.value
+        #expect(error?.code == .cancelled)
+        #expect(returnedAt - cancelledAt < .seconds(20))
+        #expect(subject.pending() == 0)
+    }
+
+    @Test func theEarlierOfTheCallersDeadlineAndTheTimeoutApplies() async throws {
+        let stub = try ResponseHandlerStub(links: ["/pub/acc": Self.product])
+        defer { stub.shutdown() }
+        let subject = try Subject(.curl)
+        let error = await #expect(throws: LinkError.self) {
+            try await resolver(subject).resolve(stub.url("/pub/acc?_ri_=late"), deadline: .now - .seconds(1))
+        }
+        #expect(error?.code == .timeout)
+        #expect(stub.requestCount == 0)
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+import UniversalLinkKitTesting
+@testable import UniversalLinkKit
+
+/// What `URLSessionTransport` stops at the headers, against the loopback stub.
+struct URLSessionTransportLimitTests {
+    func send(_ behavior: Behavior) async throws -> (Result<TransportResponse, any Error>, ResponseHandlerStub) {
+        let stub = try ResponseHandlerStub()
+        stub.setDefaultBehavior(behavior)
+        let request = TransportRequest(url: stub.url("/pub/acc?_ri_=1"), allowsLocalAddresses: true)
+        let transport = URLSessionTransport()
+        let result: Result<TransportResponse, any Error>
+        do {
+            result = .success(try await transport.send(request, maxBodyBytes: 64 * 1024))
+        } catch {
+            result = .failure(error)
+        }
+        return (result, stub)
+    }
+
+    @Test func aCompressedAnswerIsRefusedAtItsHeadersAndIdentityWasAskedFor() async throws {
+        let (result, stub) = try await send(.compressedBomb(bytes: 1 << 20))
+        defer { stub.shutdown() }
+        #expect(throws: TransportError.self) { try result.get() }
+        if case .failure(let error) = result { #expect((error as? TransportError)?.kind == .encodedBody) }
+        #expect(stub.requests.first?.headerValues("accept-encoding") == ["identity"])
+    }
+
+    @Test func aContentLengthOverTheCapIsRefusedAtTheHeaders() async throws {
+        let (result, stub) = try await send(.hugeBody(bytes: 1 << 30))
+        defer { stub.shutdown() }
+        if case .failure(let error) = result {
+            #expect((error as? TransportError)?.kind == .bodyTooLarge)
+        } else {
+            Issue.record("a 1 GiB answer was accepted")
+        }
+    }
+
+    @Test func aLocalAddressIsRefusedUnlessAllowed() async throws {
+        let stub = try ResponseHandlerStub()
+        defer { stub.shutdown() }
+        let transport = URLSessionTransport(nameResolver: .table(["news.example.com": ["127.0.0.1"]]))
+        await #expect(throws: TransportError(.addressNotAllowed, detail: "news.example.com resolves to 127.0.0.1, which is not a public address")) {
+            try await transport.send(TransportRequest(url: URL(string: "https://news.example.com/pub/acc")!), maxBodyBytes: 1024)
+        }
+        #expect(stub.connectionCount == 0)
+    }
+}
