@@ -155,7 +155,9 @@ struct LinkManagerServerTests {
         _ = try? await fixture.manager.resolve(URL("https://news.example.com/account"))
         await fixture.manager.waitUntilIdle()
         let kinds = events.kinds(for: Self.appLink)
-        #expect(kinds.prefix(2) == [.received, .resolved])
+        #expect(kinds.prefix(4) == [.received, .requestSent, .answered, .resolved])
+        let answered = events.all.first { $0.kind == .answered }
+        #expect(answered?.statusCode == 200 && answered?.attempt == 1 && (answered?.bytes ?? 0) > 0)
         #expect(kinds.contains(.delivered))
         #expect(kinds.filter { $0 == .coalesced }.count == 1)
         #expect(events.kinds.filter { $0 == .refused }.count == 2)
@@ -182,6 +184,16 @@ struct LinkManagerServerTests {
         for await _ in results { delivered += 1 }
         #expect(delivered == 1)
         #expect(fixture.transport.count == 1)
+    }
+
+    @Test func aRetryIsReportedWithItsReasonAndBothRequests() async throws {
+        let events = EventLog()
+        let transport = ScriptedTransport([{ _ in .status(503) }], fallback: { _ in .json(LinkManagerTests.both) })
+        let fixture = Fixture(transport: transport) { $0.eventHandler = events.handler }
+        _ = try await fixture.manager.resolve(Self.appLink)
+        #expect(events.kinds(for: Self.appLink).prefix(6) == [.received, .requestSent, .answered, .retrying, .requestSent, .answered])
+        #expect(events.all.filter { $0.kind == .answered }.map(\.statusCode) == [503, 200])
+        #expect(events.all.first { $0.kind == .retrying }?.reason?.isEmpty == false)
     }
 
     @Test func shutdownCancelsWhatOutlivesTheGracePeriodAndStillNotifiesIt() async throws {

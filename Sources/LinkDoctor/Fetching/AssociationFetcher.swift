@@ -34,53 +34,23 @@ struct AssociationFetcher: Sendable {
     /// - Returns: The outcome; never throws.
     func fetch(_ url: URL, userAgent: String, maxBodyBytes: Int) async -> Outcome {
         if let refusal = policy.check(url) { return .refused(refusal.message) }
-        let request = TransportRequest(url: url, headerFields: ["User-Agent": userAgent, "Accept": "*/*"])
-        let deadline = clock.now + timeout
+        let request = TransportRequest(
+            url: url, headerFields: ["User-Agent": userAgent, "Accept": "*/*"],
+            allowsLocalAddresses: policy.allowsLocalHosts)
         let transport = transport
-        let clock = clock
-        let timeout = timeout
-        return await withTaskGroup(of: Race.self) { group in
-            group.addTask {
-                do {
-                    return .answer(try await transport.send(request, maxBodyBytes: maxBodyBytes))
-                } catch {
-                    return .error(error)
-                }
+        do {
+            // The package's one deadline mechanism, on the injected clock, whatever the transport.
+            let response = try await withDeadline(clock.now + timeout, clock: clock) {
+                try await transport.send(request, maxBodyBytes: maxBodyBytes)
             }
-            group.addTask {
-                do {
-                    try await clock.sleep(until: deadline)
-                    return .deadline
-                } catch {
-                    return .cancelled
-                }
-            }
-            var result: Outcome = .failed("the fetch was cancelled")
-            while let race = await group.next() {
-                switch race {
-                case .answer(let response):
-                    result = response.body.count > maxBodyBytes ? .tooLarge : .answered(response)
-                case .error(let error as TransportError) where error.kind == .bodyTooLarge:
-                    result = .tooLarge
-                case .error(let error):
-                    result = .failed(Self.describe(error))
-                case .deadline:
-                    result = .failed("no answer within \(Self.seconds(timeout)) s")
-                case .cancelled:
-                    continue
-                }
-                break
-            }
-            group.cancelAll()
-            return result
+            return response.body.count > maxBodyBytes ? .tooLarge : .answered(response)
+        } catch let error as TransportError where error.kind == .bodyTooLarge {
+            return .tooLarge
+        } catch is DeadlineExceeded {
+            return .failed("no answer within \(Self.seconds(timeout)) s")
+        } catch {
+            return .failed(Self.describe(error))
         }
-    }
-
-    private enum Race: Sendable {
-        case answer(TransportResponse)
-        case error(any Error)
-        case deadline
-        case cancelled
     }
 
     private static func describe(_ error: any Error) -> String {

@@ -125,14 +125,14 @@ public struct LinkEvent: Sendable, Hashable, CustomStringConvertible {
         target: URL? = nil
     ) {
         self.kind = kind
-        self.url = url.withoutCredentials
+        self.url = url.redacted
         self.attempt = attempt
         self.statusCode = statusCode
         self.bytes = bytes
         self.duration = duration
         self.errorCode = errorCode
         self.reason = reason
-        self.target = target?.withoutCredentials
+        self.target = target?.redacted
     }
 
     /// `"<kind> <url>"` followed by the fields that are set, for logs.

@@ -123,12 +123,16 @@ public final class LinkManager: Sendable {
     private let clock: LinkClock
     private let executeFlag: Mutex<Bool>
     private let accepting = Mutex(true)
+    /// The transport the manager created, which its shutdown releases.
+    private let ownedTransport: (any LinkTransport)?
 
     /// Creates a manager.
     ///
     /// - Parameters:
     ///   - configuration: Settings.
-    ///   - transport: Sends resolution requests; by default one ``URLSessionTransport`` for this manager.
+    ///   - transport: Sends resolution requests. `nil` (the default): one of the manager's own,
+    ///     ``LinkResolver/defaultTransport()`` (``CurlTransport`` on Linux), released by ``shutdown(gracePeriod:)``;
+    ///     a transport given here is never shut down by the manager (it may be shared).
     ///   - notificationCenter: Where notifications are posted.
     ///   - opener: Opens URLs that are not resolved (in-app hyperlinks with ``executeRsysWebURL`` off, push
     ///     URLs no route takes, resolved links no route takes when a router is set).
@@ -137,7 +141,7 @@ public final class LinkManager: Sendable {
     ///   - clock: The clock of deadlines and the duplicate window.
     public init(
         configuration: Configuration = .init(),
-        transport: any LinkTransport = LinkResolver.defaultTransport(),
+        transport: (any LinkTransport)? = nil,
         notificationCenter: NotificationCenter = .default,
         opener: URLOpener = .none,
         router: LinkRouter? = nil,
@@ -145,7 +149,9 @@ public final class LinkManager: Sendable {
     ) {
         self.configuration = configuration
         self.recognizer = PubWebLinkRecognizer(configuration: configuration.recognition)
-        self.resolver = LinkResolver(configuration: configuration.resolution, transport: transport, clock: clock)
+        self.ownedTransport = transport == nil ? LinkResolver.defaultTransport() : nil
+        self.resolver = LinkResolver(
+            configuration: configuration.resolution, transport: transport ?? ownedTransport!, clock: clock)
         self.broadcaster = LinkBroadcaster(
             center: notificationCenter, startsPaused: configuration.startsPaused, events: configuration.eventHandler)
         self.registry = ActivationRegistry(window: configuration.duplicateWindow)
@@ -196,7 +202,7 @@ public final class LinkManager: Sendable {
         guard recognizer.kind(of: url) == .appLink else {
             let error = LinkError(
                 code: .notPubWebLink,
-                message: "\(url.withoutCredentials.absoluteString) is not a pub-web app link"
+                message: "\(url.redactedString) is not a pub-web app link"
                     + " (\(configuration.recognition.appLinkPaths.joined(separator: ", ")) on an http(s) host):"
                     + " nothing was requested. Open it as it is."
             )
@@ -231,8 +237,9 @@ public final class LinkManager: Sendable {
     /// Links handed in after the call starts are refused at once (``resolve(_:timeout:)`` throws
     /// ``LinkError/Code/shuttingDown``; the PushIOManager-shaped entry points return not handled). Cancelled
     /// resolutions are still notified, with ``LinkError/Code/cancelled``. Notifications held by
-    /// ``pauseDelivery()`` are delivered. The ``results(bufferingNewest:)`` sequences end. Calling it again waits
-    /// for the same things.
+    /// ``pauseDelivery()`` are delivered. The ``results(bufferingNewest:)`` sequences end. The transport the manager
+    /// created itself is released (one given to ``init(configuration:transport:notificationCenter:opener:router:clock:)``
+    /// is left to its owner). Calling it again waits for the same things.
     ///
     /// - Parameter gracePeriod: How long in-flight resolutions may take before they are cancelled. Default 10 s.
     public func shutdown(gracePeriod: Duration = .seconds(10)) async {
@@ -251,6 +258,7 @@ public final class LinkManager: Sendable {
         broadcaster.resumeDelivery()
         await broadcaster.flush()
         broadcaster.finishSubscriptions()
+        ownedTransport?.shutdown()
     }
 
     /// Whether the manager takes new links (`false` once ``shutdown(gracePeriod:)`` began).
@@ -415,13 +423,36 @@ public final class LinkManager: Sendable {
 
     /// One resolution, reported as events; a failure is a link with an error.
     private func resolve(_ url: URL, startedAt: ContinuousClock.Instant, deadline: ContinuousClock.Instant) async -> ResolvedLink {
+        // Without a handler the resolver gets no hook at all: the hot path builds no event.
+        var onStep: (@Sendable (ResolutionStep) -> Void)?
+        if let handler = configuration.eventHandler {
+            onStep = { step in
+                if let event = Self.event(for: step, of: url) { handler(event) }
+            }
+        }
         do throws(LinkError) {
-            let link = try await resolver.resolve(url, startedAt: deadline - configuration.resolution.timeout)
+            let link = try await resolver.resolve(url, startedAt: startedAt, deadline: deadline, onStep: onStep)
             emit(.resolved, url, duration: clock.now - startedAt)
             return link
         } catch {
             emit(.failed, url, duration: clock.now - startedAt, errorCode: error.code, reason: error.message)
             return ResolvedLink(requestedURL: url, isPubWeb: true, error: error)
+        }
+    }
+
+    /// The public event of a resolver step; a failed request shows up as the retry or the failure that follows it.
+    private static func event(for step: ResolutionStep, of url: URL) -> LinkEvent? {
+        switch step {
+        case let .requestSent(attempt, requested):
+            LinkEvent(.requestSent, url: url, attempt: attempt, target: requested == url.redacted ? nil : requested)
+        case let .answered(attempt, statusCode, bytes, duration):
+            LinkEvent(.answered, url: url, attempt: attempt, statusCode: statusCode, bytes: bytes, duration: duration)
+        case let .retrying(reason, after):
+            LinkEvent(.retrying, url: url, attempt: 2, duration: after, reason: reason)
+        case let .redirected(target):
+            LinkEvent(.redirected, url: url, target: target)
+        case .requestFailed:
+            nil
         }
     }
 
@@ -455,7 +486,7 @@ public final class LinkManager: Sendable {
     private func shuttingDownError(_ url: URL) -> LinkError {
         LinkError(
             code: .shuttingDown,
-            message: "The link manager is shutting down and took no new link (\(url.withoutCredentials.absoluteString));"
+            message: "The link manager is shutting down and took no new link (\(url.redactedString));"
                 + " nothing was requested. Send the request to another instance."
         )
     }

@@ -127,7 +127,7 @@ final class PendingOutcome: Sendable {
     private static func cancelledError(_ url: URL) -> LinkError {
         LinkError(
             code: .cancelled,
-            message: "Stopped waiting for \(url.withoutCredentials.absoluteString): the calling task was cancelled."
+            message: "Stopped waiting for \(url.redactedString): the calling task was cancelled."
                 + " The resolution goes on for the other callers and its notification is still posted."
         )
     }
@@ -135,7 +135,7 @@ final class PendingOutcome: Sendable {
     private static func timeoutError(_ url: URL) -> LinkError {
         LinkError(
             code: .timeout,
-            message: "No result for \(url.withoutCredentials.absoluteString) within this call's deadline;"
+            message: "No result for \(url.redactedString) within this call's deadline;"
                 + " the resolution goes on for the other callers. Retry later or open the link in a browser."
         )
     }

@@ -68,6 +68,11 @@ public final class CurlTransport: LinkTransport {
         multi.shutdown()
     }
 
+    /// Stops the transport's thread and closes its connections; later sends fail with `CancellationError`.
+    public func shutdown() {
+        multi.shutdown()
+    }
+
     /// Sends the request; see the type's documentation for the guarantees.
     ///
     /// - Parameters:

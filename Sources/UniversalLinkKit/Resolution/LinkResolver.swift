@@ -127,8 +127,8 @@ public struct LinkResolver: Sendable {
         if let deadline, deadline < effective { effective = deadline }
         let attempt = ResolutionAttempt(resolver: self, deadline: effective, onStep: onStep)
         do {
-            guard clock.now < effective else { throw DeadlineReached() }
-            let response = try await race(attempt, requestedURL: url, deadline: effective)
+            guard clock.now < effective else { throw DeadlineExceeded() }
+            let response = try await withDeadline(effective, clock: clock) { try await attempt.run(url) }
             return ResolvedLink(
                 requestedURL: url,
                 deepLinkURL: response.deepLinkURL,
@@ -145,33 +145,6 @@ public struct LinkResolver: Sendable {
     /// and cancels the other. Every transport goes through it, so tests on an injected clock take the production
     /// path. The caller waits on a continuation, not on the resolution's task: a transport that ignores
     /// cancellation cannot hold the caller past the deadline (its task is left to finish on its own).
-    private func race(
-        _ attempt: ResolutionAttempt, requestedURL: URL, deadline: ContinuousClock.Instant
-    ) async throws -> ResolutionResponse {
-        let race = Race()
-        let clock = clock
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                race.start(continuation)
-                let work = Task {
-                    do {
-                        race.finish(.success(try await attempt.run(requestedURL)))
-                    } catch {
-                        race.finish(.failure(error))
-                    }
-                }
-                let timer = Task {
-                    // A cancelled sleep means the resolution ended first: nothing to report.
-                    guard (try? await clock.sleep(until: deadline)) != nil else { return }
-                    race.finish(.failure(DeadlineReached()))
-                }
-                race.attach(work, timer)
-            }
-        } onCancel: {
-            race.finish(.failure(CancellationError()))
-        }
-    }
-
     fileprivate func request(_ url: URL, fresh: Bool) -> TransportRequest {
         TransportRequest(
             url: url,
@@ -204,56 +177,6 @@ package enum ResolutionStep: Sendable, Hashable {
     case redirected(to: URL)
     /// The transport failed.
     case requestFailed(attempt: Int, kind: TransportError.Kind)
-}
-
-/// The clock won the race.
-private struct DeadlineReached: Error {}
-
-/// The state of one race: the caller's continuation, resumed once, and the two tasks to cancel then.
-private final class Race: Sendable {
-    private struct State {
-        var continuation: CheckedContinuation<ResolutionResponse, any Error>?
-        var outcome: Result<ResolutionResponse, any Error>?
-        var tasks: [Task<Void, Never>] = []
-    }
-
-    private let state = Mutex(State())
-
-    func start(_ continuation: CheckedContinuation<ResolutionResponse, any Error>) {
-        let early = state.withTrackedLock { state -> Result<ResolutionResponse, any Error>? in
-            guard let outcome = state.outcome else {
-                state.continuation = continuation
-                return nil
-            }
-            return outcome
-        }
-        // Cancelled before the race started.
-        if let early { continuation.resume(with: early) }
-    }
-
-    func attach(_ work: Task<Void, Never>, _ timer: Task<Void, Never>) {
-        let finished = state.withTrackedLock { state -> Bool in
-            if state.outcome != nil { return true }
-            state.tasks = [work, timer]
-            return false
-        }
-        if finished {
-            work.cancel()
-            timer.cancel()
-        }
-    }
-
-    /// The first call resumes the caller and cancels both tasks; later calls do nothing.
-    func finish(_ outcome: Result<ResolutionResponse, any Error>) {
-        let (continuation, tasks) = state.withTrackedLock { state -> (CheckedContinuation<ResolutionResponse, any Error>?, [Task<Void, Never>]) in
-            guard state.outcome == nil else { return (nil, []) }
-            state.outcome = outcome
-            defer { state.continuation = nil; state.tasks = [] }
-            return (state.continuation, state.tasks)
-        }
-        for task in tasks { task.cancel() }
-        continuation?.resume(with: outcome)
-    }
 }
 
 /// One resolution: the redirect chain and the single retry it may spend.
@@ -326,7 +249,7 @@ private struct ResolutionAttempt: Sendable {
     /// One request through the transport; the retry (attempt 2) asks for a fresh connection.
     private func send(_ url: URL, attempt: Int) async throws -> TransportResponse {
         // No request may start once the deadline has passed (a retry's pause can end close to it).
-        guard resolver.clockNow < deadline else { throw DeadlineReached() }
+        guard resolver.clockNow < deadline else { throw DeadlineExceeded() }
         let request = resolver.request(url, fresh: attempt > 1)
         guard let onStep else { return try await resolver.send(request) }
         onStep(.requestSent(attempt: attempt, url: url.redacted))
@@ -362,7 +285,7 @@ private struct ResolutionAttempt: Sendable {
         switch error {
         case let error as LinkError:
             return error
-        case is DeadlineReached:
+        case is DeadlineExceeded:
             return LinkError(
                 code: .timeout,
                 message: "No answer for \(shown) within \(allowed.seconds) s; retry later or open the link in a browser."

@@ -25,6 +25,17 @@ public protocol LinkTransport: Sendable {
     /// - Returns: The answer, with its whole body.
     /// - Throws: ``TransportError``, or `CancellationError` when cancelled.
     func send(_ request: TransportRequest, maxBodyBytes: Int) async throws -> TransportResponse
+
+    /// Releases the transport's connections, threads and session; sends after it fail at once.
+    ///
+    /// A ``LinkManager`` calls it from ``LinkManager/shutdown(gracePeriod:)`` on the transport it created itself,
+    /// never on one it was given (that one may be shared). The default does nothing.
+    func shutdown()
+}
+
+extension LinkTransport {
+    /// Does nothing: a transport without resources of its own has nothing to release.
+    public func shutdown() {}
 }
 
 /// A request the resolver asks a ``LinkTransport`` to send.

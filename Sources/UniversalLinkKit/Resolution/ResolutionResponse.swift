@@ -5,9 +5,6 @@ import Foundation
 /// Accepted: a JSON object whose `webLinkUrl` and `mobileDeepLinkUrl` are each a string, `null`, empty or
 /// absent; other keys are ignored. Anything else is ``LinkError/Code/invalidResponse``.
 struct ResolutionResponse: Sendable, Hashable {
-    /// Deep-link schemes that must never be opened.
-    static let unsafeDeepLinkSchemes: Set<String> = ["javascript", "data", "file", "vbscript"]
-
     var deepLinkURL: URL?
     var webLinkURL: URL?
     /// Set when a link was dropped as unsafe.
@@ -49,14 +46,14 @@ struct ResolutionResponse: Sendable, Hashable {
         var response = ResolutionResponse()
         var dropped: [String] = []
         if let deep {
-            if let url = absoluteURL(deep), let scheme = url.scheme?.lowercased(), !unsafeDeepLinkSchemes.contains(scheme) {
+            if let url = LinkSafety.absoluteURL(deep), !LinkSafety.isUnsafe(url) {
                 response.deepLinkURL = url
             } else {
-                dropped.append("mobileDeepLinkUrl \(quoted(deep)) (\(absoluteURL(deep) == nil ? "not an absolute URL" : "unsafe scheme"))")
+                dropped.append("mobileDeepLinkUrl \(quoted(deep)) (\(LinkSafety.absoluteURL(deep) == nil ? "not an absolute URL" : "unsafe scheme"))")
             }
         }
         if let web {
-            if let url = absoluteURL(web), let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http",
+            if let url = LinkSafety.absoluteURL(web), LinkSafety.isWeb(url),
                url.host(percentEncoded: true)?.isEmpty == false {
                 response.webLinkURL = url
             } else {
@@ -88,11 +85,6 @@ struct ResolutionResponse: Sendable, Hashable {
         if let string = value as? String { return string.isEmpty ? nil : string }
         if value is NSNull { return nil }
         throw invalid(url, "\(key): expected a string or null, found \(typeName(value))")
-    }
-
-    private static func absoluteURL(_ string: String) -> URL? {
-        guard let url = URL(string: string), let scheme = url.scheme, !scheme.isEmpty else { return nil }
-        return url
     }
 
     private static func quoted(_ string: String) -> String {

@@ -75,6 +75,11 @@ public final class URLSessionTransport: LinkTransport {
         session.invalidateAndCancel()
     }
 
+    /// Invalidates the session: requests in flight finish, later sends fail.
+    public func shutdown() {
+        session.finishTasksAndInvalidate()
+    }
+
     /// Sends the request on the shared session; see the type's documentation for the guarantees.
     ///
     /// - Parameters:

@@ -12,7 +12,7 @@ public func fuzzResolutionResponse(_ data: UnsafePointer<UInt8>, _ size: Int) ->
         let response = try ResolutionResponse.decode(body, requestedURL: requested)
         precondition(response.deepLinkURL != nil || response.webLinkURL != nil, "decoded an answer without a link")
         if let scheme = response.deepLinkURL?.scheme?.lowercased() {
-            precondition(!ResolutionResponse.unsafeDeepLinkSchemes.contains(scheme), "unsafe deep link let through")
+            precondition(!LinkSafety.unsafeSchemes.contains(scheme), "unsafe deep link let through")
         }
     } catch {
         _ = error.message
