@@ -104,14 +104,9 @@ struct LinkServiceBehaviourTests {
             _ = try await client.execute(uri: fixture.openPath("/pub/acc?_ri_=deep"), method: .get)
             _ = try await client.execute(uri: fixture.openPath("/pub/acc?_ri_=web"), method: .get)
             let samples = Self.samples(String(buffer: try await client.execute(uri: "/metrics", method: .get).body))
-            #expect(samples["ulk_retries_total"] != nil)
-            // The manager does not yet emit request, answer and retry events (issue 12 puts them on the resolver's
-            // new path); the adapter's own test shows it counts them. Drop this wrapper once they are emitted.
-            withKnownIssue("requestSent/answered/retrying events are not emitted by the resolver yet", isIntermittent: true) {
-                #expect(samples[#"ulk_requests_total{status="200"}"#] == 2)
-                #expect(samples[#"ulk_requests_total{status="503"}"#] == 1)
-                #expect(samples["ulk_retries_total"] == 1)
-            }
+            #expect(samples[#"ulk_requests_total{status="200"}"#] == 2)
+            #expect(samples[#"ulk_requests_total{status="503"}"#] == 1)
+            #expect(samples["ulk_retries_total"] == 1)
         }
         #expect(fixture.stub.requestCount(for: "/pub/acc?_ri_=web") == 2)
     }
