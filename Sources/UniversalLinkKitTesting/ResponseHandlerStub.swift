@@ -219,12 +219,7 @@ public final class ResponseHandlerStub: Sendable {
     ///   - timeout: the longest wait, 10 seconds by default.
     /// - Returns: `true` when the count was reached, `false` on timeout or cancellation.
     public func waitForRequests(_ count: Int, timeout: Duration = .seconds(10)) async -> Bool {
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: timeout)
-        while requestCount < count {
-            guard clock.now < deadline, (try? await Task.sleep(for: .milliseconds(5))) != nil else { return false }
-        }
-        return true
+        await server.waitForRequests(count, timeout: timeout)
     }
 
     /// How many TCP connections were accepted since start or the last ``resetRecording()``: with keep-alive,

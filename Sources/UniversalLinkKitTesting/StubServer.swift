@@ -13,6 +13,9 @@ final class StubServer: Sendable {
         var defaultBehavior = Behavior.normal
         var responder: (@Sendable (RecordedRequest) -> Behavior?)?
         var requests: [RecordedRequest] = []
+        /// Callers of `waitForRequests`, resumed when the count reaches theirs.
+        var requestWaiters: [UInt64: (count: Int, continuation: CheckedContinuation<Bool, Never>)] = [:]
+        var nextWaiter: UInt64 = 0
         var badRequestCount = 0
         /// Bytes written to clients by answers (head and body).
         var bytesSent = 0
@@ -43,6 +46,38 @@ final class StubServer: Sendable {
         wakeRead = pipe.read
         wakeWrite = pipe.write
         state = Mutex(State(links: links))
+    }
+
+    /// Waits until `count` requests were recorded: resumed by the request that reaches it, no polling.
+    ///
+    /// - Returns: `true` when the count was reached, `false` at `timeout` or when the calling task is cancelled.
+    func waitForRequests(_ count: Int, timeout: Duration) async -> Bool {
+        let id = withState { state in
+            state.nextWaiter += 1
+            return state.nextWaiter
+        }
+        let timer = Task { [self] in
+            guard (try? await Task.sleep(for: timeout)) != nil else { return }
+            giveUpWaiting(id)
+        }
+        defer { timer.cancel() }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let reached = withState { state -> Bool in
+                    if state.requests.count >= count { return true }
+                    state.requestWaiters[id] = (count, continuation)
+                    return false
+                }
+                if reached { continuation.resume(returning: true) }
+            }
+        } onCancel: {
+            giveUpWaiting(id)
+        }
+    }
+
+    private func giveUpWaiting(_ id: UInt64) {
+        let waiter = withState { $0.requestWaiters.removeValue(forKey: id) }
+        waiter?.continuation.resume(returning: false)
     }
 
     /// Runs `body` with exclusive access to the state (and tells ThreadSanitizer so).
@@ -190,17 +225,21 @@ final class StubServer: Sendable {
     /// Records the request and picks its behaviour: queued for its exact target, queued for its path, the
     /// responder's choice, then the default.
     private func choose(for request: RecordedRequest) -> Behavior.Kind {
-        let (queued, responder, fallback) = withState { state in
+        let (queued, responder, fallback, reached) = withState { state in
             state.requests.append(request)
+            let count = state.requests.count
+            let reached = state.requestWaiters.filter { $0.value.count <= count }
+            for id in reached.keys { state.requestWaiters[id] = nil }
             for key in [request.target, request.path] {
                 if var queue = state.queues[key], !queue.isEmpty {
                     let first = queue.removeFirst()
                     state.queues[key] = queue.isEmpty ? nil : queue
-                    return (Optional(first), state.responder, state.defaultBehavior)
+                    return (Optional(first), state.responder, state.defaultBehavior, Array(reached.values))
                 }
             }
-            return (nil, state.responder, state.defaultBehavior)
+            return (nil, state.responder, state.defaultBehavior, Array(reached.values))
         }
+        for waiter in reached { waiter.continuation.resume(returning: true) }
         if let queued { return queued.kind }
         // Outside the lock: the responder may well call back into the stub (counts, links).
         if let chosen = responder?(request) { return chosen.kind }

@@ -131,10 +131,7 @@ struct ConcurrencyStressTests {
                 group.addTask { _ = await manager.handle(UserActivity(browsingWeb: Self.trackingURL(n))).outcome }
             }
         }
-        let deadline = ContinuousClock.now + .seconds(30)
-        while seen.all.count < Self.distinctLinks, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        await manager.waitUntilIdle()
         #expect(seen.all.count == Self.distinctLinks)
         #expect(Set(seen.all).count == Self.distinctLinks)
     }
