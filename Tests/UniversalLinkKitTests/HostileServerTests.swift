@@ -62,7 +62,8 @@ struct HostileServerTests {
         let sent = await Self.bytesSent(by: stub)
         #expect(sent > 0)
         #expect(sent < 32 << 20)
-        #expect(ContinuousClock.now - start < .seconds(5))
+        // Milliseconds alone, seconds on a loaded machine; the 30 s deadline would mean a transfer that did not stop.
+        #expect(ContinuousClock.now - start < .seconds(9))
         #expect(stub.requestCount == 1)
         #expect(transport.pendingCount == 0)
     }

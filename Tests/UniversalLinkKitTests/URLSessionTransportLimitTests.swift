@@ -28,12 +28,14 @@ struct URLSessionTransportLimitTests {
     }
 
     @Test func aContentLengthOverTheCapIsRefusedAtTheHeaders() async throws {
-        let (result, stub) = try await send(.hugeBody(bytes: 1 << 30))
+        // 16 MiB, not 1 GiB: FoundationNetworking may read a cancelled fast body on, stalling every URLSession of
+        // the test process meanwhile (README, "Known limit of the Linux transport").
+        let (result, stub) = try await send(.hugeBody(bytes: 16 << 20))
         defer { stub.shutdown() }
         if case .failure(let error) = result {
             #expect((error as? TransportError)?.kind == .bodyTooLarge)
         } else {
-            Issue.record("a 1 GiB answer was accepted")
+            Issue.record("a 16 MiB answer was accepted")
         }
     }
 

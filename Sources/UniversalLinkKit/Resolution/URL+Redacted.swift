@@ -1,7 +1,7 @@
 import Foundation
 
 extension URL {
-    /// The URL without its user name and password, for messages, events and logs.
+    /// The URL without its user name and password, for events and logs.
     var redacted: URL {
         guard user(percentEncoded: true) != nil || password(percentEncoded: true) != nil,
               var components = URLComponents(url: self, resolvingAgainstBaseURL: false)
@@ -11,6 +11,18 @@ extension URL {
         return components.url ?? URL(string: "about:blank")!
     }
 
-    /// ``redacted``'s text.
-    var redactedString: String { redacted.absoluteString }
+    /// The URL as error messages name it: without user name and password, and with its query and fragment shown as
+    /// `?…` / `#…`. A tracking link's query identifies the recipient (`_ri_`, `_ei_`), and messages end up in logs;
+    /// the link itself is in ``ResolvedLink/requestedURL`` and in every ``LinkEvent`` for whoever needs it.
+    var redactedString: String {
+        let url = redacted
+        guard url.query(percentEncoded: true) != nil || url.fragment(percentEncoded: true) != nil,
+              var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        else { return url.absoluteString }
+        let hadQuery = components.percentEncodedQuery != nil
+        let hadFragment = components.percentEncodedFragment != nil
+        components.percentEncodedQuery = nil
+        components.percentEncodedFragment = nil
+        return (components.string ?? "") + (hadQuery ? "?…" : "") + (hadFragment ? "#…" : "")
+    }
 }
