@@ -46,8 +46,10 @@ enum AASACommand {
         name: "generate",
         summary: "Writes an apple-app-site-association file for the given apps and rules on stdout.",
         details: """
-            Rules are kept in command-line order; the first that matches decides, so put an exclusion before the
-            inclusion it carves out of. The checker's warnings about the result go to stderr.
+            Rules are written in command-line order, and the first that matches decides; a rule that an earlier rule
+            of the other kind would hide (an --exclude inside an earlier --include) is moved just before it, so
+            `--include '/products/*' --exclude '/products/internal/*'` keeps internal pages out of the app. The
+            checker's warnings about the result go to stderr.
             """,
         options: [
             .valued("app", "TEAMID.bundle", "an app the rules apply to", repeatable: true, required: true),

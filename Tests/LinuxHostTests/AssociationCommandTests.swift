@@ -78,3 +78,37 @@ struct AssociationCommandTests {
         #expect(!bad.stderr.isEmpty)
     }
 }
+
+extension AssociationCommandTests {
+    @Test func anExclusionAfterTheInclusionThatCoversItIsWrittenFirstAndDecides() async throws {
+        let generated = try await HostProcess.run([
+            "aasa", "generate", "--app", Self.app, "--include", "/products/*", "--exclude", "/products/internal/*",
+            "--format", "components",
+        ])
+        #expect(generated.status == 0)
+        #expect(generated.stderr.isEmpty)
+        let file = try write(generated.stdout)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let check = try await HostProcess.run(["aasa", "check", "--file", file])
+        #expect(check.stdout.contains("0 errors, 0 warnings"))
+        let match = try await HostProcess.run([
+            "aasa", "match", "--file", file, "--domain", "example.com", "--app", Self.app,
+            "https://example.com/products/internal/1", "https://example.com/products/1",
+        ])
+        #expect(match.stdout.split(separator: "\n") == ["exclude", "match"])
+    }
+
+    @Test func checkWarnsWhenAnEarlierRuleDecidesEveryURLOfALaterOne() async throws {
+        let file = try write(#"""
+            {"applinks": {"details": [{"appIDs": ["\#(Self.app)"],
+              "components": [{"/": "/products/*"}, {"/": "/products/internal/*", "exclude": true}]}]}}
+            """#)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let check = try await HostProcess.run(["aasa", "check", "--file", file])
+        #expect(check.status == 0)  // a warning, not an error
+        #expect(check.stdout.contains("0 errors, 1 warning"))
+        let output = check.stdout + check.stderr
+        #expect(output.contains("applinks.details[0].components[1]"))
+        #expect(output.contains("put the exclusion first"))
+    }
+}
