@@ -17,6 +17,10 @@ internal import _LinkKitLocking
 /// - the body is capped while it is received, decoded strictly, and unsafe links are dropped;
 /// - no message carries the user name or password of a URL.
 ///
+/// The resolver does not coalesce: every call is a request, and a click counted. It is the one public way to
+/// resolve a link that does not; use it only when you count clicks yourself. ``LinkManager`` (its
+/// ``LinkManager/resolve(_:timeout:)`` and every PushIOManager-shaped entry point) coalesces repeats of one click.
+///
 /// ```swift
 /// let resolver = LinkResolver()
 /// let link = try await resolver.resolve(URL(string: "https://news.example.com/pub/acc?_ri_=X")!)
