@@ -168,11 +168,10 @@ struct LinkManagerServerTests {
 
     @Test func shutdownFinishesInFlightLinksRefusesNewOnesAndNotifiesEachOnce() async throws {
         let fixture = Fixture(transport: Self.slow(.milliseconds(300)))
-        let inFlight = Task { try await fixture.manager.resolve(Self.appLink) }
-        try await Task.sleep(for: .milliseconds(50))
+        let inFlight = fixture.manager.handle(UserActivity(browsingWeb: Self.appLink))  // in flight from here
         let results = fixture.manager.results()
         await fixture.manager.shutdown(gracePeriod: .seconds(5))
-        let outcome = try await inFlight.value
+        let outcome = await inFlight.outcome
         #expect(outcome.resolvedLink?.error == nil)
         #expect(fixture.recorder.links(for: Self.appLink).count == 1)
         let refused = await #expect(throws: LinkError.self) {

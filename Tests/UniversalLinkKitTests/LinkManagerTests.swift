@@ -265,6 +265,7 @@ struct LinkManagerTests {
         let fixture = Fixture(configure: { $0.executeRsysWebURL = true })
         let outcome = await fixture.manager.didReceiveRemoteNotification(["u": Self.appLink.absoluteString, "aps": ["alert": "Hi"]]).outcome
         #expect(outcome.resolvedLink?.deepLinkURL == URL("example-app://products/1234"))
+        await fixture.manager.waitUntilIdle()
         #expect(fixture.recorder.count == 1)
 
         fixture.manager.executeRsysWebURL = false
@@ -276,6 +277,7 @@ struct LinkManagerTests {
         let fixture = Fixture()
         let outcome = await fixture.manager.didReceiveRemoteNotification(["u": "example-app://inbox"]).outcome
         #expect(outcome.openedURL == URL("example-app://inbox"))
+        await fixture.manager.waitUntilIdle()
         #expect(fixture.recorder.count == 0)
     }
 
