@@ -256,3 +256,19 @@ struct LinkFixtureTests {
         await fixture.shutdown()
     }
 }
+
+extension LinkManagerServerTests {
+    @Test func cancellingTheShutdownEndsTheGracePeriodAtOnce() async throws {
+        let fixture = Fixture(transport: ScriptedTransport(fallback: { _ in
+            try await Task.sleep(for: .seconds(60))
+            return .json(LinkManagerTests.both)
+        }))
+        let handle = fixture.manager.handle(UserActivity(browsingWeb: Self.appLink))
+        let shutdown = Task { await fixture.manager.shutdown(gracePeriod: .seconds(60)) }
+        shutdown.cancel()
+        let elapsed = await ContinuousClock().measure { await shutdown.value }
+        #expect(elapsed < .seconds(30))  // not the 60 s grace period, nor the transport's 60 s
+        #expect(await handle.outcome.resolvedLink?.error?.code == .cancelled)
+        #expect(fixture.recorder.links.map { $0.error?.code } == [.cancelled])
+    }
+}

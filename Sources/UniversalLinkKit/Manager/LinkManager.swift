@@ -241,12 +241,16 @@ public final class LinkManager: Sendable {
     /// created itself is released (one given to ``init(configuration:transport:notificationCenter:opener:router:clock:)``
     /// is left to its owner). Calling it again waits for the same things.
     ///
+    /// Cancelling the task that runs the shutdown ends the grace period: in-flight resolutions are cancelled (and
+    /// still notified) at once.
+    ///
     /// - Parameter gracePeriod: How long in-flight resolutions may take before they are cancelled. Default 10 s.
     public func shutdown(gracePeriod: Duration = .seconds(10)) async {
         accepting.withTrackedLock { $0 = false }
         let graceEnds = clock.now + gracePeriod
         while case let flights = registry.inFlight, !flights.isEmpty {
-            if clock.now >= graceEnds {
+            // A cancelled shutdown ends the grace period at once (its waits would return at once, and spin).
+            if clock.now >= graceEnds || Task.isCancelled {
                 for flight in flights { flight.task.cancel() }
                 for flight in flights { _ = await flight.pending.value }
             } else {
