@@ -139,6 +139,10 @@ struct HostileServerTests {
         stub.enqueue([.chunkedBody(bytes: 1 << 30)], for: "/pub/acc?_ri_=h2")
         let transport = try #require(CurlTransport.make())
         let resolver = Self.resolver(transport)
+        // The same link alone first, under the same load: what the burst adds is the delay the hostile links cause.
+        let aloneStart = ContinuousClock.now
+        _ = await Self.outcome(resolver, stub.url("/pub/acc?_ri_=alone"))
+        let alone = ContinuousClock.now - aloneStart
         let elapsed = await withTaskGroup(of: Duration?.self) { group -> Duration? in
             for index in 0..<3 {
                 group.addTask { _ = await Self.outcome(resolver, stub.url("/pub/acc?_ri_=h\(index)")); return nil }
@@ -153,6 +157,7 @@ struct HostileServerTests {
             return ordinary
         }
         let ordinary = try #require(elapsed)
-        #expect(ordinary < .seconds(1))
+        // FoundationNetworking held such a link 3.8 to 9.4 s; the promise is at most a second of delay.
+        #expect(ordinary - alone < .seconds(1), "alone \(alone), in the burst \(ordinary)")
     }
 }
