@@ -110,8 +110,8 @@ enum ResolveCommand {
             guard let payload = (try? JSONSerialization.jsonObject(with: Data(input.utf8))) as? [String: Any] else {
                 return (nil, "not a JSON object")
             }
-            guard let link = payload["u"] else { return (nil, #"the payload has no "u" key, so it carries no link"#) }
-            guard link is String else { return (nil, #"the payload's "u" is not a string"#) }
+            // The library's reading of the payload, so the console says exactly why the manager takes no link.
+            if let problem = PushPayload(userInfo: payload).problem { return (nil, problem) }
             return (manager.didReceiveRemoteNotification(payload), nil)
         case .inapp:
             guard let url = LinkInput.url(input) else { return (nil, "not a usable URL") }

@@ -5,7 +5,7 @@ import Foundation
 /// ```swift
 /// let payload = PushPayload(userInfo: ["u": "https://news.example.com/pub/acc?_ri_=X"])
 /// payload.url   // the URL
-/// PushPayload(userInfo: ["aps": [:]]).problem   // "the payload has no \"u\" key"
+/// PushPayload(userInfo: ["aps": [:]]).problem   // "the payload has no \"u\" key, so it carries no link"
 /// ```
 public struct PushPayload: Sendable, Hashable {
     /// The payload key of the URL: `"u"`.
@@ -29,7 +29,7 @@ public struct PushPayload: Sendable, Hashable {
             problem = url == nil ? "the \"u\" value is not an absolute URL: \(value.absoluteString)" : nil
         case nil:
             url = nil
-            problem = "the payload has no \"u\" key"
+            problem = "the payload has no \"u\" key, so it carries no link"
         case let other?:
             url = nil
             problem = "the \"u\" value is a \(type(of: other)), not a URL string"
