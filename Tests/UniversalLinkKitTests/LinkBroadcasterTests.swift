@@ -73,7 +73,11 @@ struct LinkBroadcasterTests {
         }
         defer { center.removeObserver(token) }
         broadcaster.post(link(0))
-        await broadcaster.flush()  // both notifications went to every observer: the pause has happened
+        // `flush` waits for what was posted before it: link 0 first; link 1 is posted from link 0's callback, so
+        // it exists once the first flush returns, and the second waits until it reached every observer, including
+        // the one that pauses.
+        await broadcaster.flush()
+        await broadcaster.flush()
         #expect(!broadcaster.post(link(2)))  // paused by the observer: held
         #expect(recorder.links == [link(0), link(1)])
         broadcaster.resumeDelivery()
