@@ -13,6 +13,7 @@ final class ScriptedTransport: LinkTransport {
         var requests: [TransportRequest] = []
         var inFlight = 0
         var peak = 0
+        var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
     private let state: Mutex<State>
@@ -25,13 +26,30 @@ final class ScriptedTransport: LinkTransport {
     var count: Int { state.withTrackedLock { $0.requests.count } }
     var peakConcurrency: Int { state.withTrackedLock { $0.peak } }
 
+    /// Returns once `count` requests have been sent (at once if they already have), so a test can act while a
+    /// request is in flight instead of guessing how long the caller takes to get there.
+    func waitForRequests(_ count: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let reached = state.withTrackedLock { state in
+                guard state.requests.count < count else { return true }
+                state.waiters.append((count, continuation))
+                return false
+            }
+            if reached { continuation.resume() }
+        }
+    }
+
     func send(_ request: TransportRequest, maxBodyBytes: Int) async throws -> TransportResponse {
-        let step = state.withTrackedLock { state -> Step in
+        let (step, reached) = state.withTrackedLock { state in
             state.requests.append(request)
             state.inFlight += 1
             state.peak = max(state.peak, state.inFlight)
-            return state.steps.isEmpty ? state.fallback : state.steps.removeFirst()
+            let count = state.requests.count
+            let reached = state.waiters.filter { $0.count <= count }.map(\.continuation)
+            state.waiters.removeAll { $0.count <= count }
+            return (state.steps.isEmpty ? state.fallback : state.steps.removeFirst(), reached)
         }
+        for waiter in reached { waiter.resume() }
         defer { state.withTrackedLock { $0.inFlight -= 1 } }
         let response = try await step(request)
         if response.body.count > maxBodyBytes { throw TransportError(.bodyTooLarge) }
