@@ -107,14 +107,24 @@ struct LinkManagerServerTests {
         #expect(notified?.error?.code == .timeout)
     }
 
+    /// A transport whose answers wait at `gate`.
+    static func gated(_ gate: Gate) -> ScriptedTransport {
+        ScriptedTransport(fallback: { _ in
+            await gate.wait()
+            return .json(LinkManagerTests.both)
+        })
+    }
+
     @Test func aJoiningCallGivesUpAtItsOwnTimeoutWhileTheResolutionGoesOn() async throws {
-        // The resolution takes far longer than the joiner waits, also when a loaded machine runs the timer late.
-        let fixture = Fixture(transport: Self.slow(.seconds(2)))
+        // The answer waits until the joiner has given up, however late a loaded machine runs its timer.
+        let gate = Gate()
+        let fixture = Fixture(transport: Self.gated(gate))
         let first = fixture.manager.handle(UserActivity(browsingWeb: Self.appLink))  // starts the resolution now
         let error = await #expect(throws: LinkError.self) {
             try await fixture.manager.resolve(Self.appLink, timeout: .milliseconds(100))
         }
         #expect(error?.code == .timeout)
+        gate.open()
         let firstOutcome = await first.outcome
         #expect(firstOutcome.resolvedLink?.error == nil)
         await fixture.manager.waitUntilIdle()
@@ -123,14 +133,16 @@ struct LinkManagerServerTests {
     }
 
     @Test func aCancelledCallerGetsCancelledAtOnceAndTheLinkIsStillResolvedAndNotified() async throws {
-        let fixture = Fixture(transport: Self.slow(.milliseconds(400)))
+        let gate = Gate()
+        let fixture = Fixture(transport: Self.gated(gate))
         let caller = Task { try await fixture.manager.resolve(Self.appLink) }
-        await fixture.transport.waitForRequests(1)  // the resolution is under way
+        await fixture.transport.waitForRequests(1)  // the resolution is under way, and waits at the gate
         caller.cancel()
         let result = await caller.result
         #expect(throws: LinkError.self) { try result.get() }
         #expect((try? result.get()) == nil)
         if case .failure(let error as LinkError) = result { #expect(error.code == .cancelled) }
+        gate.open()
         let notified = await fixture.recorder.wait(for: Self.appLink)
         #expect(notified?.error == nil)
         #expect(fixture.transport.count == 1)
@@ -229,6 +241,63 @@ struct LinkManagerServerTests {
         _ = try await fixture.manager.resolve(Self.appLink)
         #expect(await fixture.recorder.wait(for: other) != nil)
         #expect(waited.withTrackedLock { $0 })
+    }
+
+    @Test func shutdownWaitsForALinkThatWasBeingTakenWhenItBegan() async throws {
+        // The link is held between the shutdown check and its slot (in its `received` event) while shutdown begins:
+        // shutdown must count it, resolve it and deliver its notification before returning.
+        let entered = AsyncStream<Void>.makeStream()
+        let release = DispatchSemaphore(value: 0)
+        let fixture = Fixture { configuration in
+            configuration.eventHandler = LinkEventHandler { event in
+                guard event.kind == .received else { return }
+                entered.continuation.yield()
+                _ = release.wait(timeout: .now() + 10)
+            }
+        }
+        DispatchQueue.global().async { fixture.manager.continueUserActivity(UserActivity(browsingWeb: Self.appLink)) }
+        var iterator = entered.stream.makeAsyncIterator()
+        _ = await iterator.next()
+        let shutdown = Task { await fixture.manager.shutdown(gracePeriod: .seconds(30)) }
+        while fixture.manager.isAcceptingLinks { await Task.yield() }
+        release.signal()
+        await shutdown.value
+        #expect(fixture.recorder.links.map(\.requestedURL) == [Self.appLink])
+        #expect(fixture.recorder.links.first?.error == nil)
+        #expect(fixture.transport.count == 1)
+    }
+
+    @Test func waitUntilIdleAlsoWaitsForALinkAnObserverHandedIn() async throws {
+        let gate = Gate()
+        let other = URL("https://news.example.com/pub/acc?_ri_=other")
+        let transport = ScriptedTransport([{ _ in .json(Self.both) }], fallback: { _ in
+            await gate.wait()
+            return .json(Self.both)
+        })
+        let fixture = Fixture(transport: transport)
+        let token = fixture.center.addObserver(forName: .PIORsysWebURLResolved, object: nil, queue: nil) { note in
+            guard ResolvedLink(notification: note)?.requestedURL == Self.appLink else { return }
+            fixture.manager.continueUserActivity(UserActivity(browsingWeb: other))
+        }
+        defer { fixture.center.removeObserver(token) }
+        fixture.manager.continueUserActivity(UserActivity(browsingWeb: Self.appLink))
+        let idle = Task { await fixture.manager.waitUntilIdle() }
+        await fixture.transport.waitForRequests(2)  // the observer's link is in flight, at the gate
+        gate.open()
+        await idle.value
+        #expect(Set(fixture.recorder.links.map(\.requestedURL)) == [Self.appLink, other])
+    }
+
+    @Test func shutdownReleasesTheTransportTheManagerOwnsAndNotOneItWasGiven() async {
+        let owned = ScriptedTransport()
+        let manager = LinkManager(
+            configuration: .init(), transport: owned, ownsTransport: true, notificationCenter: NotificationCenter(),
+            opener: .none, router: nil, clock: .continuous)
+        await manager.shutdown()
+        #expect(owned.shutdowns == 1)
+        let given = Fixture()
+        await given.manager.shutdown()
+        #expect(given.transport.shutdowns == 0)
     }
 
     @Test func theFlatConfigurationSetsTheBrandedDomainsAndTheDeadline() {

@@ -122,7 +122,9 @@ public final class LinkManager: Sendable {
     private let dispatcher: LinkDispatcher
     private let clock: LinkClock
     private let executeFlag: Mutex<Bool>
-    private let accepting = Mutex(true)
+    /// Whether links are taken, and how many entry points are taking one right now: ``shutdown(gracePeriod:)`` closes
+    /// it and waits for those, so no link slips in between its check and the count of what is in flight.
+    private let admission = Mutex(Admission())
     /// The transport the manager created, which its shutdown releases.
     private let ownedTransport: (any LinkTransport)?
 
@@ -139,7 +141,7 @@ public final class LinkManager: Sendable {
     ///   - router: Where resolved links go after their notification: the deep link, else the web link, else the
     ///     opener. `nil` (the default) leaves routing to the host's observer.
     ///   - clock: The clock of deadlines and the duplicate window.
-    public init(
+    public convenience init(
         configuration: Configuration = .init(),
         transport: (any LinkTransport)? = nil,
         notificationCenter: NotificationCenter = .default,
@@ -147,11 +149,26 @@ public final class LinkManager: Sendable {
         router: LinkRouter? = nil,
         clock: LinkClock = .continuous
     ) {
+        self.init(
+            configuration: configuration, transport: transport ?? LinkResolver.defaultTransport(),
+            ownsTransport: transport == nil, notificationCenter: notificationCenter, opener: opener, router: router,
+            clock: clock)
+    }
+
+    /// Creates a manager that shuts `transport` down at ``shutdown(gracePeriod:)`` when it `ownsTransport`.
+    init(
+        configuration: Configuration,
+        transport: any LinkTransport,
+        ownsTransport: Bool,
+        notificationCenter: NotificationCenter,
+        opener: URLOpener,
+        router: LinkRouter?,
+        clock: LinkClock
+    ) {
         self.configuration = configuration
         self.recognizer = PubWebLinkRecognizer(configuration: configuration.recognition)
-        self.ownedTransport = transport == nil ? LinkResolver.defaultTransport() : nil
-        self.resolver = LinkResolver(
-            configuration: configuration.resolution, transport: transport ?? ownedTransport!, clock: clock)
+        self.ownedTransport = ownsTransport ? transport : nil
+        self.resolver = LinkResolver(configuration: configuration.resolution, transport: transport, clock: clock)
         self.broadcaster = LinkBroadcaster(
             center: notificationCenter, startsPaused: configuration.startsPaused, events: configuration.eventHandler)
         self.registry = ActivationRegistry(window: configuration.duplicateWindow)
@@ -246,7 +263,7 @@ public final class LinkManager: Sendable {
     ///
     /// - Parameter gracePeriod: How long in-flight resolutions may take before they are cancelled. Default 10 s.
     public func shutdown(gracePeriod: Duration = .seconds(10)) async {
-        accepting.withTrackedLock { $0 = false }
+        await closeAdmission()
         let graceEnds = clock.now + gracePeriod
         while case let flights = registry.inFlight, !flights.isEmpty {
             // A cancelled shutdown ends the grace period at once (its waits would return at once, and spin).
@@ -266,15 +283,20 @@ public final class LinkManager: Sendable {
     }
 
     /// Whether the manager takes new links (`false` once ``shutdown(gracePeriod:)`` began).
-    public var isAcceptingLinks: Bool { accepting.withTrackedLock { $0 } }
+    public var isAcceptingLinks: Bool { admission.withTrackedLock { $0.isOpen } }
 
     /// Waits until no resolution is in flight and every notification posted so far has been delivered (held ones
     /// only once delivery resumes): after it, what the links did (notifications, routes, opener calls) has happened.
     public func waitUntilIdle() async {
-        while case let flights = registry.inFlight, !flights.isEmpty {
-            for flight in flights { _ = await flight.pending.value }
+        // An observer, route or opener may hand in another link while the last ones are delivered: go round until
+        // a delivery round started nothing new.
+        while true {
+            while case let flights = registry.inFlight, !flights.isEmpty {
+                for flight in flights { _ = await flight.pending.value }
+            }
+            await broadcaster.flush()
+            if registry.inFlight.isEmpty, broadcaster.pendingCount == 0 { return }
         }
-        await broadcaster.flush()
     }
 
     // MARK: Universal links
@@ -321,7 +343,10 @@ public final class LinkManager: Sendable {
     /// - Returns: The handle; not handled while the manager is shutting down.
     @discardableResult
     public func handleInAppHyperlink(_ url: URL) -> LinkHandle {
-        guard isAcceptingLinks else { return refuseForShutdown(url) }
+        whileAccepting { takeInAppHyperlink(url) } ?? refuseForShutdown(url)
+    }
+
+    private func takeInAppHyperlink(_ url: URL) -> LinkHandle {
         if LinkSafety.isUnsafe(url) {
             let link = ResolvedLink(requestedURL: url, isPubWeb: false, error: LinkSafety.unsafeInputError(url))
             return notifyImmediately(link, url: url)
@@ -353,8 +378,7 @@ public final class LinkManager: Sendable {
         if LinkSafety.isUnsafe(url) || recognizer.kind(of: url).isPubWeb {
             return handleInAppHyperlink(url)
         }
-        guard isAcceptingLinks else { return refuseForShutdown(url) }
-        return opened(dispatcher.dispatch(url), url: url)
+        return whileAccepting { opened(dispatcher.dispatch(url), url: url) } ?? refuseForShutdown(url)
     }
 
     /// Handles a URL the app was opened with (a custom-scheme deep link, the pre-universal-link path).
@@ -370,9 +394,11 @@ public final class LinkManager: Sendable {
         if recognizer.kind(of: url) == .appLink {
             return admit(url, deadline: nil)?.isHandled ?? false
         }
-        guard let route = router?.routeReturningMatch(url) else { return false }
-        emit(.routed, url, reason: route.pattern, target: url)
-        return true
+        return whileAccepting { () -> Bool in
+            guard let route = router?.routeReturningMatch(url) else { return false }
+            emit(.routed, url, reason: route.pattern, target: url)
+            return true
+        } ?? false
     }
 
     // MARK: Delivery
@@ -397,10 +423,14 @@ public final class LinkManager: Sendable {
     ///
     /// - Returns: The handle, or `nil` when the manager is shutting down.
     private func admit(_ url: URL, deadline: ContinuousClock.Instant?) -> LinkHandle? {
-        guard isAcceptingLinks else {
+        guard let handle = whileAccepting({ take(url, deadline: deadline) }) else {
             emit(.refused, url, errorCode: .shuttingDown)
             return nil
         }
+        return handle
+    }
+
+    private func take(_ url: URL, deadline: ContinuousClock.Instant?) -> LinkHandle {
         emit(.received, url)
         if let refusal = configuration.resolution.policy.check(url) {
             // Before the registry: a refused URL (one with credentials, say) must never claim or join the slot of
@@ -469,6 +499,39 @@ public final class LinkManager: Sendable {
         return LinkHandle(url: url, isHandled: true, outcome: outcome)
     }
 
+    /// Runs `body` as one admission, or returns `nil` once shutdown began.
+    private func whileAccepting<T>(_ body: () -> T) -> T? {
+        let admitted = admission.withTrackedLock { admission in
+            guard admission.isOpen else { return false }
+            admission.taking += 1
+            return true
+        }
+        guard admitted else { return nil }
+        defer {
+            let drained = admission.withTrackedLock { admission in
+                admission.taking -= 1
+                guard admission.taking == 0, !admission.isOpen else { return [CheckedContinuation<Void, Never>]() }
+                defer { admission.drainWaiters.removeAll() }
+                return admission.drainWaiters
+            }
+            for waiter in drained { waiter.resume() }
+        }
+        return body()
+    }
+
+    /// Stops taking links and returns once every entry point that was taking one has finished.
+    private func closeAdmission() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let drained = admission.withTrackedLock { admission in
+                admission.isOpen = false
+                guard admission.taking > 0 else { return true }
+                admission.drainWaiters.append(continuation)
+                return false
+            }
+            if drained { continuation.resume() }
+        }
+    }
+
     private func refuseForShutdown(_ url: URL) -> LinkHandle {
         emit(.refused, url, errorCode: .shuttingDown)
         return LinkHandle(url: url, isHandled: false, outcome: LinkOutcome())
@@ -519,5 +582,13 @@ public final class LinkManager: Sendable {
         key += url.path(percentEncoded: true)
         if let query = url.query(percentEncoded: true) { key += "?" + query }
         return key
+    }
+
+    private struct Admission {
+        var isOpen = true
+        /// Entry points taking a link right now.
+        var taking = 0
+        /// Shutdowns waiting for `taking` to reach zero.
+        var drainWaiters: [CheckedContinuation<Void, Never>] = []
     }
 }

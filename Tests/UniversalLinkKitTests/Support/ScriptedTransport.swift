@@ -14,6 +14,7 @@ final class ScriptedTransport: LinkTransport {
         var inFlight = 0
         var peak = 0
         var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var shutdowns = 0
     }
 
     private let state: Mutex<State>
@@ -25,6 +26,12 @@ final class ScriptedTransport: LinkTransport {
     var requests: [TransportRequest] { state.withTrackedLock { $0.requests } }
     var count: Int { state.withTrackedLock { $0.requests.count } }
     var peakConcurrency: Int { state.withTrackedLock { $0.peak } }
+    /// How many times ``shutdown()`` was called.
+    var shutdowns: Int { state.withTrackedLock { $0.shutdowns } }
+
+    func shutdown() {
+        state.withTrackedLock { $0.shutdowns += 1 }
+    }
 
     /// Returns once `count` requests have been sent (at once if they already have), so a test can act while a
     /// request is in flight instead of guessing how long the caller takes to get there.
