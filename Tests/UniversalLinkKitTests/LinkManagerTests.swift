@@ -159,15 +159,19 @@ struct LinkManagerTests {
     }
 
     @Test func aBurstIsResolvedConcurrentlyWithOneNotificationEach() async throws {
+        // Every answer waits until all 40 requests are in flight at once: a serial resolver would never get there.
+        let gate = Gate()
         let transport = ScriptedTransport(fallback: { _ in
-            try await Task.sleep(for: .milliseconds(100))
+            await gate.wait()
             return .json(LinkManagerTests.both)
         })
         let fixture = Fixture(transport: transport)
         let urls = (0..<40).map { URL(string: "https://news.example.com/pub/acc?_ri_=\($0)")! }
         for url in urls { fixture.manager.continueUserActivity(UserActivity(browsingWeb: url)) }
+        await transport.waitForRequests(40)
+        #expect(transport.peakConcurrency == 40)
+        gate.open()
         await fixture.manager.waitUntilIdle()
-        #expect(transport.peakConcurrency >= 10)
         #expect(Set(fixture.recorder.links.map(\.requestedURL)) == Set(urls))
         #expect(fixture.recorder.count == 40)
     }

@@ -65,11 +65,11 @@ struct LinkServiceBehaviourTests {
         try await fixture.application().test(.router) { client in
             let first = try await client.execute(uri: "/resolve", method: .post, body: body)
             #expect(try JSON(first.body)["duplicate"] as? Bool == false)
-            // Were the repeat sent upstream, it would wait 3 s for this.
-            fixture.stub.enqueue([.delay(3)], for: "/pub/acc?_ri_=web")
+            // Were the repeat sent upstream, it would wait for this until the 10 s deadline.
+            fixture.stub.enqueue([.delay(60)], for: "/pub/acc?_ri_=web")
             let started = ContinuousClock.now
             let repeated = try await client.execute(uri: "/resolve", method: .post, body: body)
-            #expect(ContinuousClock.now - started < .seconds(1))
+            #expect(ContinuousClock.now - started < .seconds(5))  // far from the deadline, on a loaded machine too
             let json = try JSON(repeated.body)
             #expect(json["duplicate"] as? Bool == true)
             #expect(json["webLinkURL"] as? String == "https://www.example.com/products/2")
