@@ -8,11 +8,11 @@
 
 // Option, info and message numbers from curl.h (stable ABI since their introduction).
 enum {
-    OPT_WRITEDATA = 10001, OPT_URL = 10002, OPT_ERRORBUFFER = 10010, OPT_WRITEFUNCTION = 20011,
+    OPT_WRITEDATA = 10001, OPT_URL = 10002, OPT_PROXY = 10004, OPT_ERRORBUFFER = 10010, OPT_WRITEFUNCTION = 20011,
     OPT_HTTPHEADER = 10023, OPT_HEADERDATA = 10029, OPT_NOPROGRESS = 43, OPT_FOLLOWLOCATION = 52,
     OPT_FRESH_CONNECT = 74, OPT_FORBID_REUSE = 75, OPT_HTTPGET = 80, OPT_HTTP_VERSION = 84, OPT_NOSIGNAL = 99,
     OPT_PRIVATE = 10103, OPT_HEADERFUNCTION = 20079, OPT_HTTP_TRANSFER_DECODING = 157,
-    OPT_HTTP_CONTENT_DECODING = 158, OPT_PROTOCOLS = 181, OPT_REDIR_PROTOCOLS = 182, OPT_CONNECT_TO = 10243,
+    OPT_HTTP_CONTENT_DECODING = 158, OPT_PROTOCOLS = 181, OPT_REDIR_PROTOCOLS = 182, OPT_RESOLVE = 10203, OPT_CONNECT_TO = 10243,
     OPT_PREREQFUNCTION = 20312, OPT_PREREQDATA = 10313,
     INFO_PRIVATE = 0x100000 + 21,
     MOPT_MAXCONNECTS = 6, MOPT_MAX_HOST_CONNECTIONS = 7, MOPT_MAX_TOTAL_CONNECTIONS = 13,
@@ -159,10 +159,23 @@ static size_t on_body(char *data, size_t size, size_t count, void *user) {
     return length;
 }
 
+/// Whether `address` is one of the comma separated `list`.
+static int listed(const char *list, const char *address) {
+    size_t n = strlen(address);
+    for (const char *p = list; *p;) {
+        const char *comma = strchr(p, ',');
+        size_t length = comma ? (size_t)(comma - p) : strlen(p);
+        if (length == n && strncmp(p, address, n) == 0) return 1;
+        if (!comma) break;
+        p = comma + 1;
+    }
+    return 0;
+}
+
 static int on_prerequest(void *user, char *primary_ip, char *local_ip, int primary_port, int local_port) {
     (void)local_ip; (void)primary_port; (void)local_port;
     ulk_transfer *t = user;
-    if (t->pinned[0] && (!primary_ip || strcmp(primary_ip, t->pinned) != 0)) {
+    if (t->pinned && (!primary_ip || !listed(t->pinned, primary_ip))) {
         t->address_mismatch = 1;
         return 1;
     }
@@ -175,8 +188,8 @@ static int on_prerequest(void *user, char *primary_ip, char *local_ip, int prima
 }
 
 ulk_transfer *ulk_transfer_create(const char *url, const char *const *header_lines, int header_count,
-                                  const char *connect_to, const char *pinned, size_t cap, size_t header_cap,
-                                  int fresh_connect) {
+                                  const char *connect_to, const char *resolve, const char *pinned, size_t cap,
+                                  size_t header_cap, int fresh_connect) {
     if (ulk_curl_load() != 0) return NULL;
     ulk_transfer *t = calloc(1, sizeof(ulk_transfer));
     if (!t) return NULL;
@@ -186,7 +199,7 @@ ulk_transfer *ulk_transfer_create(const char *url, const char *const *header_lin
     t->header_cap = header_cap;
     t->max_sends = 1;
     t->content_length = -1;
-    if (pinned) { strncpy(t->pinned, pinned, sizeof(t->pinned) - 1); }
+    if (pinned && !(t->pinned = strdup(pinned))) { api.easy_cleanup(t->easy); free(t); return NULL; }
     for (int i = 0; i < header_count; i++) t->headers = api.slist_append(t->headers, header_lines[i]);
     void *e = t->easy;
     int failed = 0;
@@ -199,6 +212,9 @@ ulk_transfer *ulk_transfer_create(const char *url, const char *const *header_lin
     failed |= api.easy_setopt(e, OPT_PROTOCOLS, (long)(PROTO_HTTP | PROTO_HTTPS));
     failed |= api.easy_setopt(e, OPT_REDIR_PROTOCOLS, (long)(PROTO_HTTP | PROTO_HTTPS));
     failed |= api.easy_setopt(e, OPT_HTTP_VERSION, (long)HTTP_VERSION_1_1);
+    // "" is "no proxy", even when http_proxy, HTTPS_PROXY or ALL_PROXY is set: through a proxy, the connection
+    // would go to the proxy's address and the proxy would look the name up again, past the address check.
+    failed |= api.easy_setopt(e, OPT_PROXY, "");
     // No Accept-Encoding is sent (CURLOPT_ACCEPT_ENCODING stays unset) and nothing is ever inflated.
     failed |= api.easy_setopt(e, OPT_HTTP_CONTENT_DECODING, 0L);
     failed |= api.easy_setopt(e, OPT_WRITEFUNCTION, on_body);
@@ -210,6 +226,10 @@ ulk_transfer *ulk_transfer_create(const char *url, const char *const *header_lin
     if (connect_to) {
         t->connect_to = api.slist_append(NULL, connect_to);
         failed |= api.easy_setopt(e, OPT_CONNECT_TO, t->connect_to);
+    }
+    if (resolve) {
+        t->resolve = api.slist_append(NULL, resolve);
+        failed |= api.easy_setopt(e, OPT_RESOLVE, t->resolve);
     }
     if (counts_requests) {
         failed |= api.easy_setopt(e, OPT_PREREQFUNCTION, on_prerequest);
@@ -229,6 +249,8 @@ void ulk_transfer_free(ulk_transfer *t) {
     if (t->easy) api.easy_cleanup(t->easy);
     if (t->headers) api.slist_free_all(t->headers);
     if (t->connect_to) api.slist_free_all(t->connect_to);
+    if (t->resolve) api.slist_free_all(t->resolve);
+    free(t->pinned);
     free(t->body);
     free(t->head);
     free(t);
