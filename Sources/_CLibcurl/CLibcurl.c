@@ -108,6 +108,17 @@ static size_t on_header(char *data, size_t size, size_t count, void *user) {
         t->head_len = 0;
         t->encoded = 0;
         t->content_length = -1;
+        t->length_headers = 0;
+        t->chunked = 0;
+        t->bad_framing = 0;
+        return length;
+    }
+    if (length <= 2 && (data[0] == '\r' || data[0] == '\n')) {
+        // The end of this answer's head. RFC 9112 §6.3: a length beside Transfer-Encoding "ought to be handled as
+        // an error" (request smuggling, response splitting), and so are differing lengths. libcurl would pick one
+        // reading (or wait for a close that never comes): a 2xx body is not read, the connection is closed.
+        if (t->chunked && t->length_headers > 0) t->bad_framing = 1;
+        if (t->bad_framing && t->status >= 200 && t->status < 300) return 0;
         return length;
     }
     if (ascii_prefix(data, length, "content-encoding:")) {
@@ -117,7 +128,19 @@ static size_t on_header(char *data, size_t size, size_t count, void *user) {
         while (rest > 0 && (v[rest - 1] == '\r' || v[rest - 1] == '\n' || v[rest - 1] == ' ')) rest--;
         t->encoded = !(rest == 8 && strncasecmp(v, "identity", 8) == 0) && rest > 0;
     } else if (ascii_prefix(data, length, "content-length:")) {
-        t->content_length = strtoll(data + 15, NULL, 10);
+        long long value = strtoll(data + 15, NULL, 10);
+        if (t->length_headers > 0 && value != t->content_length) t->bad_framing = 1;
+        t->length_headers += 1;
+        t->content_length = value;
+    } else if (ascii_prefix(data, length, "transfer-encoding:")) {
+        // Only chunked is asked for and understood: any other coding (gzip...) would reach us undecoded, or
+        // inflated, and leave the body without an end but the connection's close.
+        const char *v = data + 18, *end = data + length;
+        while (v < end && (*v == ' ' || *v == '\t')) v++;
+        size_t rest = (size_t)(end - v);
+        while (rest > 0 && (v[rest - 1] == '\r' || v[rest - 1] == '\n' || v[rest - 1] == ' ' || v[rest - 1] == '\t')) rest--;
+        if (t->chunked || !(rest == 7 && strncasecmp(v, "chunked", 7) == 0)) t->bad_framing = 1;
+        t->chunked = 1;
     }
     if (t->head_len + length > t->head_capacity) {
         size_t capacity = t->head_capacity ? t->head_capacity * 2 : 1024;

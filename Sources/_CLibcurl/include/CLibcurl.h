@@ -22,6 +22,10 @@ typedef struct ulk_transfer {
     int encoded;          // a 2xx answer with a Content-Encoding other than identity
     int finished_early;   // a non-2xx answer: its body is not needed, the transfer stopped at its first byte
     long long content_length; // -1 when absent
+    int length_headers;   // Content-Length fields of the last answer
+    int chunked;          // the last answer has a Transfer-Encoding
+    int bad_framing;      // its framing cannot be trusted: differing lengths, a length beside Transfer-Encoding,
+                          // or a transfer coding other than chunked; a 2xx answer then ends at its headers
     size_t cap;
     size_t header_cap;
     unsigned char *body;
