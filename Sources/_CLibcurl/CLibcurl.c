@@ -116,9 +116,13 @@ static size_t on_header(char *data, size_t size, size_t count, void *user) {
     if (length <= 2 && (data[0] == '\r' || data[0] == '\n')) {
         // The end of this answer's head. RFC 9112 §6.3: a length beside Transfer-Encoding "ought to be handled as
         // an error" (request smuggling, response splitting), and so are differing lengths. libcurl would pick one
-        // reading (or wait for a close that never comes): a 2xx body is not read, the connection is closed.
+        // reading (or wait for a close that never comes): the body is not read, the connection is closed. A 2xx
+        // answer so framed is refused; any other answer is complete at its head anyway (only a 2xx body is read).
         if (t->chunked && t->length_headers > 0) t->bad_framing = 1;
-        if (t->bad_framing && t->status >= 200 && t->status < 300) return 0;
+        if (t->bad_framing && t->status >= 200) {
+            if (t->status >= 300) t->finished_early = 1;
+            return 0;
+        }
         return length;
     }
     if (ascii_prefix(data, length, "content-encoding:")) {

@@ -107,6 +107,10 @@ struct HostileServerTests {
         cases.append(("Transfer-Encoding: gzip",
                       .status(200, headers: [("Content-Type", "application/json"), ("Transfer-Encoding", "gzip")],
                               body: json), .network))
+        // Not a 2xx: complete at its head, whatever its framing (its body is never read), even with no body byte
+        // to stop at.
+        cases.append(("a 404 with Transfer-Encoding: gzip",
+                      .status(404, headers: [("Transfer-Encoding", "gzip")]), .httpStatus))
         let line = ("X-Pad", String(repeating: "a", count: 1000))
         cases.append(("a 10 MiB header block", .status(200, headers: Array(repeating: line, count: 10_000)), .responseTooLarge))
         return cases
