@@ -109,6 +109,22 @@ struct AddressCheckTests {
         #expect(stub.requests.first?.headerValues("host") == ["news.example.com:\(stub.port)"])
     }
 
+    @Test func aFailedConnectionNamesTheHostAndItsAddresses() async throws {
+        let stub = try ResponseHandlerStub()
+        defer { stub.shutdown() }
+        // Nothing listens on [::1] at the stub's port.
+        let transport = try #require(CurlTransport.make(nameResolver: .table(["news.example.com": ["::1"]])))
+        let url = try #require(URL(string: "http://news.example.com:\(stub.port)/pub/acc"))
+        do {
+            _ = try await transport.send(TransportRequest(url: url, allowsLocalAddresses: true), maxBodyBytes: 1024)
+            Issue.record("connected to [::1]")
+        } catch let error as TransportError {
+            #expect(error.kind == .noAnswer)
+            #expect(error.detail.contains("news.example.com (::1)"), "\(error)")
+            #expect(!error.detail.contains("pin.invalid"), "\(error)")
+        }
+    }
+
     @Test(arguments: [
         "https://metadata/pub/acc", "https://ip6-localhost/pub/acc", "https://intranet./pub/acc",
         "https://\(String(repeating: "a", count: 64)).example.com/pub/acc",

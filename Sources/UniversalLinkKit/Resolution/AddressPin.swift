@@ -10,6 +10,8 @@
 /// Invariant: whatever libcurl does, the pre-request callback lets the request go only when the connection's
 /// address is one of ``allowed``.
 struct AddressPin {
+    /// The made-up name libcurl connects to, which its error messages then name.
+    let name: String
     /// `CURLOPT_CONNECT_TO` entry: any host, any port, to the pin's name on the same port.
     let connectTo: String
     /// `CURLOPT_RESOLVE` entry: the pin's name and port to the addresses (IPv6 in brackets).
@@ -21,7 +23,7 @@ struct AddressPin {
     ///   - addresses: The checked addresses, not empty.
     ///   - port: The port the URL connects to.
     init(_ addresses: [CheckedAddress], port: Int) {
-        let name = "ulk-\(String(Self.fingerprint(addresses.map(\.text).sorted()), radix: 16)).pin.invalid"
+        name = "ulk-\(String(Self.fingerprint(addresses.map(\.text).sorted()), radix: 16)).pin.invalid"
         connectTo = "::\(name):"
         resolve = "\(name):\(port):" + addresses.map { $0.isIPv6 ? "[\($0.text)]" : $0.text }.joined(separator: ",")
         allowed = addresses.map(\.text).joined(separator: ",")

@@ -98,7 +98,12 @@ public final class CurlTransport: LinkTransport {
                 max(0, maxBodyBytes), max(1024, configuration.maxHeaderBytes), request.allowsReusedConnection ? 0 : 1)
         }
         guard let transfer else { throw TransportError(.noAnswer, detail: "libcurl could not set up the request") }
-        return try await multi.perform(transfer)
+        do {
+            return try await multi.perform(transfer)
+        } catch let error as TransportError {
+            // libcurl's messages name the made-up name it connected to: name the host and its addresses instead.
+            throw TransportError(error.kind, detail: error.detail.replacingOccurrences(of: pin.name, with: "\(host) (\(pin.allowed))"))
+        }
     }
 }
 
