@@ -250,7 +250,8 @@ public final class ResponseHandlerStub: Sendable {
     /// _ = try? await resolver.resolve(stub.url("/pub/acc?_ri_=endless"))
     /// let returned = ContinuousClock.now
     /// // ... wait until stub.bytesSent > 0 ...
-    /// #expect(stub.lastAnswerEnded! - returned < .seconds(1))
+    /// let ended = try #require(stub.lastAnswerEnded)
+    /// #expect(ended - returned < .seconds(1))
     /// ```
     public var lastAnswerEnded: ContinuousClock.Instant? {
         server.withState { $0.lastAnswerEnded }
