@@ -132,7 +132,8 @@ public struct Behavior: Sendable {
     public static let noResponse = Behavior(.noResponse)
 
     /// A `200` JSON answer with `Content-Encoding: gzip` whose body, `bytes` long, is a gzip stream that inflates
-    /// about 250-fold (zeros): a decompression bomb. Sent whatever the request's `Accept-Encoding` says.
+    /// about 250-fold (zeros): a decompression bomb. Sent whatever the request's `Accept-Encoding` says, and
+    /// generated while it is sent, so even a bomb of gigabytes costs the stub no memory.
     ///
     /// - Parameter bytes: The size of the compressed body sent.
     /// - Returns: The behaviour.

@@ -241,6 +241,22 @@ public final class ResponseHandlerStub: Sendable {
         server.withState { $0.bytesSent }
     }
 
+    /// When the writing of the last answer ended, on `ContinuousClock`: its last byte written or, for an answer
+    /// the client stopped reading, the write that failed once it closed the connection. `nil` before any answer
+    /// ended since start or the last ``resetRecording()``. Set together with ``bytesSent``.
+    ///
+    /// A client that stops a transfer closes the connection; this says when the stub noticed:
+    /// ```swift
+    /// _ = try? await resolver.resolve(stub.url("/pub/acc?_ri_=endless"))
+    /// let returned = ContinuousClock.now
+    /// // ... wait until stub.bytesSent > 0 ...
+    /// let ended = try #require(stub.lastAnswerEnded)
+    /// #expect(ended - returned < .seconds(1))
+    /// ```
+    public var lastAnswerEnded: ContinuousClock.Instant? {
+        server.withState { $0.lastAnswerEnded }
+    }
+
     /// Forgets recorded requests and counters; the link table, queues, default and responder stay.
     public func resetRecording() {
         server.withState { state in
@@ -248,6 +264,7 @@ public final class ResponseHandlerStub: Sendable {
             state.connectionCount = 0
             state.badRequestCount = 0
             state.bytesSent = 0
+            state.lastAnswerEnded = nil
         }
     }
 

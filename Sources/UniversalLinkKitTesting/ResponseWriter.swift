@@ -76,11 +76,37 @@ struct ResponseWriter {
         return false
     }
 
+    /// Sends ``gzipBomb(count:)`` generated while sending, 64 KiB at a time, so that even a large bomb costs the
+    /// stub no memory; `false` when the client is gone.
+    mutating func sendGzipBomb(count: Int) -> Bool {
+        let (head, period) = Self.gzipBombParts()
+        let chunkSize = 64 * 1024 / period.count * period.count
+        let chunk = Array(repeatElement(period, count: chunkSize / period.count).joined())
+        var sent = min(head.count, count)
+        guard send(Array(head.prefix(sent))) else { return false }
+        while sent < count {
+            let size = min(chunk.count, count - sent)
+            guard send(Array(chunk[..<size])) else { return false }
+            sent += size
+        }
+        return true
+    }
+
     /// A gzip stream of `count` bytes that inflates to about 150 times that (zeros, in fixed-Huffman copies of
     /// 258 bytes at distance 1); cut at `count`, with no trailer (the inflater works before it could check one).
     static func gzipBomb(count: Int) -> [UInt8] {
-        var out: [UInt8] = [0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]
+        let (head, period) = gzipBombParts()
+        var out = head
         out.reserveCapacity(count)
+        while out.count < count { out.append(contentsOf: period) }
+        return Array(out.prefix(count))
+    }
+
+    /// The bomb's gzip header and first block bytes, then the 13 bytes that repeat forever: every
+    /// ``gzipBomb(count:)`` is `head` followed by `period` repeated, cut at its count. The period is a whole
+    /// number of bytes long, so each chunk of it starts on the same bit.
+    static func gzipBombParts() -> (head: [UInt8], period: [UInt8]) {
+        var out: [UInt8] = [0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]
         var bitBuffer: UInt32 = 0
         var bitCount: UInt32 = 0
         func bits(_ value: UInt32, _ n: UInt32) {
@@ -109,7 +135,6 @@ struct ResponseWriter {
         }
         let period = Array(out[start..<(start + 13)])
         out.removeSubrange(start...)
-        while out.count < count { out.append(contentsOf: period) }
-        return Array(out.prefix(count))
+        return (out, period)
     }
 }

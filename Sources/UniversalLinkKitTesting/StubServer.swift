@@ -19,6 +19,8 @@ final class StubServer: Sendable {
         var badRequestCount = 0
         /// Bytes written to clients by answers (head and body).
         var bytesSent = 0
+        /// When the last answer's writing ended (its last byte written, or the write the closed client refused).
+        var lastAnswerEnded: ContinuousClock.Instant?
         var connectionCount = 0
         /// Descriptors of open connections, so shutdown can wake their threads.
         var openConnections: Set<Int32> = []
@@ -199,7 +201,11 @@ final class StubServer: Sendable {
                 var writer = ResponseWriter(fd: fd, wake: wakeRead, pacing: nil)
                 ending = perform(behavior, for: request, keepAlive: keepAlive, writer: &writer)
                 let sent = writer.sentBytes
-                withState { $0.bytesSent += sent }
+                let ended = ContinuousClock.now
+                withState { state in
+                    state.bytesSent += sent
+                    state.lastAnswerEnded = ended
+                }
                 if ending == .answered, !keepAlive {
                     lingeringClose(fd)
                     ending = .close
@@ -303,9 +309,12 @@ final class StubServer: Sendable {
             _ = writer.send(response.head(close: close))
             return .close
         case .compressedBomb(let bytes):
-            let body = ResponseWriter.gzipBomb(count: bytes)
-            return send(StubResponse(
-                status: 200, headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")], body: body))
+            let response = StubResponse(
+                status: 200, headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")], body: [],
+                contentLength: bytes)
+            guard writer.send(response.head(close: close)) else { return .close }
+            if isHead { return .answered }
+            return writer.sendGzipBomb(count: bytes) ? .answered : .close
         case .endlessBody:
             let response = StubResponse(
                 status: 200, headers: [("Content-Type", "application/json"), ("Transfer-Encoding", "chunked")], body: [])

@@ -8,11 +8,11 @@
 
 // Option, info and message numbers from curl.h (stable ABI since their introduction).
 enum {
-    OPT_WRITEDATA = 10001, OPT_URL = 10002, OPT_ERRORBUFFER = 10010, OPT_WRITEFUNCTION = 20011,
+    OPT_WRITEDATA = 10001, OPT_URL = 10002, OPT_PROXY = 10004, OPT_ERRORBUFFER = 10010, OPT_WRITEFUNCTION = 20011,
     OPT_HTTPHEADER = 10023, OPT_HEADERDATA = 10029, OPT_NOPROGRESS = 43, OPT_FOLLOWLOCATION = 52,
     OPT_FRESH_CONNECT = 74, OPT_FORBID_REUSE = 75, OPT_HTTPGET = 80, OPT_HTTP_VERSION = 84, OPT_NOSIGNAL = 99,
     OPT_PRIVATE = 10103, OPT_HEADERFUNCTION = 20079, OPT_HTTP_TRANSFER_DECODING = 157,
-    OPT_HTTP_CONTENT_DECODING = 158, OPT_PROTOCOLS = 181, OPT_REDIR_PROTOCOLS = 182, OPT_CONNECT_TO = 10243,
+    OPT_HTTP_CONTENT_DECODING = 158, OPT_PROTOCOLS = 181, OPT_REDIR_PROTOCOLS = 182, OPT_RESOLVE = 10203, OPT_CONNECT_TO = 10243,
     OPT_PREREQFUNCTION = 20312, OPT_PREREQDATA = 10313,
     INFO_PRIVATE = 0x100000 + 21,
     MOPT_MAXCONNECTS = 6, MOPT_MAX_HOST_CONNECTIONS = 7, MOPT_MAX_TOTAL_CONNECTIONS = 13,
@@ -108,6 +108,21 @@ static size_t on_header(char *data, size_t size, size_t count, void *user) {
         t->head_len = 0;
         t->encoded = 0;
         t->content_length = -1;
+        t->length_headers = 0;
+        t->chunked = 0;
+        t->bad_framing = 0;
+        return length;
+    }
+    if (length <= 2 && (data[0] == '\r' || data[0] == '\n')) {
+        // The end of this answer's head. RFC 9112 §6.3: a length beside Transfer-Encoding "ought to be handled as
+        // an error" (request smuggling, response splitting), and so are differing lengths. libcurl would pick one
+        // reading (or wait for a close that never comes): the body is not read, the connection is closed. A 2xx
+        // answer so framed is refused; any other answer is complete at its head anyway (only a 2xx body is read).
+        if (t->chunked && t->length_headers > 0) t->bad_framing = 1;
+        if (t->bad_framing && t->status >= 200) {
+            if (t->status >= 300) t->finished_early = 1;
+            return 0;
+        }
         return length;
     }
     if (ascii_prefix(data, length, "content-encoding:")) {
@@ -117,7 +132,19 @@ static size_t on_header(char *data, size_t size, size_t count, void *user) {
         while (rest > 0 && (v[rest - 1] == '\r' || v[rest - 1] == '\n' || v[rest - 1] == ' ')) rest--;
         t->encoded = !(rest == 8 && strncasecmp(v, "identity", 8) == 0) && rest > 0;
     } else if (ascii_prefix(data, length, "content-length:")) {
-        t->content_length = strtoll(data + 15, NULL, 10);
+        long long value = strtoll(data + 15, NULL, 10);
+        if (t->length_headers > 0 && value != t->content_length) t->bad_framing = 1;
+        t->length_headers += 1;
+        t->content_length = value;
+    } else if (ascii_prefix(data, length, "transfer-encoding:")) {
+        // Only chunked is asked for and understood: any other coding (gzip...) would reach us undecoded, or
+        // inflated, and leave the body without an end but the connection's close.
+        const char *v = data + 18, *end = data + length;
+        while (v < end && (*v == ' ' || *v == '\t')) v++;
+        size_t rest = (size_t)(end - v);
+        while (rest > 0 && (v[rest - 1] == '\r' || v[rest - 1] == '\n' || v[rest - 1] == ' ' || v[rest - 1] == '\t')) rest--;
+        if (t->chunked || !(rest == 7 && strncasecmp(v, "chunked", 7) == 0)) t->bad_framing = 1;
+        t->chunked = 1;
     }
     if (t->head_len + length > t->head_capacity) {
         size_t capacity = t->head_capacity ? t->head_capacity * 2 : 1024;
@@ -159,10 +186,23 @@ static size_t on_body(char *data, size_t size, size_t count, void *user) {
     return length;
 }
 
+/// Whether `address` is one of the comma separated `list`.
+static int listed(const char *list, const char *address) {
+    size_t n = strlen(address);
+    for (const char *p = list; *p;) {
+        const char *comma = strchr(p, ',');
+        size_t length = comma ? (size_t)(comma - p) : strlen(p);
+        if (length == n && strncmp(p, address, n) == 0) return 1;
+        if (!comma) break;
+        p = comma + 1;
+    }
+    return 0;
+}
+
 static int on_prerequest(void *user, char *primary_ip, char *local_ip, int primary_port, int local_port) {
     (void)local_ip; (void)primary_port; (void)local_port;
     ulk_transfer *t = user;
-    if (t->pinned[0] && (!primary_ip || strcmp(primary_ip, t->pinned) != 0)) {
+    if (t->pinned && (!primary_ip || !listed(t->pinned, primary_ip))) {
         t->address_mismatch = 1;
         return 1;
     }
@@ -175,8 +215,8 @@ static int on_prerequest(void *user, char *primary_ip, char *local_ip, int prima
 }
 
 ulk_transfer *ulk_transfer_create(const char *url, const char *const *header_lines, int header_count,
-                                  const char *connect_to, const char *pinned, size_t cap, size_t header_cap,
-                                  int fresh_connect) {
+                                  const char *connect_to, const char *resolve, const char *pinned, size_t cap,
+                                  size_t header_cap, int fresh_connect) {
     if (ulk_curl_load() != 0) return NULL;
     ulk_transfer *t = calloc(1, sizeof(ulk_transfer));
     if (!t) return NULL;
@@ -186,7 +226,7 @@ ulk_transfer *ulk_transfer_create(const char *url, const char *const *header_lin
     t->header_cap = header_cap;
     t->max_sends = 1;
     t->content_length = -1;
-    if (pinned) { strncpy(t->pinned, pinned, sizeof(t->pinned) - 1); }
+    if (pinned && !(t->pinned = strdup(pinned))) { api.easy_cleanup(t->easy); free(t); return NULL; }
     for (int i = 0; i < header_count; i++) t->headers = api.slist_append(t->headers, header_lines[i]);
     void *e = t->easy;
     int failed = 0;
@@ -199,6 +239,9 @@ ulk_transfer *ulk_transfer_create(const char *url, const char *const *header_lin
     failed |= api.easy_setopt(e, OPT_PROTOCOLS, (long)(PROTO_HTTP | PROTO_HTTPS));
     failed |= api.easy_setopt(e, OPT_REDIR_PROTOCOLS, (long)(PROTO_HTTP | PROTO_HTTPS));
     failed |= api.easy_setopt(e, OPT_HTTP_VERSION, (long)HTTP_VERSION_1_1);
+    // "" is "no proxy", even when http_proxy, HTTPS_PROXY or ALL_PROXY is set: through a proxy, the connection
+    // would go to the proxy's address and the proxy would look the name up again, past the address check.
+    failed |= api.easy_setopt(e, OPT_PROXY, "");
     // No Accept-Encoding is sent (CURLOPT_ACCEPT_ENCODING stays unset) and nothing is ever inflated.
     failed |= api.easy_setopt(e, OPT_HTTP_CONTENT_DECODING, 0L);
     failed |= api.easy_setopt(e, OPT_WRITEFUNCTION, on_body);
@@ -210,6 +253,10 @@ ulk_transfer *ulk_transfer_create(const char *url, const char *const *header_lin
     if (connect_to) {
         t->connect_to = api.slist_append(NULL, connect_to);
         failed |= api.easy_setopt(e, OPT_CONNECT_TO, t->connect_to);
+    }
+    if (resolve) {
+        t->resolve = api.slist_append(NULL, resolve);
+        failed |= api.easy_setopt(e, OPT_RESOLVE, t->resolve);
     }
     if (counts_requests) {
         failed |= api.easy_setopt(e, OPT_PREREQFUNCTION, on_prerequest);
@@ -229,6 +276,8 @@ void ulk_transfer_free(ulk_transfer *t) {
     if (t->easy) api.easy_cleanup(t->easy);
     if (t->headers) api.slist_free_all(t->headers);
     if (t->connect_to) api.slist_free_all(t->connect_to);
+    if (t->resolve) api.slist_free_all(t->resolve);
+    free(t->pinned);
     free(t->body);
     free(t->head);
     free(t);

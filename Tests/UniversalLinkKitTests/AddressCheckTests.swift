@@ -36,33 +36,66 @@ struct AddressCheckTests {
     }
 
     @Test(arguments: ["127.0.0.1", "169.254.169.254", "10.0.0.7", "::1", "::ffff:127.0.0.1", "fd00:ec2::254"])
-    func aNameThatResolvesToALocalAddressIsRefusedWithoutAConnection(_ address: String) async throws {
-        let stub = try ResponseHandlerStub()
-        defer { stub.shutdown() }
+    func aNameThatResolvesToALocalAddressIsRefused(_ address: String) async throws {
         let resolver = try Self.resolver(["metadata.example.com": ["93.184.216.34", address]])
         let error = await #expect(throws: LinkError.self) {
             try await resolver.resolve(URL(string: "https://metadata.example.com/pub/acc?_ri_=1")!)
         }
         #expect(error?.code == .hostNotAllowed)
         #expect(error?.message.contains(address) == true || error?.message.contains("not a public address") == true)
+    }
+
+    @Test func aNameThatResolvesToTheStubIsRefusedWithoutAConnection() async throws {
+        let stub = try ResponseHandlerStub(links: ["/pub/acc": HostileServerTests.product])
+        defer { stub.shutdown() }
+        // The transport itself (the resolver's policy refuses other ports than 80 and 443 before it when local
+        // hosts are not allowed): plain http to the stub's own port, the name pinned to 127.0.0.1. Without the
+        // address check, the request would reach the stub.
+        let transport = try #require(CurlTransport.make(nameResolver: .table(["metadata.example.com": ["127.0.0.1"]])))
+        let url = try #require(URL(string: "http://metadata.example.com:\(stub.port)/pub/acc?_ri_=1"))
+        await #expect(throws: TransportError(.addressNotAllowed, detail: "metadata.example.com resolves to 127.0.0.1, which is not a public address")) {
+            try await transport.send(TransportRequest(url: url), maxBodyBytes: 1024)
+        }
         #expect(stub.connectionCount == 0)
+        // Allowed, the same request reaches the stub: the count above could have moved.
+        _ = try await transport.send(TransportRequest(url: url, allowsLocalAddresses: true), maxBodyBytes: 1024)
+        #expect(stub.requestCount == 1)
     }
 
     @Test func theSystemResolverIsCheckedToo() async throws {
-        // /etc/hosts names for loopback, such as the machine's own name, pass the policy as names.
+        // /etc/hosts names for local addresses (localhost, the machine's own name) are names to the policy: the
+        // transport's system lookup is what refuses them, before any connection to the stub on that port.
+        let stub = try ResponseHandlerStub(links: ["/pub/acc": HostileServerTests.product])
+        defer { stub.shutdown() }
         let transport = try #require(CurlTransport.make())
-        let resolver = LinkResolver(transport: transport)
-        let host = ProcessInfo.processInfo.hostName
-        for name in ["localhost.localdomain", host.contains(".") ? host : "\(host).localdomain"] {
-            let addresses = try? await NameResolver.system.addresses(of: name)
-            guard let addresses, !addresses.isEmpty,
-                  addresses.contains(where: { !CheckedAddress.isPublic(CheckedAddress.parse($0)?.bytes ?? []) })
-            else { continue }
-            let error = await #expect(throws: LinkError.self) {
-                try await resolver.resolve(URL(string: "https://\(name)/pub/acc")!)
+        var refused: [String] = []
+        for name in ["localhost", ProcessInfo.processInfo.hostName] {
+            let addresses = (try? await NameResolver.system.addresses(of: name)) ?? []
+            // A machine name that resolves to public addresses only (or not at all) proves nothing here.
+            guard addresses.contains(where: { !CheckedAddress.isPublic(CheckedAddress.parse($0)?.bytes ?? []) }) else { continue }
+            let request = TransportRequest(url: URL(string: "http://\(name):\(stub.port)/pub/acc?_ri_=system")!)
+            do {
+                _ = try await transport.send(request, maxBodyBytes: 1024)
+                Issue.record("\(name) (\(addresses)) was sent")
+            } catch let error as TransportError where error.kind == .addressNotAllowed {
+                refused.append(name)
+            } catch {
+                Issue.record("\(name): \(error)")
             }
-            #expect(error?.code == .hostNotAllowed)
         }
+        #expect(refused.contains("localhost"), "refused: \(refused)")
+        #expect(stub.connectionCount == 0)
+    }
+
+    @Test func everyCheckedAddressIsPinnedSoAnUnreachableFirstOneIsNoFailure() async throws {
+        let stub = try ResponseHandlerStub(links: ["/pub/acc": HostileServerTests.product])
+        defer { stub.shutdown() }
+        // Nothing listens on [::1] at the stub's port (it binds 127.0.0.1 only): pinned to the first address
+        // alone, the request could not connect at all.
+        let resolver = try Self.resolver(["news.example.com": ["::1", "127.0.0.1"]], allowsLocal: true)
+        let link = try await resolver.resolve(URL(string: "http://news.example.com:\(stub.port)/pub/acc?_ri_=both")!)
+        #expect(link.deepLinkURL == URL(string: "example-app://products/1234"))
+        #expect(stub.requestCount == 1)
     }
 
     @Test func theConnectionGoesToTheCheckedAddressWithoutASecondLookup() async throws {
@@ -74,6 +107,22 @@ struct AddressCheckTests {
         let link = try await resolver.resolve(URL(string: "http://news.example.com:\(stub.port)/pub/acc?_ri_=pinned")!)
         #expect(link.deepLinkURL == URL(string: "example-app://products/1234"))
         #expect(stub.requests.first?.headerValues("host") == ["news.example.com:\(stub.port)"])
+    }
+
+    @Test func aFailedConnectionNamesTheHostAndItsAddresses() async throws {
+        let stub = try ResponseHandlerStub()
+        defer { stub.shutdown() }
+        // Nothing listens on [::1] at the stub's port.
+        let transport = try #require(CurlTransport.make(nameResolver: .table(["news.example.com": ["::1"]])))
+        let url = try #require(URL(string: "http://news.example.com:\(stub.port)/pub/acc"))
+        do {
+            _ = try await transport.send(TransportRequest(url: url, allowsLocalAddresses: true), maxBodyBytes: 1024)
+            Issue.record("connected to [::1]")
+        } catch let error as TransportError {
+            #expect(error.kind == .noAnswer)
+            #expect(error.detail.contains("news.example.com (::1)"), "\(error)")
+            #expect(!error.detail.contains("pin.invalid"), "\(error)")
+        }
     }
 
     @Test(arguments: [

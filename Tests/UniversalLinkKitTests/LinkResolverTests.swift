@@ -157,6 +157,25 @@ struct LinkResolverTests {
         #expect(long.count == 1)
     }
 
+    @Test func theRetryPauseRunsOnTheInjectedClock() async throws {
+        let transport = ScriptedTransport([{ _ in .status(503, headers: ["Retry-After": "2"]) }, { _ in .json(Self.both) }])
+        let clock = ManualClock()
+        let resolver = LinkResolver(
+            configuration: LinkResolver.Configuration(timeout: .seconds(10)), transport: transport, clock: clock.linkClock)
+        let resolution = Task { try await resolver.resolve(Self.link) }
+        await transport.waitForRequests(1)
+        // Two sleeps on the manual clock: the deadline's and the pause before the retry.
+        #expect(await clock.wait { $0.sleeperCount == 2 })
+        clock.advance(by: .seconds(1))
+        // The pause (2 s of the injected clock) is still asleep: the retry has not gone out.
+        #expect(clock.sleeperCount == 2)
+        #expect(transport.count == 1)
+        clock.advance(by: .seconds(1))
+        await transport.waitForRequests(2)
+        #expect(try await resolution.value.deepLinkURL == URL("example-app://products/1234"))
+        #expect(transport.count == 2)
+    }
+
     @Test func followsRedirectsThatPassThePolicyUpToThree() async throws {
         let transport = ScriptedTransport([
             { _ in .status(302, headers: ["Location": "https://news.example.com/r1"]) },

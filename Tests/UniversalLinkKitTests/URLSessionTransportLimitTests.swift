@@ -42,10 +42,16 @@ struct URLSessionTransportLimitTests {
     @Test func aLocalAddressIsRefusedUnlessAllowed() async throws {
         let stub = try ResponseHandlerStub()
         defer { stub.shutdown() }
-        let transport = URLSessionTransport(nameResolver: .table(["news.example.com": ["127.0.0.1"]]))
-        await #expect(throws: TransportError(.addressNotAllowed, detail: "news.example.com resolves to 127.0.0.1, which is not a public address")) {
-            try await transport.send(TransportRequest(url: URL(string: "https://news.example.com/pub/acc")!), maxBodyBytes: 1024)
+        // `localhost` at the stub's own port: URLSession looks the name up again and would connect to the stub
+        // if the check let the request go.
+        let transport = URLSessionTransport(nameResolver: .table(["localhost": ["127.0.0.1"]]))
+        let url = URL(string: "http://localhost:\(stub.port)/pub/acc")!
+        await #expect(throws: TransportError(.addressNotAllowed, detail: "localhost resolves to 127.0.0.1, which is not a public address")) {
+            try await transport.send(TransportRequest(url: url), maxBodyBytes: 1024)
         }
         #expect(stub.connectionCount == 0)
+        // Allowed, the same request reaches the stub: the count above could have moved.
+        _ = try await transport.send(TransportRequest(url: url, allowsLocalAddresses: true), maxBodyBytes: 1024)
+        #expect(stub.connectionCount == 1)
     }
 }

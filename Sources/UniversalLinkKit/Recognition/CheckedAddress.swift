@@ -24,10 +24,11 @@ struct CheckedAddress: Sendable, Hashable {
 
     /// Resolves `host` (an IP literal is its own address) and checks every address it resolves to.
     ///
-    /// - Returns: The first address, to connect to.
+    /// - Returns: Every address, in the resolver's order, duplicates dropped (never empty): the connection may
+    ///   go to any of them.
     /// - Throws: ``TransportError`` `addressNotAllowed` when one address is not public and local addresses are
     ///   not allowed, `noAnswer` when the name does not resolve.
-    static func resolve(_ host: String, with resolver: NameResolver, allowsLocalAddresses: Bool) async throws -> CheckedAddress {
+    static func resolve(_ host: String, with resolver: NameResolver, allowsLocalAddresses: Bool) async throws -> [CheckedAddress] {
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         let texts: [String]
         if parse(bare) != nil {
@@ -49,10 +50,11 @@ struct CheckedAddress: Sendable, Hashable {
             if !allowsLocalAddresses, !isPublic(bytes) {
                 throw TransportError(.addressNotAllowed, detail: "\(bare) resolves to \(canonical), which is not a public address")
             }
-            checked.append(CheckedAddress(text: canonical, isIPv6: bytes.count == 16))
+            let address = CheckedAddress(text: canonical, isIPv6: bytes.count == 16)
+            if !checked.contains(address) { checked.append(address) }
         }
-        guard let first = checked.first else { throw TransportError(.noAnswer, detail: "\(bare) has no address") }
-        return first
+        guard !checked.isEmpty else { throw TransportError(.noAnswer, detail: "\(bare) has no address") }
+        return checked
     }
 
     /// The address's bytes (4 or 16) and canonical text, or `nil` when `text` is not a numeric IP address.

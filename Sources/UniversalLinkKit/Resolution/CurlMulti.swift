@@ -144,6 +144,11 @@ final class CurlMulti: Sendable {
         if t.address_mismatch != 0 {
             return .failure(TransportError(.addressNotAllowed, detail: "the connection did not go to the checked address"))
         }
+        if t.got_status != 0, t.status >= 200, t.status < 300, t.bad_framing != 0 {
+            // An answer arrived: never retried, and its body is not read.
+            return .failure(TransportError(.failedAfterAnswer, detail: "status \(t.status) whose body length cannot be trusted"
+                + " (differing Content-Length fields, Content-Length beside Transfer-Encoding, or a transfer coding other than chunked)"))
+        }
         if t.got_status != 0, t.status >= 200, t.status < 300, t.encoded != 0 {
             return .failure(TransportError(.encodedBody, detail: "status \(t.status) with a Content-Encoding"))
         }

@@ -17,7 +17,10 @@ internal import _CLibcurl
 ///   7.80 (no pre-request callback) every request opens a fresh connection instead, so it cannot be re-sent.
 /// - **The address checked is the address connected to**: the host name is resolved once, with the injected
 ///   ``NameResolver``; every address must pass the check (unless ``TransportRequest/allowsLocalAddresses``), and
-///   the connection is pinned to the first one (`CURLOPT_CONNECT_TO`), then verified before the request is sent.
+///   the connection is pinned to those addresses (all of them, so that a name with an unreachable IPv6 address
+///   still connects over IPv4), then verified before the request is sent. libcurl does no lookup of its own.
+/// - **No proxy**: `http_proxy`, `HTTPS_PROXY`, `ALL_PROXY` and the like are ignored, since through a proxy the
+///   connection would go to the proxy and the proxy would look the name up again, past the check.
 /// - No redirect is followed, only `http` and `https`, no signals, HTTP/1.1.
 /// - Cancellation resumes the caller at once; the thread drops the transfer.
 ///
@@ -84,18 +87,23 @@ public final class CurlTransport: LinkTransport {
         guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = request.url.host(percentEncoded: false), !host.isEmpty
         else { throw TransportError(.noAnswer, detail: "not an http(s) URL with a host") }
-        let address = try await CheckedAddress.resolve(
+        let addresses = try await CheckedAddress.resolve(
             host, with: nameResolver, allowsLocalAddresses: request.allowsLocalAddresses)
         try Task.checkCancellation()
         let lines = request.headerFields.map { "\($0.key): \($0.value)" }
-        let connectTo = "::" + (address.isIPv6 ? "[\(address.text)]" : address.text) + ":"
+        let pin = AddressPin(addresses, port: request.url.port ?? (scheme == "https" ? 443 : 80))
         let transfer = withCStrings(lines) { pointers in
             ulk_transfer_create(
-                request.url.absoluteString, pointers, Int32(lines.count), connectTo, address.text,
+                request.url.absoluteString, pointers, Int32(lines.count), pin.connectTo, pin.resolve, pin.allowed,
                 max(0, maxBodyBytes), max(1024, configuration.maxHeaderBytes), request.allowsReusedConnection ? 0 : 1)
         }
         guard let transfer else { throw TransportError(.noAnswer, detail: "libcurl could not set up the request") }
-        return try await multi.perform(transfer)
+        do {
+            return try await multi.perform(transfer)
+        } catch let error as TransportError {
+            // libcurl's messages name the made-up name it connected to: name the host and its addresses instead.
+            throw TransportError(error.kind, detail: error.detail.replacingOccurrences(of: pin.name, with: "\(host) (\(pin.allowed))"))
+        }
     }
 }
 

@@ -11,6 +11,7 @@ typedef struct ulk_transfer {
     void *easy;
     void *headers;        // curl_slist of request headers
     void *connect_to;     // curl_slist with the one CONNECT_TO entry, or NULL
+    void *resolve;        // curl_slist with the one RESOLVE entry (the checked addresses), or NULL
     long status;          // the last status line's code; 0 while none arrived
     int got_status;       // a status line arrived (the server answered)
     int sends;            // requests libcurl was about to send (the pre-request callback)
@@ -21,6 +22,10 @@ typedef struct ulk_transfer {
     int encoded;          // a 2xx answer with a Content-Encoding other than identity
     int finished_early;   // a non-2xx answer: its body is not needed, the transfer stopped at its first byte
     long long content_length; // -1 when absent
+    int length_headers;   // Content-Length fields of the last answer
+    int chunked;          // the last answer has a Transfer-Encoding
+    int bad_framing;      // its framing cannot be trusted: differing lengths, a length beside Transfer-Encoding,
+                          // or a transfer coding other than chunked; a 2xx answer then ends at its headers
     size_t cap;
     size_t header_cap;
     unsigned char *body;
@@ -30,7 +35,7 @@ typedef struct ulk_transfer {
     size_t head_len;
     size_t head_capacity;
     size_t head_total;    // header bytes of every answer, for the header cap
-    char pinned[64];      // the address the connection must go to, "" when not pinned
+    char *pinned;         // the addresses the connection may go to, comma separated; NULL when not pinned
     char error[256];      // CURLOPT_ERRORBUFFER
 } ulk_transfer;
 
@@ -42,11 +47,13 @@ int ulk_curl_load(void);
 int ulk_curl_counts_requests(void);
 
 /// Creates a transfer for `url` (GET), with `header_count` "Name: value" strings. `connect_to` is a
-/// CURLOPT_CONNECT_TO entry ("host:port:address:port") or NULL; `pinned` the bare address (or NULL).
-/// `fresh_connect` forbids a pooled connection. Returns NULL on failure.
+/// CURLOPT_CONNECT_TO entry ("host:port:name:port") or NULL; `resolve` a CURLOPT_RESOLVE entry giving that name
+/// its addresses ("name:port:a1,[a2]") or NULL; `pinned` the bare addresses, comma separated (or NULL): the
+/// connection must go to one of them. `fresh_connect` forbids a pooled connection. Proxies are never used (not
+/// even those named by http_proxy, HTTPS_PROXY or ALL_PROXY). Returns NULL on failure.
 ulk_transfer *ulk_transfer_create(const char *url, const char *const *header_lines, int header_count,
-                                  const char *connect_to, const char *pinned, size_t cap, size_t header_cap,
-                                  int fresh_connect);
+                                  const char *connect_to, const char *resolve, const char *pinned, size_t cap,
+                                  size_t header_cap, int fresh_connect);
 void ulk_transfer_free(ulk_transfer *transfer);
 
 void *ulk_multi_create(long max_host_connections, long max_total_connections, long max_cached);
