@@ -4,7 +4,7 @@ import UniversalLinkKit
 
 /// Everything a test of a link integration needs, wired in one call the way this package's own tests wire it: a
 /// loopback ``ResponseHandlerStub`` serving a link table, a ``StubHostTransport`` sending the branded host's
-/// requests to it through the real transport, a private `NotificationCenter` with a ``NotificationRecorder``, a
+/// requests to it through the platform's default transport (`CurlTransport` on Linux), a private `NotificationCenter` with a ``NotificationRecorder``, a
 /// ``RecordingOpener``, and the `LinkManager`.
 ///
 /// ```swift
@@ -31,6 +31,8 @@ public final class LinkFixture: Sendable {
     public let opener: RecordingOpener
     /// The manager under test.
     public let manager: LinkManager
+    /// The transport the manager sends through, released by ``shutdown()``.
+    private let transport: StubHostTransport
 
     /// Wires a fixture.
     ///
@@ -52,9 +54,10 @@ public final class LinkFixture: Sendable {
         notificationCenter = NotificationCenter()
         recorder = NotificationRecorder(center: notificationCenter)
         opener = RecordingOpener()
+        transport = StubHostTransport(hosts: [Self.host], stub: stub)
         manager = LinkManager(
             configuration: configuration,
-            transport: StubHostTransport(hosts: [Self.host], stub: stub),
+            transport: transport,
             notificationCenter: notificationCenter,
             opener: opener.opener,
             router: router,
@@ -72,9 +75,11 @@ public final class LinkFixture: Sendable {
             ?? URL(string: "https://\(Self.host)/")!
     }
 
-    /// Shuts the manager down (in-flight links finish, every notification is delivered), then the stub.
+    /// Shuts the manager down (in-flight links finish, every notification is delivered), then its transport and the
+    /// stub.
     public func shutdown() async {
         await manager.shutdown(gracePeriod: .seconds(5))
+        transport.shutdown()
         recorder.stop()
         stub.shutdown()
     }

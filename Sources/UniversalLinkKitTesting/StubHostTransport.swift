@@ -4,8 +4,8 @@ import UniversalLinkKit
 /// Sends requests for branded hosts to a ``ResponseHandlerStub`` on loopback, like `curl --resolve`.
 ///
 /// With it, tests and demos use real-looking tracking URLs (`https://news.example.com/pub/acc?...`) under the
-/// default `ResolutionPolicy` (https only, no loopback), while the bytes travel through the
-/// real `URLSession` to the stub. Only scheme, host and port are rewritten: path and query reach the stub byte
+/// default `ResolutionPolicy` (https only, no loopback), while the bytes travel through a real transport (the
+/// platform's default, ``UniversalLinkKit/LinkResolver/defaultTransport()``, unless another is given) to the stub. Only scheme, host and port are rewritten: path and query reach the stub byte
 /// for byte. Requests for other hosts go to the wrapped transport unchanged.
 ///
 /// ```swift
@@ -23,9 +23,11 @@ public struct StubHostTransport: LinkTransport {
     /// - Parameters:
     ///   - hosts: Host names (case-insensitive) whose requests go to the stub.
     ///   - stub: The stub.
-    ///   - transport: The transport that sends the rewritten requests; a new `URLSessionTransport`
-    ///     by default.
-    public init(hosts: Set<String>, stub: ResponseHandlerStub, transport: any LinkTransport = URLSessionTransport()) {
+    ///   - transport: The transport that sends the rewritten requests; by default a new one of the platform's
+    ///     default kind (`CurlTransport` on Linux), which ``shutdown()`` releases.
+    public init(
+        hosts: Set<String>, stub: ResponseHandlerStub, transport: any LinkTransport = LinkResolver.defaultTransport()
+    ) {
         self.hosts = Set(hosts.map { $0.lowercased() })
         self.base = stub.baseURL
         self.transport = transport
@@ -45,5 +47,10 @@ public struct StubHostTransport: LinkTransport {
             }
         }
         return try await transport.send(request, maxBodyBytes: maxBodyBytes)
+    }
+
+    /// Shuts the wrapped transport down.
+    public func shutdown() {
+        transport.shutdown()
     }
 }

@@ -198,7 +198,7 @@ struct URLSessionIntegrationTests {
         let center = NotificationCenter()
         var configuration = LinkManager.Configuration()
         configuration.resolution.policy.brandedDomains = ["news.example.com"]
-        let manager = LinkManager(configuration: configuration, transport: StubHostTransport(hosts: ["news.example.com"], stub: stub),
+        let manager = LinkManager(configuration: configuration, transport: StubHostTransport(hosts: ["news.example.com"], stub: stub, transport: URLSessionTransport()),
                                   notificationCenter: center)
         let outcome = await manager.handle(UserActivity(browsingWeb: URL("https://news.example.com/pub/acc?_ri_=web-only"))).outcome
         #expect(outcome.resolvedLink?.webLinkURL == URL("https://www.example.com/sale"))
