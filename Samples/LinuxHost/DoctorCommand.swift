@@ -64,10 +64,24 @@ enum DoctorCommand {
         ] + common,
         run: { parsed throws(UsageError) in try await runCampaign(parsed) })
 
-    private static func doctor(_ parsed: ParsedCommand, cdn: URL = LinkDoctor.appleCDN) throws(UsageError) -> LinkDoctor {
+    /// The doctor's settings from the command line; read before anything is fetched, so a bad value is a usage
+    /// error with nothing sent.
+    private static func configuration(_ parsed: ParsedCommand, cdn: URL = LinkDoctor.appleCDN) throws(UsageError)
+        -> LinkDoctor.Configuration
+    {
         let timeout = try parsed.value("timeout", as: .seconds(in: 0.001...3600)) ?? .seconds(10)
         let policy = ResolutionPolicy(allowsHTTP: parsed.has("allow-http"), allowsLocalHosts: parsed.has("allow-loopback"))
-        return LinkDoctor(configuration: .init(timeout: timeout, policy: policy, appleCDNBaseURL: cdn))
+        return LinkDoctor.Configuration(timeout: timeout, policy: policy, appleCDNBaseURL: cdn)
+    }
+
+    /// Runs `body` with a doctor on the resolver's default transport (`CurlTransport` on Linux: it never re-sends
+    /// a request by itself, so `--resolve` counts each click once), and releases the transport afterwards.
+    private static func withDoctor<Result>(
+        _ configuration: LinkDoctor.Configuration, _ body: (LinkDoctor) async -> Result
+    ) async -> Result {
+        let transport = LinkResolver.defaultTransport()
+        defer { transport.shutdown() }
+        return await body(LinkDoctor(configuration: configuration, transport: transport))
     }
 
     private static func appIDs(_ parsed: ParsedCommand) throws(UsageError) -> [String] {
@@ -115,7 +129,8 @@ enum DoctorCommand {
             }
         }
         let cdn = try parsed.value("apple-cdn", as: absoluteURL).flatMap { URL(string: $0) } ?? LinkDoctor.appleCDN
-        let findings = try await doctor(parsed, cdn: cdn).checkDomain(check)
+        let configuration = try configuration(parsed, cdn: cdn)
+        let findings = await withDoctor(configuration) { await $0.checkDomain(check) }
         let output = DoctorOutput(suite: "doctor domain \(domain)", cases: domainCases(findings, android: check.androidPackage != nil))
         return output.emit(json: parsed.has("json"), junitPath: parsed.value("junit"))
     }
@@ -157,7 +172,8 @@ enum DoctorCommand {
         }
         campaign.resolves = parsed.has("resolve")
         campaign.brandedDomains = try parsed.values("branded-domain", as: .host)
-        let report = try await doctor(parsed).checkCampaign(campaign)
+        let configuration = try configuration(parsed)
+        let report = await withDoctor(configuration) { await $0.checkCampaign(campaign) }
         var cases: [DoctorOutput.Case] = []
         if !report.findings.isEmpty { cases.append(.init(name: "association files", findings: report.findings)) }
         cases += report.links.map { DoctorOutput.Case(name: $0.url, findings: $0.findings) }

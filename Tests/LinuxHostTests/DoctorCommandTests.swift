@@ -152,6 +152,26 @@ struct DoctorCommandTests {
         #expect((failed["message"] as? String)?.contains("[httpStatus]") == true)
     }
 
+    /// FoundationNetworking's libcurl re-sends a request by itself when a reused connection dies before the status
+    /// line; with the resolver's own retry the server then counts the click three times. The doctor resolves on
+    /// the resolver's default transport, which never re-sends: at most the request and one retry.
+    @Test func resolveCountsAClickAtMostTwiceWhenTheServerDropsAReusedConnection() async throws {
+        let standIns = try StandIns()
+        standIns.origin.setLink(.init(webLinkUrl: "https://www.example.com/p/1", mobileDeepLinkUrl: nil), for: "/pub/acc?_ri_=1")
+        standIns.origin.setLink(.init(webLinkUrl: "https://www.example.com/p/2", mobileDeepLinkUrl: nil), for: "/pub/acc?_ri_=2")
+        standIns.origin.enqueue([.dropConnection, .dropConnection], for: "/pub/acc?_ri_=2")
+        let base = standIns.origin.baseURL.absoluteString
+        let email = try write(#"<a href="\#(base)/pub/acc?_ri_=1">one</a><a href="\#(base)/pub/acc?_ri_=2">two</a>"#)
+        defer { try? FileManager.default.removeItem(atPath: email) }
+        let result = try await HostProcess.run([
+            "doctor", "campaign", "--email", email, "--app", Self.app, "--branded-domain", "127.0.0.1",
+            "--allow-loopback", "--allow-http", "--json", "--resolve", "--timeout", "20",
+        ])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(standIns.origin.requestCount(for: "/pub/acc?_ri_=1") == 1)
+        #expect(standIns.origin.requestCount(for: "/pub/acc?_ri_=2") == 2)
+    }
+
     @Test func badInputsAreUsageErrors() async throws {
         let standIns = try StandIns()
         let missingApp = try await HostProcess.run(["doctor", "domain", standIns.domain])
