@@ -153,12 +153,85 @@ struct LinkDoctorDomainTests {
     @Test func eachFetchHasADeadline() async throws {
         let standIns = try StandIns()
         standIns.cdnFiles.answer(.noResponse, at: AssociationFileServer.cdnPath(for: standIns.domain))
-        let started = ContinuousClock.now
-        // Long enough for the answering origin on a loaded machine, short against the silent CDN's forever.
-        let findings = await standIns.doctor(timeout: .seconds(2)).checkDomain(standIns.check())
-        #expect(ContinuousClock.now - started < .seconds(20))
-        #expect(findings.codes == ["aasa.cdnUnavailable"])
-        #expect(findings.first?.message.contains("no answer within") == true)
+        // Real requests through the real transport; the deadlines run on a clock whose time is up only once the
+        // origin has answered its three fetches (both locations, then Apple's fetcher) and the CDN fetch is under
+        // way: only the silent CDN can time out, however slow the machine (a sanitizer slows it tenfold).
+        let gate = FetchGate(cdnPrefix: standIns.cdn.baseURL.absoluteString, originFetches: 3)
+        let real = LinkResolver.defaultTransport()
+        defer { real.shutdown() }
+        let transport = ClosureTransport { request, cap in
+            try await gate.track(request.url) { try await real.send(request, maxBodyBytes: cap) }
+        }
+        let clock = LinkClock(now: { ContinuousClock.now }, sleep: { _ in try await gate.wait() })
+        let doctor = LinkDoctor(
+            configuration: .init(
+                timeout: .seconds(600), policy: ResolutionPolicy(allowsHTTP: true, allowsLocalHosts: true),
+                appleCDNBaseURL: standIns.cdn.baseURL),
+            transport: transport, clock: clock)
+        let findings = await doctor.checkDomain(standIns.check())
+        #expect(findings.codes == ["aasa.cdnUnavailable"], "\(findings)")
+        #expect(findings.first?.message.contains("no answer within 600 s") == true)
+        #expect(standIns.cdn.requestCount == 1)
+    }
+
+    /// A deadline that passes when the origin has answered `originFetches` fetches and a CDN fetch has started.
+    final class FetchGate: Sendable {
+        private struct State {
+            var originAnswered = 0
+            var cdnAsked = false
+            var waiters: [Int: CheckedContinuation<Void, any Error>] = [:]
+            var nextWaiter = 0
+            var isOpen = false
+        }
+
+        private let state = Mutex(State())
+        private let cdnPrefix: String
+        private let originFetches: Int
+
+        init(cdnPrefix: String, originFetches: Int) {
+            self.cdnPrefix = cdnPrefix
+            self.originFetches = originFetches
+        }
+
+        /// Sends through `body`, counting an origin fetch when it ends and a CDN fetch when it starts.
+        func track(_ url: URL, _ body: () async throws -> TransportResponse) async throws -> TransportResponse {
+            let isCDN = url.absoluteString.hasPrefix(cdnPrefix)
+            if isCDN { update { $0.cdnAsked = true } }
+            defer { if !isCDN { update { $0.originAnswered += 1 } } }
+            return try await body()
+        }
+
+        /// Returns once the gate is open; throws `CancellationError` when cancelled first (a fetch that ended).
+        func wait() async throws {
+            let id = state.withTrackedLock { state in
+                state.nextWaiter += 1
+                return state.nextWaiter
+            }
+            try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                    let resume: Result<Void, any Error>? = state.withTrackedLock { state in
+                        if state.isOpen { return .success(()) }
+                        if Task.isCancelled { return .failure(CancellationError()) }
+                        state.waiters[id] = continuation
+                        return nil
+                    }
+                    if let resume { continuation.resume(with: resume) }
+                }
+            } onCancel: {
+                state.withTrackedLock { $0.waiters.removeValue(forKey: id) }?.resume(throwing: CancellationError())
+            }
+        }
+
+        private func update(_ change: (inout State) -> Void) {
+            let ready: [CheckedContinuation<Void, any Error>] = state.withTrackedLock { state in
+                change(&state)
+                guard !state.isOpen, state.cdnAsked, state.originAnswered >= originFetches else { return [] }
+                state.isOpen = true
+                defer { state.waiters.removeAll() }
+                return Array(state.waiters.values)
+            }
+            for continuation in ready { continuation.resume() }
+        }
     }
 
     @Test func theAndroidFileIsCheckedForItsPackageAndFingerprints() async throws {

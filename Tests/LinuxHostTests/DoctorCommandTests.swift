@@ -34,7 +34,7 @@ struct DoctorCommandTests {
 
         func arguments(_ extra: [String] = []) -> [String] {
             ["doctor", "domain", domain, "--app", DoctorCommandTests.app, "--responsys", "--apple-cdn",
-             cdn.baseURL.absoluteString, "--allow-loopback", "--allow-http", "--timeout", "5"] + extra
+             cdn.baseURL.absoluteString, "--allow-loopback", "--allow-http", "--timeout", "30"] + extra
         }
     }
 
@@ -131,7 +131,7 @@ struct DoctorCommandTests {
         let routes = try write(#"{"namespaces": [{"scheme": "example-app", "routes": [{"pattern": "/products/:id"}]}]}"#, "json")
         defer { for file in [email, routes] { try? FileManager.default.removeItem(atPath: file) } }
         let common = ["doctor", "campaign", "--email", email, "--app", Self.app, "--routes", routes,
-                      "--branded-domain", "127.0.0.1", "--allow-loopback", "--allow-http", "--json", "--timeout", "5"]
+                      "--branded-domain", "127.0.0.1", "--allow-loopback", "--allow-http", "--json", "--timeout", "30"]
         _ = try await HostProcess.run(common)
         #expect(standIns.origin.requestCount(for: "/pub/acc") == 0)
 
