@@ -175,7 +175,7 @@ enum DoctorCommand {
         let configuration = try configuration(parsed)
         let report = await withDoctor(configuration) { await $0.checkCampaign(campaign) }
         var cases: [DoctorOutput.Case] = []
-        if !report.findings.isEmpty { cases.append(.init(name: "association files", findings: report.findings)) }
+        if !report.findings.isEmpty { cases.append(.init(name: "branded domains and association files", findings: report.findings)) }
         cases += report.links.map { DoctorOutput.Case(name: $0.url, findings: $0.findings) }
         let output = DoctorOutput(
             suite: "doctor campaign \(email.path)", cases: cases, links: report.links, generalFindings: report.findings)

@@ -110,13 +110,42 @@ struct DoctorCommandTests {
         #expect(lines[5]["kind"] as? String == "other")
     }
 
+    @Test func aBrandedDomainMatchesWithoutItsTrailingDotAndWhateverItsCaseAndAnUnusedOneIsWarnedAbout() async throws {
+        let email = try write("""
+            <a href="https://news.example.com/pub/acc?_ri_=1">app</a>
+            <a href="https://NEWS.Example.com./pub/cc?_ri_=2">web</a>
+            """)
+        let aasa = try write(Self.aasa, "json")
+        defer { for file in [email, aasa] { try? FileManager.default.removeItem(atPath: file) } }
+        let result = try await HostProcess.run([
+            "doctor", "campaign", "--email", email, "--app", Self.app, "--aasa", aasa, "--json",
+            "--branded-domain", "News.Example.com.", "--branded-domain", "nwes.example.com",
+        ])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let lines = try result.jsonLines()
+        #expect(lines.map { ($0["link"] ?? $0["code"]) as? String } == [
+            "campaign.brandedDomainUnused",
+            "https://news.example.com/pub/acc?_ri_=1",
+            "https://NEWS.Example.com./pub/cc?_ri_=2",
+        ])
+        #expect(lines.first?["subject"] as? String == "nwes.example.com")
+        #expect(lines.first?["severity"] as? String == "warning")
+        let message = try #require(lines.first?["message"] as? String)
+        #expect(message.contains("matches no link of the email (its http(s) links are on news.example.com)"))
+        #expect(lines.dropFirst().first?["opensApp"] as? Bool == true)
+        #expect(lines.last?["kind"] as? String == "webLink")
+        #expect(lines.last?["opensApp"] as? Bool == false)
+    }
+
     @Test func warningsAloneExitZero() async throws {
         let email = try write(#"<a href="example-app://p/1">open</a> <a href="https://www.example.org/">x</a>"#)
         defer { try? FileManager.default.removeItem(atPath: email) }
         let result = try await HostProcess.run(["doctor", "campaign", "--email", email, "--app", Self.app, "--branded-domain", "news.example.com"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.hasSuffix("0 errors, 1 warnings\n"))
+        // The custom scheme, and the branded domain no link is on.
+        #expect(result.stdout.hasSuffix("0 errors, 2 warnings\n"))
         #expect(result.stdout.contains("info: link.notBranded"))
+        #expect(result.stdout.contains("warning: campaign.brandedDomainUnused"))
     }
 
     @Test func campaignResolvesOnlyWithResolveAndFindsNullDeepLinksAndUnroutableOnes() async throws {
