@@ -12,6 +12,8 @@ final class StubServer: Sendable {
         var queues: [String: [Behavior]] = [:]
         var defaultBehavior = Behavior.normal
         var responder: (@Sendable (RecordedRequest) -> Behavior?)?
+        /// Told of each answer once sent (``ResponseHandlerStub/setResponseObserver(_:)``).
+        var responseObserver: (@Sendable (RecordedRequest, Int?) -> Void)?
         var requests: [RecordedRequest] = []
         /// Callers of `waitForRequests`, resumed when the count reaches theirs.
         var requestWaiters: [UInt64: (count: Int, continuation: CheckedContinuation<Bool, Never>)] = [:]
@@ -140,6 +142,7 @@ final class StubServer: Sendable {
             state.isShutDown = true
             // A responder capturing the stub would otherwise keep it (and this server) alive forever.
             state.responder = nil
+            state.responseObserver = nil
             // Under the lock: a connection thread unregisters its descriptor under the lock before closing it,
             // and the accept thread closes the listener only after seeing `isShutDown`, so none of these numbers
             // can have been reused by an unrelated file yet. shutdown(2) does not block.
@@ -199,7 +202,12 @@ final class StubServer: Sendable {
                 var writer = ResponseWriter(fd: fd, wake: wakeRead, pacing: nil)
                 ending = perform(behavior, for: request, keepAlive: keepAlive, writer: &writer)
                 let sent = writer.sentBytes
-                withState { $0.bytesSent += sent }
+                let observer = withState { state in
+                    state.bytesSent += sent
+                    return state.responseObserver
+                }
+                // Outside the lock, like the responder.
+                observer?(request, writer.sentStatus)
                 if ending == .answered, !keepAlive {
                     lingeringClose(fd)
                     ending = .close
