@@ -20,7 +20,7 @@ enum DoctorCommand {
         .flag("allow-loopback", "allow IP-address and localhost hosts and any port (local stand-ins)"),
         .flag("allow-http", "fetch over plain http (local stand-ins)"),
         .flag("json", "print one JSON object per line instead of text"),
-        .valued("junit", "FILE", "also write a JUnit XML report to FILE"),
+        .valued("junit", "FILE", "also write a JUnit XML report to FILE (a regular file; checked before any request)"),
     ]
 
     static let domain = Command(
@@ -110,6 +110,8 @@ enum DoctorCommand {
     }
 
     static func runDomain(_ parsed: ParsedCommand) async throws(UsageError) -> Int32 {
+        // Before anything is fetched: a report path that cannot work is a usage error, not a failure at the end.
+        let junit = try parsed.value("junit", as: .outputFile)
         let domain = try parsed.positional(0, as: domainName, called: "DOMAIN")
         var check = DomainCheck(domain: domain, appIDs: try appIDs(parsed))
         check.expectOpen = try parsed.values("expect-open", as: absoluteURL)
@@ -132,7 +134,7 @@ enum DoctorCommand {
         let configuration = try configuration(parsed, cdn: cdn)
         let findings = await withDoctor(configuration) { await $0.checkDomain(check) }
         let output = DoctorOutput(suite: "doctor domain \(domain)", cases: domainCases(findings, android: check.androidPackage != nil))
-        return output.emit(json: parsed.has("json"), junitPath: parsed.value("junit"))
+        return output.emit(json: parsed.has("json"), junit: junit)
     }
 
     /// One JUnit case per check of `doctor domain`.
@@ -152,6 +154,8 @@ enum DoctorCommand {
     }
 
     static func runCampaign(_ parsed: ParsedCommand) async throws(UsageError) -> Int32 {
+        // Before anything is fetched or resolved (a resolution counts a click): see `runDomain`.
+        let junit = try parsed.value("junit", as: .outputFile)
         guard let email = try parsed.value("email", as: .regularFile(maximumSize: 16 << 20)) else {
             throw UsageError("--email FILE is required")
         }
@@ -179,6 +183,6 @@ enum DoctorCommand {
         cases += report.links.map { DoctorOutput.Case(name: $0.url, findings: $0.findings) }
         let output = DoctorOutput(
             suite: "doctor campaign \(email.path)", cases: cases, links: report.links, generalFindings: report.findings)
-        return output.emit(json: parsed.has("json"), junitPath: parsed.value("junit"))
+        return output.emit(json: parsed.has("json"), junit: junit)
     }
 }

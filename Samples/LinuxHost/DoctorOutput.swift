@@ -28,7 +28,7 @@ struct DoctorOutput {
 
     /// Prints the report and writes the JUnit file; returns the exit status (0 without errors, 1 with errors or
     /// when the JUnit file cannot be written, as any failed write).
-    func emit(json: Bool, junitPath: String?) -> Int32 {
+    func emit(json: Bool, junit junitFile: OutputFile?) -> Int32 {
         if json {
             if links.isEmpty {
                 for finding in allFindings { Console.out(Self.jsonLine(finding)) }
@@ -42,13 +42,9 @@ struct DoctorOutput {
         } else {
             printText()
         }
-        if let junitPath {
-            do {
-                try Data(junit().utf8).write(to: URL(fileURLWithPath: junitPath))
-            } catch {
-                Console.err("linux-host: doctor: cannot write the JUnit report '\(junitPath)': \(error.localizedDescription)")
-                return 1
-            }
+        if let junitFile, let reason = junitFile.write(Array(junit().utf8)) {
+            Console.err("linux-host: doctor: cannot write the JUnit report '\(junitFile.path)': \(reason)")
+            return 1
         }
         return allFindings.contains { $0.severity == .error } ? 1 : 0
     }

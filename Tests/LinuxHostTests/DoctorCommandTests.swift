@@ -201,6 +201,80 @@ struct DoctorCommandTests {
         #expect(standIns.origin.requestCount(for: "/pub/acc?_ri_=2") == 2)
     }
 
+    @Test func campaignJUnitHasOneCasePerLinkAndAFailureForEachLinkWithErrors() async throws {
+        let email = try write("""
+            <a href="https://news.example.com/pub/acc?_ri_=1&amp;x=&lt;y&gt;">app</a>
+            <a href="https://news.example.com/unsubscribe">unsubscribe</a>
+            <a href="example-app://p/1">custom</a>
+            """)
+        let aasa = try write(#"{"applinks": {"details": [{"appIDs": ["\#(Self.app)"], "components": [{"/": "/*"}]}]}}"#, "json")
+        let junit = FileManager.default.temporaryDirectory.appendingPathComponent("doctor-\(UUID().uuidString).xml").path
+        defer { for file in [email, aasa, junit] { try? FileManager.default.removeItem(atPath: file) } }
+        let result = try await HostProcess.run([
+            "doctor", "campaign", "--email", email, "--app", Self.app, "--aasa", aasa, "--junit", junit,
+            "--branded-domain", "news.example.com", "--branded-domain", "offers.example.com",
+        ])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains(#"<testsuites name="linux-host doctor" tests="4" failures="1">"#), "\(xml)")
+        let suite = "doctor campaign \(email)"
+        #expect(xml.contains(#"<testcase classname="\#(suite)" name="branded domains and association files">"#))
+        #expect(xml.contains("<system-out>warning: campaign.brandedDomainUnused: offers.example.com: "))
+        #expect(xml.contains(#"name="https://news.example.com/pub/acc?_ri_=1&amp;x=&lt;y&gt;"/>"#))
+        #expect(xml.contains(#"<testcase classname="\#(suite)" name="https://news.example.com/unsubscribe">"#))
+        #expect(xml.contains(#"<failure type="link.webLinkOpensApp""#))
+        #expect(xml.contains("<system-out>warning: link.customScheme: example-app://p/1: "))
+    }
+
+    /// A report path that cannot work is refused before anything is fetched or resolved (a resolution counts a
+    /// click), and a FIFO is refused without waiting for a reader.
+    @Test(arguments: [
+        ("", "--junit: expected a file path, got an empty path"),
+        ("DIR", "is a directory, not a regular file"),
+        ("FIFO", "is a FIFO (named pipe), not a regular file"),
+        ("/dev/null", "'/dev/null' is a character device, not a regular file"),
+        ("/nonexistent/report.xml", "cannot write '/nonexistent/report.xml': the directory '/nonexistent' does not exist"),
+        ("FILE/report.xml", "report.xml': Not a directory"),
+    ])
+    func aJUnitPathThatCannotBeWrittenIsAUsageErrorBeforeAnyRequest(_ path: String, _ message: String) async throws {
+        let standIns = try StandIns()
+        standIns.origin.setLink(.init(webLinkUrl: "https://www.example.com/p/1", mobileDeepLinkUrl: nil), for: "/pub/acc?_ri_=1")
+        let email = try write(#"<a href="\#(standIns.origin.baseURL.absoluteString)/pub/acc?_ri_=1">one</a>"#)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("doctor-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        defer { for file in [email, directory] { try? FileManager.default.removeItem(atPath: file) } }
+        let fifo = directory + "/fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let junit = switch path {
+        case "DIR": directory
+        case "FIFO": fifo
+        case "FILE/report.xml": email + "/report.xml"
+        default: path
+        }
+        let result = try await HostProcess.run([
+            "doctor", "campaign", "--email", email, "--app", Self.app, "--branded-domain", "127.0.0.1",
+            "--allow-loopback", "--allow-http", "--resolve", "--json", "--junit", junit,
+        ])
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(standIns.origin.requestCount == 0)
+    }
+
+    /// A write that fails after the checks (here: procfs refuses it even to root, who passes the permission
+    /// check) is exit 1 with the system's reason, not Foundation's "error 512".
+    @Test(.enabled(if: getuid() == 0, "root passes the writability check that would refuse the path first"))
+    func aJUnitWriteThatFailsSaysWhyInTheSystemsWords() async throws {
+        let email = try write(#"<a href="example-app://p/1">open</a>"#)
+        defer { try? FileManager.default.removeItem(atPath: email) }
+        let result = try await HostProcess.run(["doctor", "campaign", "--email", email, "--app", Self.app, "--junit", "/proc/version"])
+        #expect(result.status == 1)
+        let line = try #require(result.stderr.split(separator: "\n").first.map(String.init))
+        #expect(line.hasPrefix("linux-host: doctor: cannot write the JUnit report '/proc/version': "), "\(line)")
+        let reason = line.dropFirst("linux-host: doctor: cannot write the JUnit report '/proc/version': ".count)
+        #expect(!reason.isEmpty && !reason.contains("NSCocoaErrorDomain") && !reason.contains("error 5"), "\(reason)")
+    }
+
     @Test func badInputsAreUsageErrors() async throws {
         let standIns = try StandIns()
         let missingApp = try await HostProcess.run(["doctor", "domain", standIns.domain])
