@@ -16,7 +16,7 @@ enum DoctorCommand {
 
     /// Options both sub-commands take.
     static let common: [CommandOption] = [
-        .valued("timeout", "SECONDS", "deadline of each request", default: "10"),
+        .valued("timeout", "SECONDS", "deadline of each request, in decimal seconds (0.001 to 3600)", default: "10"),
         .flag("allow-loopback", "allow IP-address and localhost hosts and any port (local stand-ins)"),
         .flag("allow-http", "fetch over plain http (local stand-ins)"),
         .flag("json", "print one JSON object per line instead of text"),

@@ -4,7 +4,7 @@ import LinkDoctor
 /// How `linux-host doctor` prints what it found: text grouped by subject, JSON lines, and a JUnit file.
 ///
 /// Text: one block per subject (blocks with errors first, then warnings, then information; in each block the
-/// worst first), then `N errors, M warnings`. JSON (`--json`): for `campaign`, each link's line
+/// worst first), then `N errors, M warnings` (`1 error, 1 warning` in the singular). JSON (`--json`): for `campaign`, each link's line
 /// `{"link", "kind", "opensApp", "deepLink", "webLink", "route"}` followed by its findings' lines
 /// `{"code", "severity", "subject", "message"}`; nothing else on stdout. JUnit (`--junit FILE`): one test case
 /// per check (domain) or per link (campaign), a failure for each case with errors.
@@ -71,7 +71,12 @@ struct DoctorOutput {
             }
         }
         let findings = allFindings
-        Console.out("\(findings.count(of: .error)) errors, \(findings.count(of: .warning)) warnings")
+        Console.out("\(Self.count(findings.count(of: .error), "error")), \(Self.count(findings.count(of: .warning), "warning"))")
+    }
+
+    /// `1 error`, `2 errors`, `0 warnings`.
+    static func count(_ number: Int, _ noun: String) -> String {
+        "\(number) \(noun)\(number == 1 ? "" : "s")"
     }
 
     static func jsonLine(_ finding: Finding) -> String {

@@ -7,6 +7,7 @@ struct CommandLineTests {
         [], ["demo"], ["resolve"], ["inapp"], ["push"], ["serve"], ["route"],
         ["aasa"], ["aasa", "match"], ["aasa", "check"], ["aasa", "generate"],
         ["assetlinks"], ["assetlinks", "generate"],
+        ["doctor"], ["doctor", "domain"], ["doctor", "campaign"],
     ]
 
     @Test(arguments: commands)
@@ -31,7 +32,17 @@ struct CommandLineTests {
         (["route"], ["--table FILE", "(required)", "--can-route", "--explain", "--disable-group NAME"]),
         (["aasa", "generate"], ["--include PATH", "--exclude PATH", "--format FORMAT", "(default: both)"]),
         (["aasa"], ["match", "check", "generate"]),
-        ([], ["demo (default)", "resolve", "assetlinks"]),
+        (["doctor", "domain"], ["DOMAIN", "--app TEAMID.BUNDLE", "(required; repeatable)", "--responsys",
+                                "--expect-open URL", "--expect-web URL", "--android-package P", "--fingerprint SHA256",
+                                "--apple-cdn BASE_URL", "(default: https://app-site-association.cdn-apple.com)",
+                                "--timeout SECONDS", "(0.001 to 3600) (default: 10)", "--allow-loopback", "--allow-http",
+                                "--json", "--junit FILE"]),
+        (["doctor", "campaign"], ["--email FILE", "(required)", "--app TEAMID.BUNDLE", "--aasa FILE",
+                                  "--routes TABLE", "--resolve", "--branded-domain HOST", "(repeatable)",
+                                  "--timeout SECONDS", "(0.001 to 3600) (default: 10)", "--allow-loopback",
+                                  "--allow-http", "--json", "--junit FILE"]),
+        (["doctor"], ["domain", "campaign"]),
+        ([], ["demo (default)", "resolve", "assetlinks", "doctor"]),
     ])
     func helpListsEveryOptionWithItsDefault(command: [String], expected: [String]) async throws {
         let result = try await HostProcess.run(command + ["--help"])

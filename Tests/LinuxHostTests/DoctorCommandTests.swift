@@ -62,7 +62,7 @@ struct DoctorCommandTests {
         #expect(lines.first == wellKnown)
         #expect(lines.dropFirst().first?.hasPrefix("  error: aasa.botBlocked: ") == true)
         #expect(lines.dropFirst(2).first?.hasPrefix("  warning: aasa.contentType: ") == true)
-        #expect(lines.last == "1 errors, 1 warnings")
+        #expect(lines.last == "1 error, 1 warning")
     }
 
     @Test func domainJSONIsOneFindingPerLineAndJUnitIsWritten() async throws {
