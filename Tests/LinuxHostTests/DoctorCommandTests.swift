@@ -65,6 +65,25 @@ struct DoctorCommandTests {
         #expect(lines.last == "1 error, 1 warning")
     }
 
+    @Test func subjectsWithErrorsComeFirstThenWarningsThenInformationWhateverTheEmailsOrder() async throws {
+        let email = try write("""
+            <a href="https://www.example.org/about">about</a>
+            <a href="example-app://p/1">custom</a>
+            <a href="https://news.example.com/unsubscribe">unsubscribe</a>
+            """)
+        let aasa = try write(#"{"applinks": {"details": [{"appIDs": ["\#(Self.app)"], "components": [{"/": "/*"}]}]}}"#, "json")
+        defer { for file in [email, aasa] { try? FileManager.default.removeItem(atPath: file) } }
+        let result = try await HostProcess.run([
+            "doctor", "campaign", "--email", email, "--app", Self.app, "--aasa", aasa, "--branded-domain", "news.example.com",
+        ])
+        #expect(result.status == 1)
+        let subjects = result.stdout.split(separator: "\n").filter { !$0.hasPrefix(" ") }.map(String.init)
+        #expect(subjects == [
+            "https://news.example.com/unsubscribe", "example-app://p/1", "https://www.example.org/about",
+            "1 error, 1 warning",
+        ])
+    }
+
     @Test func domainJSONIsOneFindingPerLineAndJUnitIsWritten() async throws {
         let standIns = try StandIns()
         standIns.files.redirect(AssociationFileServer.wellKnownPath, to: "https://cdn.example.net/aasa")
