@@ -28,7 +28,8 @@ enum DoctorCommand {
         summary: "Checks what devices and Apple's CDN see for a domain: both AASA locations, the AASA-Bot answer, "
             + "the CDN copy and Android's assetlinks.json.",
         details: """
-            DOMAIN may carry a port (127.0.0.1:8443) with --allow-loopback. Exit status: 0 without errors
+            DOMAIN may carry a port from 1 to 65535 (127.0.0.1:8443) with --allow-loopback; its host is
+            compared and looked up on Apple's CDN lower-cased, without a trailing dot. Exit status: 0 without errors
             (warnings allowed), 1 with errors, 2 for a usage error.
             """,
         arguments: [CommandArgument("DOMAIN", "the branded domain, as in the links (news.example.com)")],
@@ -101,18 +102,33 @@ enum DoctorCommand {
         return .success(raw)
     }
 
-    private static let domainName = ValueReader<String> { raw in
+    /// `DOMAIN`: a host, with an optional `:PORT` from 1 to 65535 (whether a port is allowed is `runDomain`'s
+    /// call: only with --allow-loopback).
+    private static let domainName = ValueReader<(host: String, port: Int?)> { raw in
+        let expected = "expected a domain such as news.example.com (a port is allowed with --allow-loopback), got '\(raw)'"
         let forbidden = CharacterSet(charactersIn: "/@?# \t\\").union(.controlCharacters)
         guard !raw.isEmpty, !raw.hasPrefix("-"), raw.rangeOfCharacter(from: forbidden) == nil,
               URL(string: "https://\(raw)/")?.host(percentEncoded: true)?.isEmpty == false
-        else { return .failure(UsageError("expected a domain such as news.example.com (a port is allowed), got '\(raw)'")) }
-        return .success(raw)
+        else { return .failure(UsageError(expected)) }
+        // The port follows the last ':' outside an IPv6 literal's brackets.
+        let afterBrackets = raw.lastIndex(of: "]").map { raw.index(after: $0) } ?? raw.startIndex
+        guard let colon = raw[afterBrackets...].lastIndex(of: ":") else { return .success((raw, nil)) }
+        let digits = raw[raw.index(after: colon)...]
+        guard !digits.isEmpty, digits.count <= 5, digits.allSatisfy({ $0 >= "0" && $0 <= "9" }), let port = Int(digits),
+              (1...65535).contains(port)
+        else { return .failure(UsageError("expected a port from 1 to 65535 after the host, got '\(digits)' in '\(raw)'")) }
+        return .success((String(raw[..<colon]), port))
     }
 
     static func runDomain(_ parsed: ParsedCommand) async throws(UsageError) -> Int32 {
         // Before anything is fetched: a report path that cannot work is a usage error, not a failure at the end.
         let junit = try parsed.value("junit", as: .outputFile)
-        let domain = try parsed.positional(0, as: domainName, called: "DOMAIN")
+        let (host, port) = try parsed.positional(0, as: domainName, called: "DOMAIN")
+        if let port, !parsed.has("allow-loopback") {
+            throw UsageError("DOMAIN: a port (\(host):\(port)) is for local stand-ins only: add --allow-loopback, or give "
+                + "the domain as the links name it")
+        }
+        let domain = port.map { "\(host):\($0)" } ?? host
         var check = DomainCheck(domain: domain, appIDs: try appIDs(parsed))
         check.expectOpen = try parsed.values("expect-open", as: absoluteURL)
         check.expectWeb = try parsed.values("expect-web", as: absoluteURL)

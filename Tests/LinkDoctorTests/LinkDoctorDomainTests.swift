@@ -290,6 +290,22 @@ struct LinkDoctorInjectedTests {
         #expect(findings.allSatisfy { $0.message.contains("no answer within 3600 s") })
     }
 
+    @Test func theDomainIsRequestedLowerCasedWithoutItsTrailingDotAtTheOriginAndOnTheCDN() async {
+        let requested = Mutex<[String]>([])
+        let transport = ClosureTransport { request, _ in
+            requested.withTrackedLock { $0.append(request.url.absoluteString) }
+            return TransportResponse(statusCode: 404)
+        }
+        let doctor = LinkDoctor(configuration: .init(timeout: .seconds(30)), transport: transport)
+        let findings = await doctor.checkDomain(DomainCheck(domain: "News.Example.COM.", appIDs: [Fixtures.app]))
+        #expect(Set(requested.withTrackedLock { $0 }) == [
+            "https://news.example.com/.well-known/apple-app-site-association",
+            "https://news.example.com/apple-app-site-association",
+            "https://app-site-association.cdn-apple.com/a/v1/news.example.com",
+        ])
+        #expect(findings.first(.aasaCdnUnavailable)?.subject == "https://app-site-association.cdn-apple.com/a/v1/news.example.com")
+    }
+
     @Test func theBodyCapsAreTheAASAAndAssetLinksLimitsAndLintWarningsAreCarried() async {
         let caps = Mutex<[String: Int]>([:])
         let transport = ClosureTransport { request, cap in

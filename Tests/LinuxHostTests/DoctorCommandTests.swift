@@ -294,6 +294,21 @@ struct DoctorCommandTests {
         #expect(!reason.isEmpty && !reason.contains("NSCocoaErrorDomain") && !reason.contains("error 5"), "\(reason)")
     }
 
+    @Test(arguments: [
+        ("news.example.com:99999", true, "DOMAIN: expected a port from 1 to 65535 after the host, got '99999'"),
+        ("news.example.com:0", true, "got '0'"),
+        ("news.example.com:", true, "got ''"),
+        ("[::1]:70000", true, "got '70000'"),
+        ("news.example.com:8443", false, "DOMAIN: a port (news.example.com:8443) is for local stand-ins only: add --allow-loopback"),
+    ])
+    func aDomainsPortMustBeInRangeAndNeedsAllowLoopback(_ domain: String, _ allowLoopback: Bool, _ message: String) async throws {
+        let result = try await HostProcess.run(
+            ["doctor", "domain", domain, "--app", Self.app] + (allowLoopback ? ["--allow-loopback"] : []))
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+
     @Test func badInputsAreUsageErrors() async throws {
         let standIns = try StandIns()
         let missingApp = try await HostProcess.run(["doctor", "domain", standIns.domain])
