@@ -201,13 +201,10 @@ final class StubServer: Sendable {
                 let behavior = choose(for: request)
                 var writer = ResponseWriter(fd: fd, wake: wakeRead, pacing: nil)
                 ending = perform(behavior, for: request, keepAlive: keepAlive, writer: &writer)
+                // Told of the answer just sent; outside the lock, like the responder.
+                withState { $0.responseObserver }?(request, writer.sentStatus)
                 let sent = writer.sentBytes
-                let observer = withState { state in
-                    state.bytesSent += sent
-                    return state.responseObserver
-                }
-                // Outside the lock, like the responder.
-                observer?(request, writer.sentStatus)
+                withState { $0.bytesSent += sent }
                 if ending == .answered, !keepAlive {
                     lingeringClose(fd)
                     ending = .close
