@@ -29,8 +29,8 @@ enum DoctorCommand {
             + "the CDN copy and Android's assetlinks.json.",
         details: """
             DOMAIN may carry a port from 1 to 65535 (127.0.0.1:8443) with --allow-loopback; its host is
-            compared and looked up on Apple's CDN lower-cased, without a trailing dot. Exit status: 0 without errors
-            (warnings allowed), 1 with errors, 2 for a usage error.
+            checked, and looked up on Apple's CDN, lower-cased and without a trailing dot. Exit status: 0
+            without errors (warnings allowed), 1 with errors, 2 for a usage error.
             """,
         arguments: [CommandArgument("DOMAIN", "the branded domain, as in the links (news.example.com)")],
         options: [

@@ -111,12 +111,15 @@ extension LinkDoctor {
         }
         if !campaign.brandedDomains.isEmpty {
             let hosts = Self.linkHosts(hrefs)
+            // A newsletter may link to dozens of hosts: name a few.
+            let named = hosts.isEmpty ? "no host"
+                : hosts.prefix(5).joined(separator: ", ") + (hosts.count > 5 ? " and \(hosts.count - 5) more" : "")
             for pattern in branded where !usedPatterns.contains(pattern) {
                 report.findings.append(Finding(
                     code: .campaignBrandedDomainUnused, severity: .warning, subject: pattern,
                     message: "The branded domain \(pattern) matches no link of the email (its http(s) links are on "
-                        + "\(hosts.isEmpty ? "no host" : hosts.joined(separator: ", "))); check its spelling: the links "
-                        + "it was meant for are judged as links on another domain."))
+                        + "\(named)); check its spelling: the links it was meant for are judged as links on another "
+                        + "domain."))
             }
         }
         return report
