@@ -153,15 +153,12 @@ struct LinkDoctorDomainTests {
     @Test func eachFetchHasADeadline() async throws {
         let standIns = try StandIns()
         standIns.cdnFiles.answer(.noResponse, at: AssociationFileServer.cdnPath(for: standIns.domain))
-        // Real requests through the real transport; the deadlines run on a clock whose time is up only once the
-        // origin has answered its three fetches (both locations, then Apple's fetcher) and the CDN fetch is under
-        // way: only the silent CDN can time out, however slow the machine (a sanitizer slows it tenfold).
-        let gate = FetchGate(cdnPrefix: standIns.cdn.baseURL.absoluteString, originFetches: 3)
-        let real = LinkResolver.defaultTransport()
-        defer { real.shutdown() }
-        let transport = ClosureTransport { request, cap in
-            try await gate.track(request.url) { try await real.send(request, maxBodyBytes: cap) }
-        }
+        // Real requests through the real transport; the deadlines run on a clock whose time is up only for the
+        // last fetch still waiting, once the other three (both locations, then Apple's fetcher) have ended: only
+        // the silent CDN can time out, however slow the machine (a sanitizer slows it tenfold).
+        let gate = LastDeadlineGate(deadlines: 4)
+        let transport = LinkResolver.defaultTransport()
+        defer { transport.shutdown() }
         let clock = LinkClock(now: { ContinuousClock.now }, sleep: { _ in try await gate.wait() })
         let doctor = LinkDoctor(
             configuration: .init(
@@ -174,63 +171,59 @@ struct LinkDoctorDomainTests {
         #expect(standIns.cdn.requestCount == 1)
     }
 
-    /// A deadline that passes when the origin has answered `originFetches` fetches and a CDN fetch has started.
-    final class FetchGate: Sendable {
+    /// A clock's sleep for `deadlines` deadlines: each waits until the others have all ended (their operation
+    /// finished first, which cancels the sleep), then the last one's time is up.
+    final class LastDeadlineGate: Sendable {
         private struct State {
-            var originAnswered = 0
-            var cdnAsked = false
+            var started = 0
+            var ended = 0
             var waiters: [Int: CheckedContinuation<Void, any Error>] = [:]
-            var nextWaiter = 0
-            var isOpen = false
         }
 
         private let state = Mutex(State())
-        private let cdnPrefix: String
-        private let originFetches: Int
+        private let deadlines: Int
 
-        init(cdnPrefix: String, originFetches: Int) {
-            self.cdnPrefix = cdnPrefix
-            self.originFetches = originFetches
+        init(deadlines: Int) {
+            self.deadlines = deadlines
         }
 
-        /// Sends through `body`, counting an origin fetch when it ends and a CDN fetch when it starts.
-        func track(_ url: URL, _ body: () async throws -> TransportResponse) async throws -> TransportResponse {
-            let isCDN = url.absoluteString.hasPrefix(cdnPrefix)
-            if isCDN { update { $0.cdnAsked = true } }
-            defer { if !isCDN { update { $0.originAnswered += 1 } } }
-            return try await body()
-        }
-
-        /// Returns once the gate is open; throws `CancellationError` when cancelled first (a fetch that ended).
+        /// Returns when this is the last deadline left; throws `CancellationError` when its fetch ended first.
         func wait() async throws {
             let id = state.withTrackedLock { state in
-                state.nextWaiter += 1
-                return state.nextWaiter
+                state.started += 1
+                return state.started
             }
             try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                    let resume: Result<Void, any Error>? = state.withTrackedLock { state in
-                        if state.isOpen { return .success(()) }
-                        if Task.isCancelled { return .failure(CancellationError()) }
+                    let resumed: [(CheckedContinuation<Void, any Error>, (any Error)?)] = state.withTrackedLock { state in
+                        if Task.isCancelled {
+                            state.ended += 1
+                            return [(continuation, CancellationError())] + Self.due(&state, deadlines)
+                        }
                         state.waiters[id] = continuation
-                        return nil
+                        return Self.due(&state, deadlines)
                     }
-                    if let resume { continuation.resume(with: resume) }
+                    for (waiter, error) in resumed { Self.resume(waiter, error) }
                 }
             } onCancel: {
-                state.withTrackedLock { $0.waiters.removeValue(forKey: id) }?.resume(throwing: CancellationError())
+                let resumed: [(CheckedContinuation<Void, any Error>, (any Error)?)] = state.withTrackedLock { state in
+                    guard let waiter = state.waiters.removeValue(forKey: id) else { return [] }
+                    state.ended += 1
+                    return [(waiter, CancellationError())] + Self.due(&state, deadlines)
+                }
+                for (waiter, error) in resumed { Self.resume(waiter, error) }
             }
         }
 
-        private func update(_ change: (inout State) -> Void) {
-            let ready: [CheckedContinuation<Void, any Error>] = state.withTrackedLock { state in
-                change(&state)
-                guard !state.isOpen, state.cdnAsked, state.originAnswered >= originFetches else { return [] }
-                state.isOpen = true
-                defer { state.waiters.removeAll() }
-                return Array(state.waiters.values)
-            }
-            for continuation in ready { continuation.resume() }
+        /// The last waiter, once every other deadline has ended.
+        private static func due(_ state: inout State, _ deadlines: Int) -> [(CheckedContinuation<Void, any Error>, (any Error)?)] {
+            guard state.started == deadlines, state.ended == deadlines - 1, state.waiters.count == 1 else { return [] }
+            defer { state.waiters.removeAll() }
+            return state.waiters.values.map { ($0, nil) }
+        }
+
+        private static func resume(_ waiter: CheckedContinuation<Void, any Error>, _ error: (any Error)?) {
+            if let error { waiter.resume(throwing: error) } else { waiter.resume() }
         }
     }
 
