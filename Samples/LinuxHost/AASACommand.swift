@@ -131,7 +131,8 @@ enum AASACommand {
         Console.out(text)
         // The file is written as asked; what the checker finds in it (a rule that can never decide...) is a warning.
         for diagnostic in AppSiteAssociation.check(Array(text.utf8)) {
-            Console.err("linux-host: aasa generate: \(diagnostic.severity.rawValue): \(diagnostic)")
+            // The description starts with the severity already ("warning: KEYPATH: ...").
+            Console.err("linux-host: aasa generate: \(diagnostic)")
         }
         return 0
     }

@@ -14,6 +14,9 @@ enum DemoCommand {
         var input: String
         /// Why the step posts no notification, in a few words (for the closing count); nil when it posts one.
         var silentBecause: String? = nil
+        /// Whether the step shows the deadline firing: only such a step runs under the short demo deadline, so the
+        /// others hold on a slow machine (a sanitizer-built binary is about ten times slower).
+        var demonstratesTimeout = false
         var act: (LinkManager, URL) -> LinkHandle
         /// Checks the outcome; returns the sentence that explains it, or nil when it is not as described.
         var check: (LinkHandle, LinkOutcome) -> String?
@@ -26,6 +29,10 @@ enum DemoCommand {
         run: { _ in await run() })
 
     static let domain = "news.example.com"
+    /// The deadline of the step that shows a server that never answers: short, so the demo does not wait long.
+    static let shortDeadline = Duration.milliseconds(1500)
+    /// The deadline of every other step: the library's default, ample even for a sanitizer-built binary.
+    static let deadline = Duration.seconds(10)
 
     static func run() async -> Int32 {
         let stub: ResponseHandlerStub
@@ -59,7 +66,7 @@ enum DemoCommand {
 
         var configuration = LinkManager.Configuration()
         configuration.resolution.policy.brandedDomains = [domain]
-        configuration.resolution.timeout = .milliseconds(1500)
+        configuration.resolution.timeout = deadline
         let center = NotificationCenter()
         let observer = HostObserver(center: center, printing: true)  // registered before any link is handed over
         defer { observer.stop() }
@@ -67,13 +74,16 @@ enum DemoCommand {
             Console.out("  opener <- \(url.absoluteString)")
             return true
         }
+        let transport = StubHostTransport(hosts: [domain], stub: stub)
+        let router = makeRouter()
         let manager = LinkManager(
-            configuration: configuration,
-            transport: StubHostTransport(hosts: [domain], stub: stub),
-            notificationCenter: center,
-            opener: opener,
-            router: makeRouter()
-        )
+            configuration: configuration, transport: transport, notificationCenter: center, opener: opener, router: router)
+        // The same parts, with the short deadline, for the step that shows the deadline firing.
+        var shortConfiguration = configuration
+        shortConfiguration.resolution.timeout = shortDeadline
+        let shortManager = LinkManager(
+            configuration: shortConfiguration, transport: transport, notificationCenter: center, opener: opener,
+            router: router)
 
         let steps = steps()
         var failed: [Int] = []
@@ -85,10 +95,11 @@ enum DemoCommand {
                 Console.out("  => UNEXPECTED: '\(step.input)' is not a URL\n")
                 continue
             }
-            let handle = step.act(manager, url)
+            let stepManager = step.demonstratesTimeout ? shortManager : manager
+            let handle = step.act(stepManager, url)
             let outcome = await handle.outcome
             // Notifications are delivered on the broadcaster's queue: let the observer print this step's first.
-            await manager.waitUntilIdle()
+            await stepManager.waitUntilIdle()
             let notified = outcome.resolvedLink != nil && !handle.isDuplicate
             if let explanation = step.check(handle, outcome), notified == (step.silentBecause == nil) {
                 Console.out("  => \(explanation)\n")
@@ -265,6 +276,7 @@ enum DemoCommand {
             Step(
                 title: "A server that never answers (deadline 1.5 s in this demo, 10 s by default)",
                 input: link("slow"),
+                demonstratesTimeout: true,
                 act: { $0.handle(UserActivity(browsingWeb: $1)) },
                 check: { _, outcome in
                     outcome.resolvedLink?.error?.code == .timeout

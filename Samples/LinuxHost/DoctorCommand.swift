@@ -16,11 +16,11 @@ enum DoctorCommand {
 
     /// Options both sub-commands take.
     static let common: [CommandOption] = [
-        .valued("timeout", "SECONDS", "deadline of each request", default: "10"),
+        .valued("timeout", "SECONDS", "deadline of each request, in decimal seconds (0.001 to 3600)", default: "10"),
         .flag("allow-loopback", "allow IP-address and localhost hosts and any port (local stand-ins)"),
         .flag("allow-http", "fetch over plain http (local stand-ins)"),
         .flag("json", "print one JSON object per line instead of text"),
-        .valued("junit", "FILE", "also write a JUnit XML report to FILE"),
+        .valued("junit", "FILE", "also write a JUnit XML report to FILE (a regular file; checked before any request)"),
     ]
 
     static let domain = Command(
@@ -28,8 +28,9 @@ enum DoctorCommand {
         summary: "Checks what devices and Apple's CDN see for a domain: both AASA locations, the AASA-Bot answer, "
             + "the CDN copy and Android's assetlinks.json.",
         details: """
-            DOMAIN may carry a port (127.0.0.1:8443) with --allow-loopback. Exit status: 0 without errors
-            (warnings allowed), 1 with errors, 2 for a usage error.
+            DOMAIN may carry a port from 1 to 65535 (127.0.0.1:8443) with --allow-loopback; its host is
+            checked, and looked up on Apple's CDN, lower-cased and without a trailing dot. Exit status: 0
+            without errors (warnings allowed), 1 with errors, 2 for a usage error.
             """,
         arguments: [CommandArgument("DOMAIN", "the branded domain, as in the links (news.example.com)")],
         options: [
@@ -64,10 +65,24 @@ enum DoctorCommand {
         ] + common,
         run: { parsed throws(UsageError) in try await runCampaign(parsed) })
 
-    private static func doctor(_ parsed: ParsedCommand, cdn: URL = LinkDoctor.appleCDN) throws(UsageError) -> LinkDoctor {
+    /// The doctor's settings from the command line; read before anything is fetched, so a bad value is a usage
+    /// error with nothing sent.
+    private static func configuration(_ parsed: ParsedCommand, cdn: URL = LinkDoctor.appleCDN) throws(UsageError)
+        -> LinkDoctor.Configuration
+    {
         let timeout = try parsed.value("timeout", as: .seconds(in: 0.001...3600)) ?? .seconds(10)
         let policy = ResolutionPolicy(allowsHTTP: parsed.has("allow-http"), allowsLocalHosts: parsed.has("allow-loopback"))
-        return LinkDoctor(configuration: .init(timeout: timeout, policy: policy, appleCDNBaseURL: cdn))
+        return LinkDoctor.Configuration(timeout: timeout, policy: policy, appleCDNBaseURL: cdn)
+    }
+
+    /// Runs `body` with a doctor on the resolver's default transport (`CurlTransport` on Linux: it never re-sends
+    /// a request by itself, so `--resolve` counts each click once), and releases the transport afterwards.
+    private static func withDoctor<Result>(
+        _ configuration: LinkDoctor.Configuration, _ body: (LinkDoctor) async -> Result
+    ) async -> Result {
+        let transport = LinkResolver.defaultTransport()
+        defer { transport.shutdown() }
+        return await body(LinkDoctor(configuration: configuration, transport: transport))
     }
 
     private static func appIDs(_ parsed: ParsedCommand) throws(UsageError) -> [String] {
@@ -87,16 +102,33 @@ enum DoctorCommand {
         return .success(raw)
     }
 
-    private static let domainName = ValueReader<String> { raw in
+    /// `DOMAIN`: a host, with an optional `:PORT` from 1 to 65535 (whether a port is allowed is `runDomain`'s
+    /// call: only with --allow-loopback).
+    private static let domainName = ValueReader<(host: String, port: Int?)> { raw in
+        let expected = "expected a domain such as news.example.com (a port is allowed with --allow-loopback), got '\(raw)'"
         let forbidden = CharacterSet(charactersIn: "/@?# \t\\").union(.controlCharacters)
         guard !raw.isEmpty, !raw.hasPrefix("-"), raw.rangeOfCharacter(from: forbidden) == nil,
               URL(string: "https://\(raw)/")?.host(percentEncoded: true)?.isEmpty == false
-        else { return .failure(UsageError("expected a domain such as news.example.com (a port is allowed), got '\(raw)'")) }
-        return .success(raw)
+        else { return .failure(UsageError(expected)) }
+        // The port follows the last ':' outside an IPv6 literal's brackets.
+        let afterBrackets = raw.lastIndex(of: "]").map { raw.index(after: $0) } ?? raw.startIndex
+        guard let colon = raw[afterBrackets...].lastIndex(of: ":") else { return .success((raw, nil)) }
+        let digits = raw[raw.index(after: colon)...]
+        guard !digits.isEmpty, digits.count <= 5, digits.allSatisfy({ $0 >= "0" && $0 <= "9" }), let port = Int(digits),
+              (1...65535).contains(port)
+        else { return .failure(UsageError("expected a port from 1 to 65535 after the host, got '\(digits)' in '\(raw)'")) }
+        return .success((String(raw[..<colon]), port))
     }
 
     static func runDomain(_ parsed: ParsedCommand) async throws(UsageError) -> Int32 {
-        let domain = try parsed.positional(0, as: domainName, called: "DOMAIN")
+        // Before anything is fetched: a report path that cannot work is a usage error, not a failure at the end.
+        let junit = try parsed.value("junit", as: .outputFile)
+        let (host, port) = try parsed.positional(0, as: domainName, called: "DOMAIN")
+        if let port, !parsed.has("allow-loopback") {
+            throw UsageError("DOMAIN: a port (\(host):\(port)) is for local stand-ins only: add --allow-loopback, or give "
+                + "the domain as the links name it")
+        }
+        let domain = port.map { "\(host):\($0)" } ?? host
         var check = DomainCheck(domain: domain, appIDs: try appIDs(parsed))
         check.expectOpen = try parsed.values("expect-open", as: absoluteURL)
         check.expectWeb = try parsed.values("expect-web", as: absoluteURL)
@@ -115,9 +147,10 @@ enum DoctorCommand {
             }
         }
         let cdn = try parsed.value("apple-cdn", as: absoluteURL).flatMap { URL(string: $0) } ?? LinkDoctor.appleCDN
-        let findings = try await doctor(parsed, cdn: cdn).checkDomain(check)
+        let configuration = try configuration(parsed, cdn: cdn)
+        let findings = await withDoctor(configuration) { await $0.checkDomain(check) }
         let output = DoctorOutput(suite: "doctor domain \(domain)", cases: domainCases(findings, android: check.androidPackage != nil))
-        return output.emit(json: parsed.has("json"), junitPath: parsed.value("junit"))
+        return output.emit(json: parsed.has("json"), junit: junit)
     }
 
     /// One JUnit case per check of `doctor domain`.
@@ -137,6 +170,8 @@ enum DoctorCommand {
     }
 
     static func runCampaign(_ parsed: ParsedCommand) async throws(UsageError) -> Int32 {
+        // Before anything is fetched or resolved (a resolution counts a click): see `runDomain`.
+        let junit = try parsed.value("junit", as: .outputFile)
         guard let email = try parsed.value("email", as: .regularFile(maximumSize: 16 << 20)) else {
             throw UsageError("--email FILE is required")
         }
@@ -157,12 +192,13 @@ enum DoctorCommand {
         }
         campaign.resolves = parsed.has("resolve")
         campaign.brandedDomains = try parsed.values("branded-domain", as: .host)
-        let report = try await doctor(parsed).checkCampaign(campaign)
+        let configuration = try configuration(parsed)
+        let report = await withDoctor(configuration) { await $0.checkCampaign(campaign) }
         var cases: [DoctorOutput.Case] = []
-        if !report.findings.isEmpty { cases.append(.init(name: "association files", findings: report.findings)) }
+        if !report.findings.isEmpty { cases.append(.init(name: "branded domains and association files", findings: report.findings)) }
         cases += report.links.map { DoctorOutput.Case(name: $0.url, findings: $0.findings) }
         let output = DoctorOutput(
             suite: "doctor campaign \(email.path)", cases: cases, links: report.links, generalFindings: report.findings)
-        return output.emit(json: parsed.has("json"), junitPath: parsed.value("junit"))
+        return output.emit(json: parsed.has("json"), junit: junit)
     }
 }

@@ -4,7 +4,7 @@ import LinkDoctor
 /// How `linux-host doctor` prints what it found: text grouped by subject, JSON lines, and a JUnit file.
 ///
 /// Text: one block per subject (blocks with errors first, then warnings, then information; in each block the
-/// worst first), then `N errors, M warnings`. JSON (`--json`): for `campaign`, each link's line
+/// worst first), then `N errors, M warnings` (`1 error, 1 warning` in the singular). JSON (`--json`): for `campaign`, each link's line
 /// `{"link", "kind", "opensApp", "deepLink", "webLink", "route"}` followed by its findings' lines
 /// `{"code", "severity", "subject", "message"}`; nothing else on stdout. JUnit (`--junit FILE`): one test case
 /// per check (domain) or per link (campaign), a failure for each case with errors.
@@ -28,7 +28,7 @@ struct DoctorOutput {
 
     /// Prints the report and writes the JUnit file; returns the exit status (0 without errors, 1 with errors or
     /// when the JUnit file cannot be written, as any failed write).
-    func emit(json: Bool, junitPath: String?) -> Int32 {
+    func emit(json: Bool, junit junitFile: OutputFile?) -> Int32 {
         if json {
             if links.isEmpty {
                 for finding in allFindings { Console.out(Self.jsonLine(finding)) }
@@ -42,13 +42,9 @@ struct DoctorOutput {
         } else {
             printText()
         }
-        if let junitPath {
-            do {
-                try Data(junit().utf8).write(to: URL(fileURLWithPath: junitPath))
-            } catch {
-                Console.err("linux-host: doctor: cannot write the JUnit report '\(junitPath)': \(error.localizedDescription)")
-                return 1
-            }
+        if let junitFile, let reason = junitFile.write(Array(junit().utf8)) {
+            Console.err("linux-host: doctor: cannot write the JUnit report '\(junitFile.path)': \(reason)")
+            return 1
         }
         return allFindings.contains { $0.severity == .error } ? 1 : 0
     }
@@ -75,7 +71,12 @@ struct DoctorOutput {
             }
         }
         let findings = allFindings
-        Console.out("\(findings.count(of: .error)) errors, \(findings.count(of: .warning)) warnings")
+        Console.out("\(Self.count(findings.count(of: .error), "error")), \(Self.count(findings.count(of: .warning), "warning"))")
+    }
+
+    /// `1 error`, `2 errors`, `0 warnings`.
+    static func count(_ number: Int, _ noun: String) -> String {
+        "\(number) \(noun)\(number == 1 ? "" : "s")"
     }
 
     static func jsonLine(_ finding: Finding) -> String {

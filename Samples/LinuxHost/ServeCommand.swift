@@ -33,11 +33,12 @@ enum ServeCommand {
             return 1
         }
         defer { stub.shutdown() }
-        stub.setResponder { request in
-            let (behavior, status) = answer(request, links: ResponseHandlerStub.demoLinks)
-            let accept = request.header("accept") ?? "-"
-            Console.out("\(request.method) \(request.target) Accept: \(accept) -> \(status)")
-            return behavior
+        // The story's failing and slow links; every other request gets the stub's own Response Handler rule.
+        stub.setResponder { request in ResponseHandlerStub.demoBehaviors[request.target] }
+        // Logged once the answer is out, with the status the stub actually sent.
+        stub.setResponseObserver { request, status in
+            Console.out("\(request.method) \(request.target) Accept: \(request.header("accept") ?? "-") -> "
+                + logged(status, for: request, links: ResponseHandlerStub.demoLinks))
         }
 
         Console.out("Response Handler stub listening on \(stub.baseURL.absoluteString)")
@@ -64,21 +65,14 @@ enum ServeCommand {
         return 0
     }
 
-    /// What the stub answers, and the status logged for it: the story's failing and slow links, else `nil`: the
-    /// stub's own Response Handler rule over the same table (JSON for `Accept: application/json`, a redirect to
-    /// the web link otherwise, 404 for an unknown link), whose status is worked out here for the log line.
-    static func answer(_ request: RecordedRequest, links: [String: ResponseHandlerStub.Link]) -> (Behavior?, String) {
-        if let behavior = ResponseHandlerStub.demoBehaviors[request.target] {
-            return (behavior, request.target.hasSuffix("slow") ? "no answer" : "500")
-        }
-        guard request.method == "GET" || request.method == "HEAD",
-              let link = links[request.target] ?? links[request.path]
-        else { return (nil, "404") }
-        if request.headerValues("accept").contains(where: { $0.lowercased().contains("application/json") }) {
-            return (nil, "200")
-        }
-        guard let location = link.webLinkUrl ?? link.mobileDeepLinkUrl else { return (nil, "404") }
-        return (nil, "302 -> \(location)")
+    /// The log's account of an answer: its status (with the table's destination for a redirect), or
+    /// `no answer` when the stub sent no status line (the slow link, when the client gave up).
+    static func logged(_ status: Int?, for request: RecordedRequest, links: [String: ResponseHandlerStub.Link]) -> String {
+        guard let status else { return "no answer" }
+        guard (300..<400).contains(status), let link = links[request.target] ?? links[request.path],
+              let location = link.webLinkUrl ?? link.mobileDeepLinkUrl
+        else { return "\(status)" }
+        return "\(status) -> \(location)"
     }
 
     /// The last termination signal received, 0 before any; written from the signal handler (lock-free).

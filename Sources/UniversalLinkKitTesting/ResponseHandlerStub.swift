@@ -178,6 +178,22 @@ public final class ResponseHandlerStub: Sendable {
         server.withState { $0.responder = responder }
     }
 
+    /// Installs (or with `nil` removes) a function told of each answer once the stub has sent it: the request and
+    /// the status code of the status line actually written, or `nil` when none was (a dropped or reset connection,
+    /// ``Behavior/noResponse`` until the client gave up).
+    ///
+    /// It runs on the connection's thread, outside the stub's lock, after the answer (for an endless or withheld
+    /// answer: when the connection ends). Use it to log what a client really got:
+    /// ```swift
+    /// stub.setResponseObserver { request, status in
+    ///     log("\(request.method) \(request.target) -> \(status.map(String.init) ?? "no answer")")
+    /// }
+    /// ```
+    /// - Parameter observer: the function, or `nil`.
+    public func setResponseObserver(_ observer: (@Sendable (RecordedRequest, Int?) -> Void)?) {
+        server.withState { $0.responseObserver = observer }
+    }
+
     /// How many requests were read (parsed completely) since start or the last ``resetRecording()``.
     public var requestCount: Int {
         server.withState { $0.requests.count }

@@ -20,9 +20,22 @@ struct ResponseWriter {
         self.pacing = pacing
     }
 
+    /// The status code of the status line this writer sent whole, if any (for the response observer).
+    private(set) var sentStatus: Int?
+
     /// Sends `bytes`; `false` when the client is gone or the stub is shutting down.
     mutating func send(_ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { send($0) }
+        let isFirst = sentBytes == 0
+        guard bytes.withUnsafeBytes({ send($0) }) else { return false }
+        // The first bytes of an answer are its status line: `HTTP/1.1 NNN ...`.
+        let prefix = Array("HTTP/1.1 ".utf8)
+        if isFirst, bytes.count >= prefix.count + 3, bytes.starts(with: prefix) {
+            let digits = bytes[prefix.count..<prefix.count + 3]
+            if digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
+                sentStatus = Int(String(decoding: digits, as: UTF8.self))
+            }
+        }
+        return true
     }
 
     private mutating func send(_ bytes: UnsafeRawBufferPointer) -> Bool {

@@ -12,6 +12,8 @@ final class StubServer: Sendable {
         var queues: [String: [Behavior]] = [:]
         var defaultBehavior = Behavior.normal
         var responder: (@Sendable (RecordedRequest) -> Behavior?)?
+        /// Told of each answer once sent (``ResponseHandlerStub/setResponseObserver(_:)``).
+        var responseObserver: (@Sendable (RecordedRequest, Int?) -> Void)?
         var requests: [RecordedRequest] = []
         /// Callers of `waitForRequests`, resumed when the count reaches theirs.
         var requestWaiters: [UInt64: (count: Int, continuation: CheckedContinuation<Bool, Never>)] = [:]
@@ -142,6 +144,7 @@ final class StubServer: Sendable {
             state.isShutDown = true
             // A responder capturing the stub would otherwise keep it (and this server) alive forever.
             state.responder = nil
+            state.responseObserver = nil
             // Under the lock: a connection thread unregisters its descriptor under the lock before closing it,
             // and the accept thread closes the listener only after seeing `isShutDown`, so none of these numbers
             // can have been reused by an unrelated file yet. shutdown(2) does not block.
@@ -200,6 +203,8 @@ final class StubServer: Sendable {
                 let behavior = choose(for: request)
                 var writer = ResponseWriter(fd: fd, wake: wakeRead, pacing: nil)
                 ending = perform(behavior, for: request, keepAlive: keepAlive, writer: &writer)
+                // Told of the answer just sent; outside the lock, like the responder.
+                withState { $0.responseObserver }?(request, writer.sentStatus)
                 let sent = writer.sentBytes
                 let ended = ContinuousClock.now
                 withState { state in

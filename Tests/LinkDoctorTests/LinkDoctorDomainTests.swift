@@ -153,12 +153,78 @@ struct LinkDoctorDomainTests {
     @Test func eachFetchHasADeadline() async throws {
         let standIns = try StandIns()
         standIns.cdnFiles.answer(.noResponse, at: AssociationFileServer.cdnPath(for: standIns.domain))
-        let started = ContinuousClock.now
-        // Long enough for the answering origin on a loaded machine, short against the silent CDN's forever.
-        let findings = await standIns.doctor(timeout: .seconds(2)).checkDomain(standIns.check())
-        #expect(ContinuousClock.now - started < .seconds(20))
-        #expect(findings.codes == ["aasa.cdnUnavailable"])
-        #expect(findings.first?.message.contains("no answer within") == true)
+        // Real requests through the real transport; the deadlines run on a clock whose time is up only for the
+        // last fetch still waiting, once the other three (both locations, then Apple's fetcher) have ended: only
+        // the silent CDN can time out, however slow the machine (a sanitizer slows it tenfold).
+        let gate = LastDeadlineGate(deadlines: 4)
+        let transport = LinkResolver.defaultTransport()
+        defer { transport.shutdown() }
+        let clock = LinkClock(now: { ContinuousClock.now }, sleep: { _ in try await gate.wait() })
+        let doctor = LinkDoctor(
+            configuration: .init(
+                timeout: .seconds(600), policy: ResolutionPolicy(allowsHTTP: true, allowsLocalHosts: true),
+                appleCDNBaseURL: standIns.cdn.baseURL),
+            transport: transport, clock: clock)
+        let findings = await doctor.checkDomain(standIns.check())
+        #expect(findings.codes == ["aasa.cdnUnavailable"], "\(findings)")
+        #expect(findings.first?.message.contains("no answer within 600 s") == true)
+        #expect(standIns.cdn.requestCount == 1)
+    }
+
+    /// A clock's sleep for `deadlines` deadlines: each waits until the others have all ended (their operation
+    /// finished first, which cancels the sleep), then the last one's time is up.
+    final class LastDeadlineGate: Sendable {
+        private struct State {
+            var started = 0
+            var ended = 0
+            var waiters: [Int: CheckedContinuation<Void, any Error>] = [:]
+        }
+
+        private let state = Mutex(State())
+        private let deadlines: Int
+
+        init(deadlines: Int) {
+            self.deadlines = deadlines
+        }
+
+        /// Returns when this is the last deadline left; throws `CancellationError` when its fetch ended first.
+        func wait() async throws {
+            let id = state.withTrackedLock { state in
+                state.started += 1
+                return state.started
+            }
+            try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                    let resumed: [(CheckedContinuation<Void, any Error>, (any Error)?)] = state.withTrackedLock { state in
+                        if Task.isCancelled {
+                            state.ended += 1
+                            return [(continuation, CancellationError())] + Self.due(&state, deadlines)
+                        }
+                        state.waiters[id] = continuation
+                        return Self.due(&state, deadlines)
+                    }
+                    for (waiter, error) in resumed { Self.resume(waiter, error) }
+                }
+            } onCancel: {
+                let resumed: [(CheckedContinuation<Void, any Error>, (any Error)?)] = state.withTrackedLock { state in
+                    guard let waiter = state.waiters.removeValue(forKey: id) else { return [] }
+                    state.ended += 1
+                    return [(waiter, CancellationError())] + Self.due(&state, deadlines)
+                }
+                for (waiter, error) in resumed { Self.resume(waiter, error) }
+            }
+        }
+
+        /// The last waiter, once every other deadline has ended.
+        private static func due(_ state: inout State, _ deadlines: Int) -> [(CheckedContinuation<Void, any Error>, (any Error)?)] {
+            guard state.started == deadlines, state.ended == deadlines - 1, state.waiters.count == 1 else { return [] }
+            defer { state.waiters.removeAll() }
+            return state.waiters.values.map { ($0, nil) }
+        }
+
+        private static func resume(_ waiter: CheckedContinuation<Void, any Error>, _ error: (any Error)?) {
+            if let error { waiter.resume(throwing: error) } else { waiter.resume() }
+        }
     }
 
     @Test func theAndroidFileIsCheckedForItsPackageAndFingerprints() async throws {
@@ -215,6 +281,22 @@ struct LinkDoctorInjectedTests {
         #expect(ContinuousClock.now - started < .seconds(60))
         #expect(findings.codes == ["aasa.unreachable", "aasa.cdnUnavailable"])
         #expect(findings.allSatisfy { $0.message.contains("no answer within 3600 s") })
+    }
+
+    @Test func theDomainIsRequestedLowerCasedWithoutItsTrailingDotAtTheOriginAndOnTheCDN() async {
+        let requested = Mutex<[String]>([])
+        let transport = ClosureTransport { request, _ in
+            requested.withTrackedLock { $0.append(request.url.absoluteString) }
+            return TransportResponse(statusCode: 404)
+        }
+        let doctor = LinkDoctor(configuration: .init(timeout: .seconds(30)), transport: transport)
+        let findings = await doctor.checkDomain(DomainCheck(domain: "News.Example.COM.", appIDs: [Fixtures.app]))
+        #expect(Set(requested.withTrackedLock { $0 }) == [
+            "https://news.example.com/.well-known/apple-app-site-association",
+            "https://news.example.com/apple-app-site-association",
+            "https://app-site-association.cdn-apple.com/a/v1/news.example.com",
+        ])
+        #expect(findings.first(.aasaCdnUnavailable)?.subject == "https://app-site-association.cdn-apple.com/a/v1/news.example.com")
     }
 
     @Test func theBodyCapsAreTheAASAAndAssetLinksLimitsAndLintWarningsAreCarried() async {

@@ -61,7 +61,7 @@ final class StandIns: Sendable {
         cdn.shutdown()
     }
 
-    func doctor(timeout: Duration = .seconds(5)) -> LinkDoctor {
+    func doctor(timeout: Duration = .seconds(30)) -> LinkDoctor {
         LinkDoctor(configuration: .init(
             timeout: timeout, policy: ResolutionPolicy(allowsHTTP: true, allowsLocalHosts: true),
             appleCDNBaseURL: cdn.baseURL))

@@ -111,4 +111,18 @@ extension AssociationCommandTests {
         #expect(output.contains("applinks.details[0].components[1]"))
         #expect(output.contains("put the exclusion first"))
     }
+
+    @Test func generateWarnsOnceAboutARuleAnEarlierOneShadows() async throws {
+        let generated = try await HostProcess.run([
+            "aasa", "generate", "--app", Self.app, "--include", "/products/*", "--include", "/products/1",
+            "--format", "components",
+        ])
+        #expect(generated.status == 0)  // written as asked: a warning, not an error
+        let lines = generated.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count == 1, "\(generated.stderr)")
+        let line = try #require(lines.first)
+        #expect(line.hasPrefix("linux-host: aasa generate: warning: applinks.details[0].components[1]: "))
+        #expect(line.components(separatedBy: "warning:").count == 2, "says warning more than once: \(line)")
+        #expect(line.contains("components[0]"))
+    }
 }

@@ -7,6 +7,7 @@ struct CommandLineTests {
         [], ["demo"], ["resolve"], ["inapp"], ["push"], ["serve"], ["route"],
         ["aasa"], ["aasa", "match"], ["aasa", "check"], ["aasa", "generate"],
         ["assetlinks"], ["assetlinks", "generate"],
+        ["doctor"], ["doctor", "domain"], ["doctor", "campaign"],
     ]
 
     @Test(arguments: commands)
@@ -31,7 +32,17 @@ struct CommandLineTests {
         (["route"], ["--table FILE", "(required)", "--can-route", "--explain", "--disable-group NAME"]),
         (["aasa", "generate"], ["--include PATH", "--exclude PATH", "--format FORMAT", "(default: both)"]),
         (["aasa"], ["match", "check", "generate"]),
-        ([], ["demo (default)", "resolve", "assetlinks"]),
+        (["doctor", "domain"], ["DOMAIN", "--app TEAMID.BUNDLE", "(required; repeatable)", "--responsys",
+                                "--expect-open URL", "--expect-web URL", "--android-package P", "--fingerprint SHA256",
+                                "--apple-cdn BASE_URL", "(default: https://app-site-association.cdn-apple.com)",
+                                "--timeout SECONDS", "(0.001 to 3600) (default: 10)", "--allow-loopback", "--allow-http",
+                                "--json", "--junit FILE"]),
+        (["doctor", "campaign"], ["--email FILE", "(required)", "--app TEAMID.BUNDLE", "--aasa FILE",
+                                  "--routes TABLE", "--resolve", "--branded-domain HOST", "(repeatable)",
+                                  "--timeout SECONDS", "(0.001 to 3600) (default: 10)", "--allow-loopback",
+                                  "--allow-http", "--json", "--junit FILE"]),
+        (["doctor"], ["domain", "campaign"]),
+        ([], ["demo (default)", "resolve", "assetlinks", "doctor"]),
     ])
     func helpListsEveryOptionWithItsDefault(command: [String], expected: [String]) async throws {
         let result = try await HostProcess.run(command + ["--help"])
@@ -102,5 +113,30 @@ struct CommandLineTests {
         #expect(detail["appIDs"] as? [String] == ["ABCDE12345.com.example.a", "ABCDE12345.com.example.b"])
         let components = try #require(detail["components"] as? [[String: Any]])
         #expect(components.map { $0["/"] as? String } == ["/products/internal/*", "/products/*"])
+    }
+
+    /// `CommandLine.arguments` turns bytes that are not UTF-8 into U+FFFD, so such a path names no file: the
+    /// message says why instead of "No such file or directory".
+    @Test(arguments: [
+        (["aasa", "check", "--file"], "--file: "), (["route", "example-app://p/1", "--table"], "--table: "),
+        (["doctor", "campaign", "--app", "ABCDE12345.com.example.app", "--email"], "--email: "),
+    ])
+    func aPathThatIsNotUTF8IsSaidToBeSo(_ command: [String], _ label: String) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("utf8-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // A file whose name is the single byte 0xFF (Latin-1 "ÿ"), as a user's older tools may have written it.
+        let name = Array(directory.utf8) + [UInt8(ascii: "/"), 0xFF, 0]
+        let descriptor = name.withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_CREAT | O_WRONLY, 0o644) }
+        }
+        #expect(descriptor >= 0)
+        close(descriptor)
+        // The shell appends the raw byte as the option's value: a Swift String cannot carry it to the process.
+        let result = try await HostProcess.run(command, redirection: "\"$(printf '%s/\\377' '\(directory)')\"")
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(label), "\(result.stderr)")
+        #expect(result.stderr.contains("the path is not valid UTF-8"), "\(result.stderr)")
+        #expect(!result.stderr.contains("No such file"))
     }
 }

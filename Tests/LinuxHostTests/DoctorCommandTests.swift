@@ -34,7 +34,7 @@ struct DoctorCommandTests {
 
         func arguments(_ extra: [String] = []) -> [String] {
             ["doctor", "domain", domain, "--app", DoctorCommandTests.app, "--responsys", "--apple-cdn",
-             cdn.baseURL.absoluteString, "--allow-loopback", "--allow-http", "--timeout", "5"] + extra
+             cdn.baseURL.absoluteString, "--allow-loopback", "--allow-http", "--timeout", "30"] + extra
         }
     }
 
@@ -62,7 +62,26 @@ struct DoctorCommandTests {
         #expect(lines.first == wellKnown)
         #expect(lines.dropFirst().first?.hasPrefix("  error: aasa.botBlocked: ") == true)
         #expect(lines.dropFirst(2).first?.hasPrefix("  warning: aasa.contentType: ") == true)
-        #expect(lines.last == "1 errors, 1 warnings")
+        #expect(lines.last == "1 error, 1 warning")
+    }
+
+    @Test func subjectsWithErrorsComeFirstThenWarningsThenInformationWhateverTheEmailsOrder() async throws {
+        let email = try write("""
+            <a href="https://www.example.org/about">about</a>
+            <a href="example-app://p/1">custom</a>
+            <a href="https://news.example.com/unsubscribe">unsubscribe</a>
+            """)
+        let aasa = try write(#"{"applinks": {"details": [{"appIDs": ["\#(Self.app)"], "components": [{"/": "/*"}]}]}}"#, "json")
+        defer { for file in [email, aasa] { try? FileManager.default.removeItem(atPath: file) } }
+        let result = try await HostProcess.run([
+            "doctor", "campaign", "--email", email, "--app", Self.app, "--aasa", aasa, "--branded-domain", "news.example.com",
+        ])
+        #expect(result.status == 1)
+        let subjects = result.stdout.split(separator: "\n").filter { !$0.hasPrefix(" ") }.map(String.init)
+        #expect(subjects == [
+            "https://news.example.com/unsubscribe", "example-app://p/1", "https://www.example.org/about",
+            "1 error, 1 warning",
+        ])
     }
 
     @Test func domainJSONIsOneFindingPerLineAndJUnitIsWritten() async throws {
@@ -110,13 +129,42 @@ struct DoctorCommandTests {
         #expect(lines[5]["kind"] as? String == "other")
     }
 
+    @Test func aBrandedDomainMatchesWithoutItsTrailingDotAndWhateverItsCaseAndAnUnusedOneIsWarnedAbout() async throws {
+        let email = try write("""
+            <a href="https://news.example.com/pub/acc?_ri_=1">app</a>
+            <a href="https://NEWS.Example.com./pub/cc?_ri_=2">web</a>
+            """)
+        let aasa = try write(Self.aasa, "json")
+        defer { for file in [email, aasa] { try? FileManager.default.removeItem(atPath: file) } }
+        let result = try await HostProcess.run([
+            "doctor", "campaign", "--email", email, "--app", Self.app, "--aasa", aasa, "--json",
+            "--branded-domain", "News.Example.com.", "--branded-domain", "nwes.example.com",
+        ])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let lines = try result.jsonLines()
+        #expect(lines.map { ($0["link"] ?? $0["code"]) as? String } == [
+            "campaign.brandedDomainUnused",
+            "https://news.example.com/pub/acc?_ri_=1",
+            "https://NEWS.Example.com./pub/cc?_ri_=2",
+        ])
+        #expect(lines.first?["subject"] as? String == "nwes.example.com")
+        #expect(lines.first?["severity"] as? String == "warning")
+        let message = try #require(lines.first?["message"] as? String)
+        #expect(message.contains("matches no link of the email (its http(s) links are on news.example.com)"))
+        #expect(lines.dropFirst().first?["opensApp"] as? Bool == true)
+        #expect(lines.last?["kind"] as? String == "webLink")
+        #expect(lines.last?["opensApp"] as? Bool == false)
+    }
+
     @Test func warningsAloneExitZero() async throws {
         let email = try write(#"<a href="example-app://p/1">open</a> <a href="https://www.example.org/">x</a>"#)
         defer { try? FileManager.default.removeItem(atPath: email) }
         let result = try await HostProcess.run(["doctor", "campaign", "--email", email, "--app", Self.app, "--branded-domain", "news.example.com"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.hasSuffix("0 errors, 1 warnings\n"))
+        // The custom scheme, and the branded domain no link is on.
+        #expect(result.stdout.hasSuffix("0 errors, 2 warnings\n"))
         #expect(result.stdout.contains("info: link.notBranded"))
+        #expect(result.stdout.contains("warning: campaign.brandedDomainUnused"))
     }
 
     @Test func campaignResolvesOnlyWithResolveAndFindsNullDeepLinksAndUnroutableOnes() async throws {
@@ -131,7 +179,7 @@ struct DoctorCommandTests {
         let routes = try write(#"{"namespaces": [{"scheme": "example-app", "routes": [{"pattern": "/products/:id"}]}]}"#, "json")
         defer { for file in [email, routes] { try? FileManager.default.removeItem(atPath: file) } }
         let common = ["doctor", "campaign", "--email", email, "--app", Self.app, "--routes", routes,
-                      "--branded-domain", "127.0.0.1", "--allow-loopback", "--allow-http", "--json", "--timeout", "5"]
+                      "--branded-domain", "127.0.0.1", "--allow-loopback", "--allow-http", "--json", "--timeout", "30"]
         _ = try await HostProcess.run(common)
         #expect(standIns.origin.requestCount(for: "/pub/acc") == 0)
 
@@ -150,6 +198,115 @@ struct DoctorCommandTests {
         #expect(codes.contains("link.resolveFailed"))
         let failed = try #require(lines.first { $0["code"] as? String == "link.resolveFailed" })
         #expect((failed["message"] as? String)?.contains("[httpStatus]") == true)
+    }
+
+    /// FoundationNetworking's libcurl re-sends a request by itself when a reused connection dies before the status
+    /// line; with the resolver's own retry the server then counts the click three times. The doctor resolves on
+    /// the resolver's default transport, which never re-sends: at most the request and one retry.
+    @Test func resolveCountsAClickAtMostTwiceWhenTheServerDropsAReusedConnection() async throws {
+        let standIns = try StandIns()
+        standIns.origin.setLink(.init(webLinkUrl: "https://www.example.com/p/1", mobileDeepLinkUrl: nil), for: "/pub/acc?_ri_=1")
+        standIns.origin.setLink(.init(webLinkUrl: "https://www.example.com/p/2", mobileDeepLinkUrl: nil), for: "/pub/acc?_ri_=2")
+        standIns.origin.enqueue([.dropConnection, .dropConnection], for: "/pub/acc?_ri_=2")
+        let base = standIns.origin.baseURL.absoluteString
+        let email = try write(#"<a href="\#(base)/pub/acc?_ri_=1">one</a><a href="\#(base)/pub/acc?_ri_=2">two</a>"#)
+        defer { try? FileManager.default.removeItem(atPath: email) }
+        let result = try await HostProcess.run([
+            "doctor", "campaign", "--email", email, "--app", Self.app, "--branded-domain", "127.0.0.1",
+            "--allow-loopback", "--allow-http", "--json", "--resolve", "--timeout", "20",
+        ])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(standIns.origin.requestCount(for: "/pub/acc?_ri_=1") == 1)
+        #expect(standIns.origin.requestCount(for: "/pub/acc?_ri_=2") == 2)
+    }
+
+    @Test func campaignJUnitHasOneCasePerLinkAndAFailureForEachLinkWithErrors() async throws {
+        let email = try write("""
+            <a href="https://news.example.com/pub/acc?_ri_=1&amp;x=&lt;y&gt;">app</a>
+            <a href="https://news.example.com/unsubscribe">unsubscribe</a>
+            <a href="example-app://p/1">custom</a>
+            """)
+        let aasa = try write(#"{"applinks": {"details": [{"appIDs": ["\#(Self.app)"], "components": [{"/": "/*"}]}]}}"#, "json")
+        let junit = FileManager.default.temporaryDirectory.appendingPathComponent("doctor-\(UUID().uuidString).xml").path
+        defer { for file in [email, aasa, junit] { try? FileManager.default.removeItem(atPath: file) } }
+        let result = try await HostProcess.run([
+            "doctor", "campaign", "--email", email, "--app", Self.app, "--aasa", aasa, "--junit", junit,
+            "--branded-domain", "news.example.com", "--branded-domain", "offers.example.com",
+        ])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains(#"<testsuites name="linux-host doctor" tests="4" failures="1">"#), "\(xml)")
+        let suite = "doctor campaign \(email)"
+        #expect(xml.contains(#"<testcase classname="\#(suite)" name="branded domains and association files">"#))
+        #expect(xml.contains("<system-out>warning: campaign.brandedDomainUnused: offers.example.com: "))
+        #expect(xml.contains(#"name="https://news.example.com/pub/acc?_ri_=1&amp;x=&lt;y&gt;"/>"#))
+        #expect(xml.contains(#"<testcase classname="\#(suite)" name="https://news.example.com/unsubscribe">"#))
+        #expect(xml.contains(#"<failure type="link.webLinkOpensApp""#))
+        #expect(xml.contains("<system-out>warning: link.customScheme: example-app://p/1: "))
+    }
+
+    /// A report path that cannot work is refused before anything is fetched or resolved (a resolution counts a
+    /// click), and a FIFO is refused without waiting for a reader.
+    @Test(arguments: [
+        ("", "--junit: expected a file path, got an empty path"),
+        ("DIR", "is a directory, not a regular file"),
+        ("FIFO", "is a FIFO (named pipe), not a regular file"),
+        ("/dev/null", "'/dev/null' is a character device, not a regular file"),
+        ("/nonexistent/report.xml", "cannot write '/nonexistent/report.xml': the directory '/nonexistent' does not exist"),
+        ("FILE/report.xml", "report.xml': Not a directory"),
+    ])
+    func aJUnitPathThatCannotBeWrittenIsAUsageErrorBeforeAnyRequest(_ path: String, _ message: String) async throws {
+        let standIns = try StandIns()
+        standIns.origin.setLink(.init(webLinkUrl: "https://www.example.com/p/1", mobileDeepLinkUrl: nil), for: "/pub/acc?_ri_=1")
+        let email = try write(#"<a href="\#(standIns.origin.baseURL.absoluteString)/pub/acc?_ri_=1">one</a>"#)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("doctor-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        defer { for file in [email, directory] { try? FileManager.default.removeItem(atPath: file) } }
+        let fifo = directory + "/fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let junit = switch path {
+        case "DIR": directory
+        case "FIFO": fifo
+        case "FILE/report.xml": email + "/report.xml"
+        default: path
+        }
+        let result = try await HostProcess.run([
+            "doctor", "campaign", "--email", email, "--app", Self.app, "--branded-domain", "127.0.0.1",
+            "--allow-loopback", "--allow-http", "--resolve", "--json", "--junit", junit,
+        ])
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(standIns.origin.requestCount == 0)
+    }
+
+    /// A write that fails after the checks (here: procfs refuses it even to root, who passes the permission
+    /// check) is exit 1 with the system's reason, not Foundation's "error 512".
+    @Test(.enabled(if: getuid() == 0, "root passes the writability check that would refuse the path first"))
+    func aJUnitWriteThatFailsSaysWhyInTheSystemsWords() async throws {
+        let email = try write(#"<a href="example-app://p/1">open</a>"#)
+        defer { try? FileManager.default.removeItem(atPath: email) }
+        let result = try await HostProcess.run(["doctor", "campaign", "--email", email, "--app", Self.app, "--junit", "/proc/version"])
+        #expect(result.status == 1)
+        let line = try #require(result.stderr.split(separator: "\n").first.map(String.init))
+        #expect(line.hasPrefix("linux-host: doctor: cannot write the JUnit report '/proc/version': "), "\(line)")
+        let reason = line.dropFirst("linux-host: doctor: cannot write the JUnit report '/proc/version': ".count)
+        #expect(!reason.isEmpty && !reason.contains("NSCocoaErrorDomain") && !reason.contains("error 5"), "\(reason)")
+    }
+
+    @Test(arguments: [
+        ("news.example.com:99999", true, "DOMAIN: expected a port from 1 to 65535 after the host, got '99999'"),
+        ("news.example.com:0", true, "got '0'"),
+        ("news.example.com:", true, "got ''"),
+        ("[::1]:70000", true, "got '70000'"),
+        ("news.example.com:8443", false, "DOMAIN: a port (news.example.com:8443) is for local stand-ins only: add --allow-loopback"),
+    ])
+    func aDomainsPortMustBeInRangeAndNeedsAllowLoopback(_ domain: String, _ allowLoopback: Bool, _ message: String) async throws {
+        let result = try await HostProcess.run(
+            ["doctor", "domain", domain, "--app", Self.app] + (allowLoopback ? ["--allow-loopback"] : []))
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
     }
 
     @Test func badInputsAreUsageErrors() async throws {

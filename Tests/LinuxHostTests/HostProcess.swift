@@ -86,7 +86,7 @@ actor HostSession {
     private let pid: Int32
     private let watchdog: Task<Void, Never>
 
-    init(_ arguments: [String], limit: Duration = .seconds(30)) throws {
+    init(_ arguments: [String], limit: Duration = .seconds(120)) throws {
         let process = Process()
         process.executableURL = HostProcess.binary
         process.arguments = arguments

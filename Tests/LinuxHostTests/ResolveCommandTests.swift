@@ -155,4 +155,14 @@ struct ResolveCommandTests {
         #expect(result.status == 1)
         #expect(result.stdout.contains(#"not handled (the payload has no "u" key, so it carries no link)"#), "\(result.stdout)")
     }
+
+    @Test(arguments: [
+        (#"{"u":5}"#, "is a number"), (#"{"u":2.5}"#, "is a number"), (#"{"u":true}"#, "is a boolean"),
+        (#"{"u":null}"#, "is null"), (#"{"u":["https://x.example/pub/acc"]}"#, "is an array"), (#"{"u":{}}"#, "is an object"),
+    ])
+    func pushNamesTheJSONTypeOfAUValueThatIsNotAString(_ payload: String, _ kind: String) async throws {
+        let result = try await HostProcess.run(["push", payload])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains(#"not handled (the "u" value \#(kind), not a URL string)"#), "\(result.stdout)")
+    }
 }

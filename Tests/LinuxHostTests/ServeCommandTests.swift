@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// `linux-host serve`: the demo's story on loopback, a start table, one log line per request.
 struct ServeCommandTests {
     @Test func serveShowsItsTableLogsEachRequestAndStopsOnCtrlC() async throws {
@@ -30,8 +34,23 @@ struct ServeCommandTests {
             "GET /pub/acc?_ri_=broken Accept: application/json -> 500",
         ])
 
+        // What the stub really sent: it answers any method by its table (a POST too), and HEAD without a body.
+        for method in ["POST", "HEAD"] {
+            var request = URLRequest(url: try #require(URL(string: product)))
+            request.httpMethod = method
+            request.setValue("application/json", forHTTPHeaderField: "Accept")
+            let client = URLSession(configuration: .ephemeral)
+            defer { client.finishTasksAndInvalidate() }
+            let (_, response) = try await client.data(for: request)
+            #expect((response as? HTTPURLResponse)?.statusCode == 200, "\(method)")
+        }
+        let post = await session.line { $0.hasPrefix("POST ") }
+        #expect(post == "POST /pub/acc?_ri_=product Accept: application/json -> 200")
+        let head = await session.line { $0.hasPrefix("HEAD ") }
+        #expect(head == "HEAD /pub/acc?_ri_=product Accept: application/json -> 200")
+
         #expect(await session.interrupt() == 0)
         let stopped = await session.line { $0.hasPrefix("Received SIGINT") }
-        #expect(stopped == "Received SIGINT, 2 request(s) served; stopping.")
+        #expect(stopped == "Received SIGINT, 4 request(s) served; stopping.")
     }
 }

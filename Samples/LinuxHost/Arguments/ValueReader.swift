@@ -101,6 +101,7 @@ extension ValueReader where Value == InputFile {
     static func regularFile(maximumSize: Int) -> ValueReader<InputFile> {
         ValueReader { path in
             guard !path.isEmpty else { return .failure(UsageError("expected a file, got an empty path")) }
+            if let refusal = invalidUTF8(path) { return .failure(refusal) }
             var info = stat()
             guard stat(path, &info) == 0 else {
                 return .failure(UsageError("cannot open '\(path)': \(String(cString: strerror(errno)))"))
@@ -129,7 +130,17 @@ extension ValueReader where Value == InputFile {
         }
     }
 
-    private static func describe(_ kind: mode_t) -> String {
+    /// A refusal for a path whose bytes were not UTF-8: `CommandLine.arguments` replaced them with U+FFFD, so
+    /// the name no longer names the file ("No such file" would mislead).
+    static func invalidUTF8(_ path: String) -> UsageError? {
+        guard path.unicodeScalars.contains("\u{FFFD}") else { return nil }
+        return UsageError(
+            "'\(path)': the path is not valid UTF-8 (linux-host reads its arguments as UTF-8); rename the file or "
+                + "give a link to it with a UTF-8 name")
+    }
+
+    /// What kind of file a `stat` mode names, for messages (`a FIFO (named pipe)`).
+    static func describe(_ kind: mode_t) -> String {
         switch kind {
         case S_IFDIR: "a directory"
         case S_IFIFO: "a FIFO (named pipe)"

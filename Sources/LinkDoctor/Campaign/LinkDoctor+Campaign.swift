@@ -21,6 +21,11 @@ extension LinkDoctor {
     /// - with ``CampaignCheck/resolves``, each app link is resolved once: `link.nullDeepLink`,
     ///   `link.resolveFailed`, and with a route table `link.unroutable`.
     ///
+    /// Hosts and branded domains compare case-insensitively, without one trailing dot (`News.Example.com.` is
+    /// `news.example.com`), as the resolver's policy compares them. A given branded domain that matches no link
+    /// of the email is reported in ``CampaignReport/findings`` (`campaign.brandedDomainUnused`, warning): it is
+    /// usually misspelt, and the links it was meant for are then judged as links on another domain.
+    ///
     /// - Parameter campaign: The email and what to check it against.
     /// - Returns: The links and their findings; an association file that cannot be fetched is reported in
     ///   ``CampaignReport/findings`` (`aasa.unreachable`), and its domain's links get `opensApp == nil`.
@@ -30,7 +35,8 @@ extension LinkDoctor {
         let hrefs = HTMLLinkExtractor.hrefs(in: campaign.html).filter { seen.insert($0).inserted }
         let branded = campaign.brandedDomains.isEmpty
             ? Self.inferredBrandedDomains(hrefs, recognizer: recognizer)
-            : campaign.brandedDomains.map { $0.lowercased() }
+            : campaign.brandedDomains.map(Self.normalizedHost)
+        var usedPatterns: Set<String> = []
 
         var report = CampaignReport(links: [])
         var matchers: [String: AppLinkMatcher?] = [:]
@@ -60,7 +66,7 @@ extension LinkDoctor {
                 report.links.append(link)
                 continue
             }
-            guard let url = URL(string: href), let host = url.host(percentEncoded: false)?.lowercased(),
+            guard let url = URL(string: href), let host = url.host(percentEncoded: false).map(Self.normalizedHost),
                   !host.isEmpty
             else {
                 link.findings.append(Finding(
@@ -69,6 +75,7 @@ extension LinkDoctor {
                 report.links.append(link)
                 continue
             }
+            for pattern in branded where Self.host(host, matches: pattern) { usedPatterns.insert(pattern) }
             guard Self.isBranded(host, branded) else {
                 link.findings.append(Finding(
                     code: .linkNotBranded, severity: .info, subject: href,
@@ -101,6 +108,19 @@ extension LinkDoctor {
                 await resolve(&link, url: url, resolver: resolver, router: router)
             }
             report.links.append(link)
+        }
+        if !campaign.brandedDomains.isEmpty {
+            let hosts = Self.linkHosts(hrefs)
+            // A newsletter may link to dozens of hosts: name a few.
+            let named = hosts.isEmpty ? "no host"
+                : hosts.prefix(5).joined(separator: ", ") + (hosts.count > 5 ? " and \(hosts.count - 5) more" : "")
+            for pattern in branded where !usedPatterns.contains(pattern) {
+                report.findings.append(Finding(
+                    code: .campaignBrandedDomainUnused, severity: .warning, subject: pattern,
+                    message: "The branded domain \(pattern) matches no link of the email (its http(s) links are on "
+                        + "\(named)); check its spelling: the links it was meant for are judged as links on another "
+                        + "domain."))
+            }
         }
         return report
     }
@@ -198,21 +218,43 @@ extension LinkDoctor {
         var hosts: [String] = []
         for href in hrefs {
             guard let url = URL(string: href), recognizer.kind(of: url).isPubWeb,
-                  let host = url.host(percentEncoded: false)?.lowercased(), !hosts.contains(host)
+                  let host = url.host(percentEncoded: false).map(normalizedHost), !hosts.contains(host)
             else { continue }
             hosts.append(host)
         }
         return hosts
     }
 
-    /// Exact names, or `*.example.com` for any subdomain (not `example.com` itself); already lower-cased.
-    static func isBranded(_ host: String, _ branded: [String]) -> Bool {
-        branded.contains { pattern in
-            if pattern.hasPrefix("*.") {
-                let suffix = pattern.dropFirst()
-                return host.count > suffix.count && host.hasSuffix(suffix)
-            }
-            return host == pattern
+    /// The distinct hosts of the email's http(s) links, normalised, in order of first appearance.
+    static func linkHosts(_ hrefs: [String]) -> [String] {
+        var hosts: [String] = []
+        for href in hrefs {
+            guard let scheme = scheme(of: href), scheme == "http" || scheme == "https", let url = URL(string: href),
+                  let host = url.host(percentEncoded: false).map(normalizedHost), !host.isEmpty, !hosts.contains(host)
+            else { continue }
+            hosts.append(host)
         }
+        return hosts
+    }
+
+    /// A host or branded-domain pattern as compared: lower-cased, without one trailing dot (the root label).
+    static func normalizedHost(_ host: String) -> String {
+        var host = host.lowercased()
+        if host.hasSuffix(".") { host.removeLast() }
+        return host
+    }
+
+    /// Exact names, or `*.example.com` for any subdomain (not `example.com` itself); both sides normalised.
+    static func isBranded(_ host: String, _ branded: [String]) -> Bool {
+        branded.contains { Self.host(host, matches: $0) }
+    }
+
+    /// Whether a normalised host matches one normalised branded-domain pattern (see ``isBranded(_:_:)``).
+    static func host(_ host: String, matches pattern: String) -> Bool {
+        if pattern.hasPrefix("*.") {
+            let suffix = pattern.dropFirst()
+            return host.count > suffix.count && host.hasSuffix(suffix)
+        }
+        return host == pattern
     }
 }

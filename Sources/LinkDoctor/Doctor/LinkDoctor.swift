@@ -8,7 +8,8 @@ import UniversalLinkKit
 /// - ``checkDomain(_:)`` fetches both AASA locations, Apple's CDN copy and (for Android) `assetlinks.json`;
 /// - ``checkCampaign(_:)`` reads an HTML email's links and says what each will do.
 ///
-/// Every fetch goes through the injected `LinkTransport` under the ``Configuration/policy`` (https, no local
+/// Every fetch goes through the injected `LinkTransport` (by default `LinkResolver.defaultTransport()`, the
+/// resolver's own: `CurlTransport` on Linux) under the ``Configuration/policy`` (https, no local
 /// hosts unless allowed), with a deadline of ``Configuration/timeout`` per fetch, a body cap (128 KB + 1 byte for
 /// an AASA file, 1 MiB for `assetlinks.json`), and no redirect followed: a 3xx is reported, since iOS and
 /// Android do not follow it either.
@@ -83,10 +84,13 @@ public struct LinkDoctor: Sendable {
     ///
     /// - Parameters:
     ///   - configuration: Settings.
-    ///   - transport: Sends every request (association files and, with `--resolve`, resolutions).
+    ///   - transport: Sends every request (association files and, with `--resolve`, resolutions). Default:
+    ///     `LinkResolver.defaultTransport()` (`CurlTransport` on Linux), which never re-sends a request by itself,
+    ///     so each resolution counts its click once. The doctor never shuts a transport down: call
+    ///     `shutdown()` on the one you pass when you are done with it.
     ///   - clock: The clock of the per-fetch deadline.
     public init(
-        configuration: Configuration = .init(), transport: any LinkTransport = URLSessionTransport(),
+        configuration: Configuration = .init(), transport: any LinkTransport = LinkResolver.defaultTransport(),
         clock: LinkClock = .continuous
     ) {
         self.configuration = configuration

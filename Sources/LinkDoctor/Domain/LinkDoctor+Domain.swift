@@ -15,9 +15,14 @@ extension LinkDoctor {
     /// an error only when it is a redirect or a status other than 404/410 (something is configured there, and
     /// wrongly). When neither serves it, each location's redirect or status is reported, then `aasa.unreachable`.
     ///
+    /// The domain's host is compared and requested lower-cased, without one trailing dot (`News.Example.com.` is
+    /// checked, and looked up on Apple's CDN, as `news.example.com`); a port is kept.
+    ///
     /// - Parameter check: The domain and what to expect of it.
     /// - Returns: The findings, in the order the checks ran; empty for a clean domain.
     public func checkDomain(_ check: DomainCheck) async -> [Finding] {
+        var check = check
+        check.domain = Self.normalizedDomain(check.domain)
         let base = "\(originScheme)://\(check.domain)"
         guard !check.domain.isEmpty, !check.domain.contains("/"),
               let wellKnown = URL(string: base + "/.well-known/apple-app-site-association"),
@@ -190,6 +195,20 @@ extension LinkDoctor {
     }
 
     /// The CDN copy's URL and answer; `nil` answer when no URL can be formed.
+    /// `HOST[:PORT]` with the host lower-cased and one trailing dot dropped (an IPv6 literal keeps its brackets).
+    static func normalizedDomain(_ domain: String) -> String {
+        var host = Substring(domain)
+        var port: Substring = ""
+        if domain.hasPrefix("["), let close = domain.firstIndex(of: "]") {
+            host = domain[...close]
+            port = domain[domain.index(after: close)...]
+        } else if let colon = domain.lastIndex(of: ":") {
+            host = domain[..<colon]
+            port = domain[colon...]
+        }
+        return normalizedHost(String(host)) + port
+    }
+
     private func fetchCDNCopy(of domain: String) async -> (url: String, answer: Answer) {
         var base = configuration.appleCDNBaseURL.absoluteString
         while base.hasSuffix("/") { base.removeLast() }

@@ -59,6 +59,9 @@ extension Finding.Code {
     public static var linkResolveFailed: Self { Self("link.resolveFailed") }
     /// `link.unroutable`: Neither the deep link nor the web link matches a route of the table.
     public static var linkUnroutable: Self { Self("link.unroutable") }
+    /// `campaign.brandedDomainUnused`: A branded domain given for a campaign matches none of its links (usually a
+    /// misspelling).
+    public static var campaignBrandedDomainUnused: Self { Self("campaign.brandedDomainUnused") }
     /// `link.malformed`: An http(s) link that is not a URL a mail client can open.
     public static var linkMalformed: Self { Self("link.malformed") }
 }

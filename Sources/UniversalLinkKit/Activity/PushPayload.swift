@@ -32,7 +32,25 @@ public struct PushPayload: Sendable, Hashable {
             problem = "the payload has no \"u\" key, so it carries no link"
         case let other?:
             url = nil
-            problem = "the \"u\" value is a \(type(of: other)), not a URL string"
+            problem = "the \"u\" value is \(Self.kind(of: other)), not a URL string"
+        }
+    }
+
+    /// What a payload value is, in JSON's words (`a number`, not `a NSNumber`).
+    private static func kind(of value: Any) -> String {
+        switch value {
+        case is NSNull:
+            return "null"
+        case let number as NSNumber:
+            // JSON booleans arrive as NSNumber too; their type encoding is `c` (a C char), or `B`.
+            let encoding = String(cString: number.objCType)
+            return encoding == "c" || encoding == "B" ? "a boolean" : "a number"
+        case is [Any]:
+            return "an array"
+        case is [String: Any], is [AnyHashable: Any]:
+            return "an object"
+        default:
+            return "a value of type \(type(of: value))"
         }
     }
 }
