@@ -5,8 +5,9 @@ import UniversalLinkKit
 ///
 /// With it, tests and demos use real-looking tracking URLs (`https://news.example.com/pub/acc?...`) under the
 /// default `ResolutionPolicy` (https only, no loopback), while the bytes travel through a real transport (the
-/// platform's default, ``UniversalLinkKit/LinkResolver/defaultTransport()``, unless another is given) to the stub. Only scheme, host and port are rewritten: path and query reach the stub byte
-/// for byte. Requests for other hosts go to the wrapped transport unchanged.
+/// platform's default, `LinkResolver.defaultTransport()`, unless another is given) to the stub. Only scheme, host
+/// and port are rewritten: path and query reach the stub byte for byte. Requests for other hosts go to the wrapped
+/// transport unchanged.
 ///
 /// ```swift
 /// let stub = try ResponseHandlerStub(links: ResponseHandlerStub.demoLinks)
