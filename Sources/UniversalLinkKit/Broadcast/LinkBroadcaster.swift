@@ -69,6 +69,10 @@ public final class LinkBroadcaster: Sendable {
     /// observer).
     public var pendingCount: Int { state.withTrackedLock { $0.queue.count - $0.head } }
 
+    /// The number of notifications posted and not yet delivered to every observer: ``pendingCount`` plus the one
+    /// being delivered, if any.
+    var undeliveredCount: Int { state.withTrackedLock { $0.posted - $0.delivered } }
+
     /// Queues a link's notification and returns at once.
     ///
     /// - Parameter link: The resolved link.

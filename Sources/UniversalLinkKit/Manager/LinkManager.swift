@@ -295,7 +295,9 @@ public final class LinkManager: Sendable {
                 for flight in flights { _ = await flight.pending.value }
             }
             await broadcaster.flush()
-            if registry.inFlight.isEmpty, broadcaster.pendingCount == 0 { return }
+            // Not `pendingCount`: it no longer counts the notification being delivered, whose observers may still
+            // hand in a link.
+            if registry.inFlight.isEmpty, broadcaster.undeliveredCount == 0 { return }
         }
     }
 
