@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 // Option, info and message numbers from curl.h (stable ABI since their introduction).
 enum {
@@ -199,9 +200,21 @@ static int listed(const char *list, const char *address) {
     return 0;
 }
 
+static long long monotonic_ns(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (long long)now.tv_sec * 1000000000LL + now.tv_nsec;
+}
+
 static int on_prerequest(void *user, char *primary_ip, char *local_ip, int primary_port, int local_port) {
     (void)local_ip; (void)primary_port; (void)local_port;
     ulk_transfer *t = user;
+    if (t->deadline_ns && monotonic_ns() >= t->deadline_ns) {
+        // It waited past its caller's deadline (for a connection slot, say): a click must not be counted for a
+        // caller that was already answered.
+        t->deadline_passed = 1;
+        return 1;
+    }
     if (t->pinned && (!primary_ip || !listed(t->pinned, primary_ip))) {
         t->address_mismatch = 1;
         return 1;
@@ -216,7 +229,7 @@ static int on_prerequest(void *user, char *primary_ip, char *local_ip, int prima
 
 ulk_transfer *ulk_transfer_create(const char *url, const char *const *header_lines, int header_count,
                                   const char *connect_to, const char *resolve, const char *pinned, size_t cap,
-                                  size_t header_cap, int fresh_connect) {
+                                  size_t header_cap, int fresh_connect, long long send_within_ns) {
     if (ulk_curl_load() != 0) return NULL;
     ulk_transfer *t = calloc(1, sizeof(ulk_transfer));
     if (!t) return NULL;
@@ -226,6 +239,7 @@ ulk_transfer *ulk_transfer_create(const char *url, const char *const *header_lin
     t->header_cap = header_cap;
     t->max_sends = 1;
     t->content_length = -1;
+    if (send_within_ns >= 0) t->deadline_ns = monotonic_ns() + send_within_ns;
     if (pinned && !(t->pinned = strdup(pinned))) { api.easy_cleanup(t->easy); free(t); return NULL; }
     for (int i = 0; i < header_count; i++) t->headers = api.slist_append(t->headers, header_lines[i]);
     void *e = t->easy;

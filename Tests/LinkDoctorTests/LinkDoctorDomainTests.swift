@@ -153,13 +153,17 @@ struct LinkDoctorDomainTests {
     @Test func eachFetchHasADeadline() async throws {
         let standIns = try StandIns()
         standIns.cdnFiles.answer(.noResponse, at: AssociationFileServer.cdnPath(for: standIns.domain))
-        // Real requests through the real transport; the deadlines run on a clock whose time is up only for the
-        // last fetch still waiting, once the other three (both locations, then Apple's fetcher) have ended: only
-        // the silent CDN can time out, however slow the machine (a sanitizer slows it tenfold).
-        let gate = LastDeadlineGate(deadlines: 4)
-        let transport = LinkResolver.defaultTransport()
-        defer { transport.shutdown() }
-        let clock = LinkClock(now: { ContinuousClock.now }, sleep: { _ in try await gate.wait() })
+        // Real requests through the real transport; the deadlines run on a clock whose time is up only once the
+        // other three fetches (both locations, then Apple's fetcher) have ended: only the silent CDN can time out,
+        // however slow the machine (a sanitizer slows it tenfold).
+        let timeUp = TimeUpAfterOthers(others: 3)
+        let real = LinkResolver.defaultTransport()
+        defer { real.shutdown() }
+        let transport = ClosureTransport { request, cap in
+            defer { timeUp.fetchEnded() }
+            return try await real.send(request, maxBodyBytes: cap)
+        }
+        let clock = LinkClock(now: { ContinuousClock.now }, sleep: { _ in try await timeUp.sleep() })
         let doctor = LinkDoctor(
             configuration: .init(
                 timeout: .seconds(600), policy: ResolutionPolicy(allowsHTTP: true, allowsLocalHosts: true),
@@ -171,59 +175,52 @@ struct LinkDoctorDomainTests {
         #expect(standIns.cdn.requestCount == 1)
     }
 
-    /// A clock's sleep for `deadlines` deadlines: each waits until the others have all ended (their operation
-    /// finished first, which cancels the sleep), then the last one's time is up.
-    final class LastDeadlineGate: Sendable {
+    /// A clock's sleep that returns only once `others` fetches have ended: then the time is up for every deadline
+    /// still armed (the deadline scheduler sleeps once for all of them), and before, for none.
+    final class TimeUpAfterOthers: Sendable {
         private struct State {
-            var started = 0
             var ended = 0
-            var waiters: [Int: CheckedContinuation<Void, any Error>] = [:]
+            var sleepers: [Int: CheckedContinuation<Void, any Error>] = [:]
+            var nextID = 0
         }
 
         private let state = Mutex(State())
-        private let deadlines: Int
+        private let others: Int
 
-        init(deadlines: Int) {
-            self.deadlines = deadlines
+        init(others: Int) {
+            self.others = others
         }
 
-        /// Returns when this is the last deadline left; throws `CancellationError` when its fetch ended first.
-        func wait() async throws {
+        /// Counts a fetch that ended; the last of the others makes the time up.
+        func fetchEnded() {
+            let due = state.withTrackedLock { state -> [CheckedContinuation<Void, any Error>] in
+                state.ended += 1
+                guard state.ended >= others else { return [] }
+                defer { state.sleepers.removeAll() }
+                return Array(state.sleepers.values)
+            }
+            for sleeper in due { sleeper.resume() }
+        }
+
+        /// Returns once the time is up; throws `CancellationError` when cancelled first.
+        func sleep() async throws {
             let id = state.withTrackedLock { state in
-                state.started += 1
-                return state.started
+                state.nextID += 1
+                return state.nextID
             }
             try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                    let resumed: [(CheckedContinuation<Void, any Error>, (any Error)?)] = state.withTrackedLock { state in
-                        if Task.isCancelled {
-                            state.ended += 1
-                            return [(continuation, CancellationError())] + Self.due(&state, deadlines)
-                        }
-                        state.waiters[id] = continuation
-                        return Self.due(&state, deadlines)
+                    let now = state.withTrackedLock { state -> Bool in
+                        if state.ended >= others { return true }
+                        state.sleepers[id] = continuation
+                        return false
                     }
-                    for (waiter, error) in resumed { Self.resume(waiter, error) }
+                    if now { continuation.resume() }
                 }
             } onCancel: {
-                let resumed: [(CheckedContinuation<Void, any Error>, (any Error)?)] = state.withTrackedLock { state in
-                    guard let waiter = state.waiters.removeValue(forKey: id) else { return [] }
-                    state.ended += 1
-                    return [(waiter, CancellationError())] + Self.due(&state, deadlines)
-                }
-                for (waiter, error) in resumed { Self.resume(waiter, error) }
+                let sleeper = state.withTrackedLock { $0.sleepers.removeValue(forKey: id) }
+                sleeper?.resume(throwing: CancellationError())
             }
-        }
-
-        /// The last waiter, once every other deadline has ended.
-        private static func due(_ state: inout State, _ deadlines: Int) -> [(CheckedContinuation<Void, any Error>, (any Error)?)] {
-            guard state.started == deadlines, state.ended == deadlines - 1, state.waiters.count == 1 else { return [] }
-            defer { state.waiters.removeAll() }
-            return state.waiters.values.map { ($0, nil) }
-        }
-
-        private static func resume(_ waiter: CheckedContinuation<Void, any Error>, _ error: (any Error)?) {
-            if let error { waiter.resume(throwing: error) } else { waiter.resume() }
         }
     }
 

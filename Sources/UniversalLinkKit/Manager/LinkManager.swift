@@ -33,78 +33,6 @@ internal import _LinkKitLocking
 /// ``shutdown(gracePeriod:)``; notifications produced while delivery is paused are held in order until
 /// ``resumeDelivery()``; observers never run under a lock of the manager's or on the thread of a resolution.
 public final class LinkManager: Sendable {
-    /// Manager settings.
-    ///
-    /// The common case fits in one line:
-    /// ```swift
-    /// let configuration = LinkManager.Configuration(brandedDomains: ["news.example.com"], timeout: .seconds(5))
-    /// ```
-    public struct Configuration: Sendable {
-        /// Which paths are pub-web links.
-        public var recognition: PubWebLinkRecognizer.Configuration
-        /// How links are resolved: deadline, body cap, retry, and the ``ResolutionPolicy``.
-        public var resolution: LinkResolver.Configuration
-        /// How long after a resolution completed the same URL is still treated as a duplicate. Default 2 s.
-        public var duplicateWindow: Duration
-        /// Hold notifications until ``LinkManager/resumeDelivery()``, for cold starts. Default `false`.
-        public var startsPaused: Bool
-        /// The initial value of ``LinkManager/executeRsysWebURL``. Default `false`, as in the Responsys SDK.
-        public var executeRsysWebURL: Bool
-        /// Receives a ``LinkEvent`` for every step of every link, for logs and metrics. Default `nil`: no event is
-        /// built.
-        public var eventHandler: LinkEventHandler?
-
-        /// Creates a configuration.
-        ///
-        /// - Parameters:
-        ///   - recognition: Pub-web paths.
-        ///   - resolution: Resolver settings and policy.
-        ///   - duplicateWindow: Duplicate window after completion.
-        ///   - startsPaused: Hold notifications until resumed.
-        ///   - executeRsysWebURL: Initial in-app hyperlink mode.
-        ///   - eventHandler: Receives the manager's events.
-        public init(
-            recognition: PubWebLinkRecognizer.Configuration = .init(),
-            resolution: LinkResolver.Configuration = .init(),
-            duplicateWindow: Duration = .seconds(2),
-            startsPaused: Bool = false,
-            executeRsysWebURL: Bool = false,
-            eventHandler: LinkEventHandler? = nil
-        ) {
-            self.recognition = recognition
-            self.resolution = resolution
-            self.duplicateWindow = duplicateWindow
-            self.startsPaused = startsPaused
-            self.executeRsysWebURL = executeRsysWebURL
-            self.eventHandler = eventHandler
-        }
-
-        /// Creates a configuration that resolves links of these branded domains only, with this deadline, and the
-        /// defaults for everything else.
-        ///
-        /// - Parameters:
-        ///   - brandedDomains: The hosts links may be resolved on (see ``ResolutionPolicy/brandedDomains``).
-        ///   - timeout: The deadline of one resolution, retry and redirects included. Default 10 s.
-        public init(brandedDomains: [String], timeout: Duration = .seconds(10)) {
-            self.init()
-            self.brandedDomains = brandedDomains
-            self.timeout = timeout
-        }
-
-        /// The hosts links may be resolved on; empty (the default) allows any public host the policy accepts.
-        /// Shorthand for `resolution.policy.brandedDomains`.
-        public var brandedDomains: [String] {
-            get { resolution.policy.brandedDomains }
-            set { resolution.policy.brandedDomains = newValue }
-        }
-
-        /// The deadline of one resolution, retry and redirects included. Shorthand for `resolution.timeout`.
-        public var timeout: Duration {
-            get { resolution.timeout }
-            set { resolution.timeout = newValue }
-        }
-    }
-
     /// A manager with the default configuration on `NotificationCenter.default`.
     public static let shared = LinkManager()
 
@@ -117,14 +45,14 @@ public final class LinkManager: Sendable {
     /// The router resolved links are handed to, if any.
     public var router: LinkRouter? { dispatcher.router }
 
-    private let broadcaster: LinkBroadcaster
+    private let triage: EntryTriage
+    private let gate = AdmissionGate()
     private let registry: ActivationRegistry
+    private let broadcaster: LinkBroadcaster
     private let dispatcher: LinkDispatcher
+    private let events: EventReporter
     private let clock: LinkClock
     private let executeFlag: Mutex<Bool>
-    /// Whether links are taken, and how many entry points are taking one right now: ``shutdown(gracePeriod:)`` closes
-    /// it and waits for those, so no link slips in between its check and the count of what is in flight.
-    private let admission = Mutex(Admission())
     /// The transport the manager created, which its shutdown releases.
     private let ownedTransport: (any LinkTransport)?
 
@@ -167,12 +95,14 @@ public final class LinkManager: Sendable {
     ) {
         self.configuration = configuration
         self.recognizer = PubWebLinkRecognizer(configuration: configuration.recognition)
+        self.triage = EntryTriage(recognizer: recognizer)
         self.ownedTransport = ownsTransport ? transport : nil
         self.resolver = LinkResolver(configuration: configuration.resolution, transport: transport, clock: clock)
         self.broadcaster = LinkBroadcaster(
             center: notificationCenter, startsPaused: configuration.startsPaused, events: configuration.eventHandler)
         self.registry = ActivationRegistry(window: configuration.duplicateWindow)
         self.dispatcher = LinkDispatcher(router: router, opener: opener)
+        self.events = EventReporter(handler: configuration.eventHandler)
         self.clock = clock
         self.executeFlag = Mutex(configuration.executeRsysWebURL)
     }
@@ -216,25 +146,26 @@ public final class LinkManager: Sendable {
     ///   (the calling task was cancelled) or ``LinkError/Code/timeout`` (this call's `timeout` passed while it waited
     ///   for a resolution it joined).
     public func resolve(_ url: URL, timeout: Duration? = nil) async throws(LinkError) -> LinkOutcome {
-        guard recognizer.kind(of: url) == .appLink else {
-            let error = LinkError(
-                code: .notPubWebLink,
-                message: "\(url.redactedString) is not a pub-web app link"
-                    + " (\(configuration.recognition.appLinkPaths.joined(separator: ", ")) on an http(s) host):"
-                    + " nothing was requested. Open it as it is."
-            )
-            emit(.refused, url, errorCode: error.code, reason: error.message)
+        // The caller's limit becomes one instant here; it travels as an argument from now on.
+        let limit = timeout.map { clock.now + $0 }
+        let handle: LinkHandle
+        switch triage.serverLink(url) {
+        case let .refuse(error):
+            events.refused(url, error)
             throw error
+        case let decision:
+            handle = take(decision, limit: limit)
         }
-        let giveUpAt = timeout.map { clock.now + min($0, configuration.resolution.timeout) }
-        guard let handle = admit(url, deadline: giveUpAt) else { throw shuttingDownError(url) }
+        guard handle.isHandled else { throw .shuttingDown(url) }
         guard let pending = handle.pending else { return await handle.outcome }
-        switch await pending.wait(giveUpAt: giveUpAt, clock: clock, url: url) {
-        case .success(var outcome):
+        switch await pending.wait(until: limit, clock: clock) {
+        case var .value(outcome):
             outcome.isDuplicate = handle.isDuplicate
             return outcome
-        case .failure(let error):
-            throw error
+        case .deadline:
+            throw .waitTimedOut(url)
+        case .cancelled:
+            throw .waitCancelled(url)
         }
     }
 
@@ -252,29 +183,28 @@ public final class LinkManager: Sendable {
     /// returns once every handled link's notification has been delivered.
     ///
     /// Links handed in after the call starts are refused at once (``resolve(_:timeout:)`` throws
-    /// ``LinkError/Code/shuttingDown``; the PushIOManager-shaped entry points return not handled). Cancelled
-    /// resolutions are still notified, with ``LinkError/Code/cancelled``. Notifications held by
-    /// ``pauseDelivery()`` are delivered. The ``results(bufferingNewest:)`` sequences end. The transport the manager
-    /// created itself is released (one given to ``init(configuration:transport:notificationCenter:opener:router:clock:)``
-    /// is left to its owner). Calling it again waits for the same things.
+    /// ``LinkError/Code/shuttingDown``; the PushIOManager-shaped entry points return not handled). Resolutions still
+    /// in flight when the grace period ends are finished at once with ``LinkError/Code/cancelled`` (and notified),
+    /// whatever their transport does. Notifications held by ``pauseDelivery()`` are delivered. The
+    /// ``results(bufferingNewest:)`` sequences end. The transport the manager created itself is released (one given
+    /// to ``init(configuration:transport:notificationCenter:opener:router:clock:)`` is left to its owner). Calling it
+    /// again waits for the same things.
     ///
-    /// Cancelling the task that runs the shutdown ends the grace period: in-flight resolutions are cancelled (and
-    /// still notified) at once.
+    /// Cancelling the task that runs the shutdown ends the grace period at once.
     ///
     /// - Parameter gracePeriod: How long in-flight resolutions may take before they are cancelled. Default 10 s.
     public func shutdown(gracePeriod: Duration = .seconds(10)) async {
-        await closeAdmission()
+        await gate.close()
         let graceEnds = clock.now + gracePeriod
-        while case let flights = registry.inFlight, !flights.isEmpty {
-            // A cancelled shutdown ends the grace period at once (its waits would return at once, and spin).
-            if clock.now >= graceEnds || Task.isCancelled {
-                for flight in flights { flight.task.cancel() }
-                for flight in flights { _ = await flight.pending.value }
-            } else {
-                for flight in flights {
-                    _ = await flight.pending.wait(giveUpAt: graceEnds, clock: clock, url: URL(fileURLWithPath: "/"))
-                }
-            }
+        for flight in registry.inFlight {
+            // A cancelled shutdown ends the grace period at once.
+            if Task.isCancelled { break }
+            if case .value = await flight.pending.wait(until: graceEnds, clock: clock) { continue }
+            break
+        }
+        for flight in registry.inFlight {
+            flight.cancel()
+            finish(flight, with: ResolvedLink(requestedURL: flight.url, isPubWeb: true, error: .cancelledByShutdown(flight.url)))
         }
         broadcaster.resumeDelivery()
         await broadcaster.flush()
@@ -283,7 +213,7 @@ public final class LinkManager: Sendable {
     }
 
     /// Whether the manager takes new links (`false` once ``shutdown(gracePeriod:)`` began).
-    public var isAcceptingLinks: Bool { admission.withTrackedLock { $0.isOpen } }
+    public var isAcceptingLinks: Bool { gate.isOpen }
 
     /// Waits until no resolution is in flight and every notification posted so far has been delivered (held ones
     /// only once delivery resumes): after it, what the links did (notifications, routes, opener calls) has happened.
@@ -297,11 +227,11 @@ public final class LinkManager: Sendable {
             await broadcaster.flush()
             // Not `pendingCount`: it no longer counts the notification being delivered, whose observers may still
             // hand in a link.
-            if registry.inFlight.isEmpty, broadcaster.undeliveredCount == 0 { return }
+            if registry.inFlightCount == 0, broadcaster.undeliveredCount == 0 { return }
         }
     }
 
-    // MARK: Universal links
+    // MARK: Universal links, in-app messages and push
 
     /// Forwards a user activity, as `application(_:continue:restorationHandler:)` does on iOS.
     ///
@@ -323,15 +253,8 @@ public final class LinkManager: Sendable {
     /// - Returns: The handle; not handled when the activity is not a browsing-web activity on an app link, or the
     ///   manager is shutting down.
     public func handle(_ activity: UserActivity) -> LinkHandle {
-        guard activity.activityType == UserActivity.browsingWeb, let url = activity.webpageURL,
-              recognizer.kind(of: url) == .appLink, let handle = admit(url, deadline: nil)
-        else {
-            return LinkHandle(url: activity.webpageURL, isHandled: false, outcome: LinkOutcome())
-        }
-        return handle
+        take(triage.activity(activity), limit: nil, url: activity.webpageURL)
     }
-
-    // MARK: In-app messages and push
 
     /// Handles a hyperlink tapped in an in-app message.
     ///
@@ -345,24 +268,7 @@ public final class LinkManager: Sendable {
     /// - Returns: The handle; not handled while the manager is shutting down.
     @discardableResult
     public func handleInAppHyperlink(_ url: URL) -> LinkHandle {
-        whileAccepting { takeInAppHyperlink(url) } ?? refuseForShutdown(url)
-    }
-
-    private func takeInAppHyperlink(_ url: URL) -> LinkHandle {
-        if LinkSafety.isUnsafe(url) {
-            let link = ResolvedLink(requestedURL: url, isPubWeb: false, error: LinkSafety.unsafeInputError(url))
-            return notifyImmediately(link, url: url)
-        }
-        guard executeRsysWebURL else {
-            return opened(dispatcher.open(url), url: url)
-        }
-        if recognizer.kind(of: url).isPubWeb {
-            return admit(url, deadline: nil) ?? refuseForShutdown(url)
-        }
-        let isWeb = LinkSafety.isWeb(url)
-        let passThrough = ResolvedLink(
-            requestedURL: url, deepLinkURL: isWeb ? nil : url, webLinkURL: isWeb ? url : nil, isPubWeb: false)
-        return notifyImmediately(passThrough, url: url)
+        take(triage.inAppHyperlink(url, executes: executeRsysWebURL), limit: nil, url: url)
     }
 
     /// Handles a push notification's payload: the URL under `"u"` (see ``PushPayload``).
@@ -374,13 +280,7 @@ public final class LinkManager: Sendable {
     /// - Returns: The handle; not handled when there is no usable `"u"`, or the manager is shutting down.
     @discardableResult
     public func didReceiveRemoteNotification(_ userInfo: [String: Any]) -> LinkHandle {
-        guard let url = PushPayload(userInfo: userInfo).url else {
-            return LinkHandle(url: nil, isHandled: false, outcome: LinkOutcome())
-        }
-        if LinkSafety.isUnsafe(url) || recognizer.kind(of: url).isPubWeb {
-            return handleInAppHyperlink(url)
-        }
-        return whileAccepting { opened(dispatcher.dispatch(url), url: url) } ?? refuseForShutdown(url)
+        take(triage.push(userInfo, executes: executeRsysWebURL), limit: nil, url: nil)
     }
 
     /// Handles a URL the app was opened with (a custom-scheme deep link, the pre-universal-link path).
@@ -392,15 +292,9 @@ public final class LinkManager: Sendable {
     /// - Returns: Whether the manager handled it (started a resolution, or a route accepted it).
     @discardableResult
     public func openURL(_ url: URL) -> Bool {
-        if LinkSafety.isUnsafe(url) || !isAcceptingLinks { return false }
-        if recognizer.kind(of: url) == .appLink {
-            return admit(url, deadline: nil)?.isHandled ?? false
-        }
-        return whileAccepting { () -> Bool in
-            guard let route = router?.routeReturningMatch(url) else { return false }
-            emit(.routed, url, reason: route.pattern, target: url)
-            return true
-        } ?? false
+        // Refused silently while shutting down: a URL the app was opened with is not a link the manager counts.
+        guard gate.isOpen else { return false }
+        return take(triage.openURL(url), limit: nil, url: url).isHandled
     }
 
     // MARK: Delivery
@@ -418,179 +312,122 @@ public final class LinkManager: Sendable {
     /// Whether notifications are being held.
     public var isDeliveryPaused: Bool { broadcaster.isPaused }
 
-    // MARK: Internals
+    // MARK: Composition
 
-    /// Takes a pub-web link: refuses it without a slot when the policy does (credentials included), else starts its
-    /// resolution or joins the one of the same click.
+    /// Carries out a triage decision as one admission of the gate.
     ///
-    /// - Returns: The handle, or `nil` when the manager is shutting down.
-    private func admit(_ url: URL, deadline: ContinuousClock.Instant?) -> LinkHandle? {
-        guard let handle = whileAccepting({ take(url, deadline: deadline) }) else {
-            emit(.refused, url, errorCode: .shuttingDown)
-            return nil
+    /// - Parameters:
+    ///   - decision: What to do.
+    ///   - limit: The caller's own deadline, if any (server calls).
+    ///   - url: The URL handed in, for a handle that is not handled.
+    private func take(_ decision: EntryTriage.Decision, limit: ContinuousClock.Instant?, url: URL? = nil) -> LinkHandle {
+        let shown: URL?
+        switch decision {
+        case .ignore, .refuse:
+            return LinkHandle(url: url, isHandled: false, outcome: LinkOutcome())
+        case let .resolve(link), let .open(link), let .dispatch(link), let .route(link):
+            shown = link
+        case let .notify(link):
+            shown = link.requestedURL
         }
-        return handle
+        let handle = gate.pass { () -> LinkHandle in
+            switch decision {
+            case let .resolve(link): claim(link, limit: limit)
+            case let .notify(link): LinkHandle(url: link.requestedURL, isHandled: true, outcome: deliver(link))
+            case let .open(link): reported(dispatcher.open(link), url: link)
+            case let .dispatch(link): reported(dispatcher.dispatch(link), url: link)
+            case let .route(link): routed(link)
+            case .ignore, .refuse: LinkHandle(url: url, isHandled: false, outcome: LinkOutcome())
+            }
+        }
+        if let handle { return handle }
+        if let shown { events.emit(.refused, shown, errorCode: .shuttingDown) }
+        return LinkHandle(url: shown ?? url, isHandled: false, outcome: LinkOutcome())
     }
 
-    private func take(_ url: URL, deadline: ContinuousClock.Instant?) -> LinkHandle {
-        emit(.received, url)
+    /// Takes a pub-web link: refused without a claim when the policy says so, else claimed, and resolved when the
+    /// claim started a flight.
+    private func claim(_ url: URL, limit: ContinuousClock.Instant?) -> LinkHandle {
+        events.emit(.received, url)
         if let refusal = configuration.resolution.policy.check(url) {
-            // Before the registry: a refused URL (one with credentials, say) must never claim or join the slot of
-            // the clean URL it would otherwise share a key with.
-            emit(.refused, url, errorCode: refusal.code, reason: refusal.message)
-            return notifyImmediately(ResolvedLink(requestedURL: url, isPubWeb: true, error: refusal), url: url)
+            // Before the claim: a refused URL (one with credentials, say) must never claim or join the flight of the
+            // clean URL it would otherwise share an identity with.
+            events.refused(url, refusal)
+            return LinkHandle(url: url, isHandled: true, outcome: deliver(ResolvedLink(requestedURL: url, isPubWeb: true, error: refusal)))
         }
-        let startedAt = clock.now
-        let configured = startedAt + configuration.resolution.timeout
-        let resolutionDeadline = deadline.map { min($0, configured) } ?? configured
-        let key = Self.coalescingKey(url)
-        let (resolution, isDuplicate) = registry.claim(key, now: startedAt, deadline: resolutionDeadline) { pending in
-            // A tapped link is user-initiated work: it must not queue behind background jobs of the host.
-            Task(priority: .userInitiated) { [self] in
-                let link = await resolve(url, startedAt: startedAt, deadline: resolutionDeadline)
-                let outcome = deliver(link)
-                registry.complete(key, now: clock.now)
-                pending.complete(outcome)
+        let now = clock.now
+        let deadline = Deadline(start: now, timeout: configuration.resolution.timeout, limit: limit)
+        switch registry.claim(ClickIdentity(url), url: url, now: now, deadline: deadline.instant) {
+        case let .joined(flight):
+            events.emit(.coalesced, url)
+            return LinkHandle(url: url, isHandled: true, isDuplicate: true, pending: flight.pending)
+        case let .started(flight):
+            start(flight, deadline: deadline)
+            return LinkHandle(url: url, isHandled: true, isDuplicate: false, pending: flight.pending)
+        }
+    }
+
+    /// Starts a flight's resolution: its one task, and its deadline entry on the clock's scheduler.
+    private func start(_ flight: Flight, deadline: Deadline) {
+        // The one task of a resolution. It must exist: the resolution outlives a caller who gives up (its other
+        // callers and its notification still need it), and the PushIOManager-shaped entry points have no caller
+        // task to run it on. A tapped link is user-initiated work: it must not queue behind the host's background
+        // jobs.
+        let task = Task(priority: .userInitiated) { [self] in
+            let link: ResolvedLink
+            do throws(LinkError) {
+                link = try await resolver.resolve(flight.url, until: deadline, onStep: events.steps(of: flight.url))
+            } catch {
+                link = ResolvedLink(requestedURL: flight.url, isPubWeb: true, error: error)
+            }
+            finish(flight, with: link)
+        }
+        // At the deadline the callers get their answer even when the transport ignores the task's cancellation.
+        // The action runs on the clock's one scheduler task, which must never wait for host code (observers,
+        // routes, the opener): the finish gets a task of its own, only for a resolution that timed out.
+        let ticket = clock.scheduler.schedule(at: deadline.instant) { [self] in
+            Task(priority: .userInitiated) {
+                let timeout = LinkError.resolution(
+                    DeadlineExceeded(), url: flight.url, allowed: deadline.allowed,
+                    maxBodyBytes: configuration.resolution.maxBodyBytes)
+                finish(flight, with: ResolvedLink(requestedURL: flight.url, isPubWeb: true, error: timeout))
+                // After the finish: cancelled first, the resolving task would report `cancelled` instead.
+                flight.cancel()
             }
         }
-        if isDuplicate { emit(.coalesced, url) }
-        return LinkHandle(url: url, isHandled: true, isDuplicate: isDuplicate, pending: resolution.pending)
+        flight.attach(task, deadline: ticket)
     }
 
-    /// One resolution, reported as events; a failure is a link with an error.
-    private func resolve(_ url: URL, startedAt: ContinuousClock.Instant, deadline: ContinuousClock.Instant) async -> ResolvedLink {
-        // Without a handler the resolver gets no hook at all: the hot path builds no event.
-        var onStep: (@Sendable (ResolutionStep) -> Void)?
-        if let handler = configuration.eventHandler {
-            onStep = { step in
-                if let event = Self.event(for: step, of: url) { handler(event) }
-            }
-        }
-        do throws(LinkError) {
-            let link = try await resolver.resolve(url, startedAt: startedAt, deadline: deadline, onStep: onStep)
-            emit(.resolved, url, duration: clock.now - startedAt)
-            return link
-        } catch {
-            emit(.failed, url, duration: clock.now - startedAt, errorCode: error.code, reason: error.message)
-            return ResolvedLink(requestedURL: url, isPubWeb: true, error: error)
-        }
-    }
-
-    /// The public event of a resolver step; a failed request shows up as the retry or the failure that follows it.
-    private static func event(for step: ResolutionStep, of url: URL) -> LinkEvent? {
-        switch step {
-        case let .requestSent(attempt, requested):
-            LinkEvent(.requestSent, url: url, attempt: attempt, target: requested == url.redacted ? nil : requested)
-        case let .answered(attempt, statusCode, bytes, duration):
-            LinkEvent(.answered, url: url, attempt: attempt, statusCode: statusCode, bytes: bytes, duration: duration)
-        case let .retrying(reason, after):
-            LinkEvent(.retrying, url: url, attempt: 2, duration: after, reason: reason)
-        case let .redirected(target):
-            LinkEvent(.redirected, url: url, target: target)
-        case .requestFailed:
-            nil
-        }
-    }
-
-    private func notifyImmediately(_ link: ResolvedLink, url: URL) -> LinkHandle {
-        LinkHandle(url: url, isHandled: true, outcome: deliver(link))
-    }
-
-    private func opened(_ outcome: LinkOutcome, url: URL) -> LinkHandle {
-        report(outcome, url: url)
-        return LinkHandle(url: url, isHandled: true, outcome: outcome)
-    }
-
-    /// Runs `body` as one admission, or returns `nil` once shutdown began.
-    private func whileAccepting<T>(_ body: () -> T) -> T? {
-        let admitted = admission.withTrackedLock { admission in
-            guard admission.isOpen else { return false }
-            admission.taking += 1
-            return true
-        }
-        guard admitted else { return nil }
-        defer {
-            let drained = admission.withTrackedLock { admission in
-                admission.taking -= 1
-                guard admission.taking == 0, !admission.isOpen else { return [CheckedContinuation<Void, Never>]() }
-                defer { admission.drainWaiters.removeAll() }
-                return admission.drainWaiters
-            }
-            for waiter in drained { waiter.resume() }
-        }
-        return body()
-    }
-
-    /// Stops taking links and returns once every entry point that was taking one has finished.
-    private func closeAdmission() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let drained = admission.withTrackedLock { admission in
-                admission.isOpen = false
-                guard admission.taking > 0 else { return true }
-                admission.drainWaiters.append(continuation)
-                return false
-            }
-            if drained { continuation.resume() }
-        }
-    }
-
-    private func refuseForShutdown(_ url: URL) -> LinkHandle {
-        emit(.refused, url, errorCode: .shuttingDown)
-        return LinkHandle(url: url, isHandled: false, outcome: LinkOutcome())
+    /// Ends a flight once: reports it, delivers its link, releases its claim and hands the outcome to its callers.
+    private func finish(_ flight: Flight, with link: ResolvedLink) {
+        let (won, ticket) = flight.finish()
+        guard won else { return }
+        if let ticket { clock.scheduler.cancel(ticket) }
+        events.finished(link, duration: clock.now - flight.startedAt)
+        let outcome = deliver(link)
+        registry.complete(flight.identity, now: clock.now)
+        flight.pending.complete(outcome)
     }
 
     /// Posts the link's one notification, then hands it to the dispatcher.
     private func deliver(_ link: ResolvedLink) -> LinkOutcome {
         broadcaster.post(link)
         let outcome = dispatcher.dispatch(link)
-        report(outcome, url: link.requestedURL)
+        events.report(outcome, url: link.requestedURL)
         return outcome
     }
 
-    private func report(_ outcome: LinkOutcome, url: URL) {
-        if let routed = outcome.routedURL { emit(.routed, url, reason: outcome.route?.pattern, target: routed) }
-        if let opened = outcome.openedURL { emit(.opened, url, target: opened) }
+    private func reported(_ outcome: LinkOutcome, url: URL) -> LinkHandle {
+        events.report(outcome, url: url)
+        return LinkHandle(url: url, isHandled: true, outcome: outcome)
     }
 
-    private func shuttingDownError(_ url: URL) -> LinkError {
-        LinkError(
-            code: .shuttingDown,
-            message: "The link manager is shutting down and took no new link (\(url.redactedString));"
-                + " nothing was requested. Send the request to another instance."
-        )
-    }
-
-    /// Reports an event; builds nothing when no handler is set.
-    private func emit(
-        _ kind: LinkEvent.Kind,
-        _ url: URL,
-        duration: Duration? = nil,
-        errorCode: LinkError.Code? = nil,
-        reason: String? = nil,
-        target: URL? = nil
-    ) {
-        guard let handler = configuration.eventHandler else { return }
-        handler(LinkEvent(kind, url: url, duration: duration, errorCode: errorCode, reason: reason, target: target))
-    }
-
-    /// The identity of a click for coalescing: scheme and host case-folded (trailing dot dropped), port, path and
-    /// query exactly as received; the fragment never reaches the server, so it does not make another click.
-    /// URLs with credentials never get here (the policy refuses them first).
-    static func coalescingKey(_ url: URL) -> String {
-        var host = (url.host(percentEncoded: true) ?? "").lowercased()
-        if host.hasSuffix(".") { host.removeLast() }
-        var key = (url.scheme ?? "").lowercased() + "://" + host
-        if let port = url.port { key += ":\(port)" }
-        key += url.path(percentEncoded: true)
-        if let query = url.query(percentEncoded: true) { key += "?" + query }
-        return key
-    }
-
-    private struct Admission {
-        var isOpen = true
-        /// Entry points taking a link right now.
-        var taking = 0
-        /// Shutdowns waiting for `taking` to reach zero.
-        var drainWaiters: [CheckedContinuation<Void, Never>] = []
+    /// `openURL` on a URL that is not an app link: the router only.
+    private func routed(_ url: URL) -> LinkHandle {
+        guard let route = router?.routeReturningMatch(url) else {
+            return LinkHandle(url: url, isHandled: false, outcome: LinkOutcome())
+        }
+        events.emit(.routed, url, reason: route.pattern, target: url)
+        return LinkHandle(url: url, isHandled: true, outcome: LinkOutcome(routedURL: url, route: route))
     }
 }

@@ -156,6 +156,9 @@ final class CurlMulti: Sendable {
             return .success(response(t))
         }
         let detail = String(cString: ulk_strerror(code)) + Self.errorText(t)
+        if t.deadline_passed != 0 {
+            return .failure(TransportError(.timedOut, detail: "not sent: its deadline passed while it waited for a connection"))
+        }
         if t.resend_refused != 0 {
             return .failure(TransportError(.noAnswer, detail: "the connection closed before an answer; not re-sent"))
         }

@@ -21,7 +21,11 @@ internal import _CLibcurl
 ///   still connects over IPv4), then verified before the request is sent. libcurl does no lookup of its own.
 /// - **No proxy**: `http_proxy`, `HTTPS_PROXY`, `ALL_PROXY` and the like are ignored, since through a proxy the
 ///   connection would go to the proxy and the proxy would look the name up again, past the check.
-/// - No redirect is followed, only `http` and `https`, no signals, HTTP/1.1.
+/// - **Nothing is sent after its deadline**: a request still waiting for a connection slot when its
+///   ``TransportRequest/deadline`` passes is dropped unsent (libcurl 7.80+), so no click is counted for a caller
+///   that was already answered.
+/// - `GET` only (any other method is refused unsent), no redirect is followed, only `http` and `https`, no
+///   signals, HTTP/1.1.
 /// - Cancellation resumes the caller at once; the thread drops the transfer.
 ///
 /// If libcurl cannot be loaded, ``make(configuration:nameResolver:)`` returns `nil`; ``LinkResolver/defaultTransport()``
@@ -87,15 +91,25 @@ public final class CurlTransport: LinkTransport {
         guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = request.url.host(percentEncoded: false), !host.isEmpty
         else { throw TransportError(.noAnswer, detail: "not an http(s) URL with a host") }
+        guard request.method == .get else {
+            throw TransportError(.noAnswer, detail: "CurlTransport sends GET requests only, not \(request.method)")
+        }
         let addresses = try await CheckedAddress.resolve(
             host, with: nameResolver, allowsLocalAddresses: request.allowsLocalAddresses)
         try Task.checkCancellation()
-        let lines = request.headerFields.map { "\($0.key): \($0.value)" }
+        let lines = request.headerFields.map { "\($0.name): \($0.value)" }
         let pin = AddressPin(addresses, port: request.url.port ?? (scheme == "https" ? 443 : 80))
+        // The deadline as time left: libcurl's side keeps its own monotonic clock.
+        var sendWithin: Int64 = -1
+        if let deadline = request.deadline {
+            let (seconds, attoseconds) = (deadline - .now).components
+            sendWithin = max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        }
         let transfer = withCStrings(lines) { pointers in
             ulk_transfer_create(
                 request.url.absoluteString, pointers, Int32(lines.count), pin.connectTo, pin.resolve, pin.allowed,
-                max(0, maxBodyBytes), max(1024, configuration.maxHeaderBytes), request.allowsReusedConnection ? 0 : 1)
+                max(0, maxBodyBytes), max(1024, configuration.maxHeaderBytes), request.allowsReusedConnection ? 0 : 1,
+                sendWithin)
         }
         guard let transfer else { throw TransportError(.noAnswer, detail: "libcurl could not set up the request") }
         do {

@@ -1,6 +1,4 @@
 import Foundation
-import Synchronization
-internal import _LinkKitLocking
 
 /// Resolves one pub-web tracking URL: one `GET` that counts the click and returns where the link goes.
 ///
@@ -117,241 +115,56 @@ public struct LinkResolver: Sendable {
     public func resolve(
         _ url: URL, startedAt: ContinuousClock.Instant? = nil, deadline: ContinuousClock.Instant? = nil
     ) async throws(LinkError) -> ResolvedLink {
-        try await resolve(url, startedAt: startedAt, deadline: deadline, onStep: nil)
-    }
-
-    /// ``resolve(_:startedAt:deadline:)`` reporting each step to `onStep` (on the resolving task, in order).
-    package func resolve(
-        _ url: URL, startedAt: ContinuousClock.Instant? = nil, deadline: ContinuousClock.Instant? = nil,
-        onStep: (@Sendable (ResolutionStep) -> Void)?
-    ) async throws(LinkError) -> ResolvedLink {
         if let refusal = configuration.policy.check(url) { throw refusal }
-        let start = startedAt ?? clock.now
-        var effective = start + configuration.timeout
-        if let deadline, deadline < effective { effective = deadline }
-        let attempt = ResolutionAttempt(resolver: self, deadline: effective, onStep: onStep)
+        let deadline = Deadline(start: startedAt ?? clock.now, timeout: configuration.timeout, limit: deadline)
+        let attempt = attempt(deadline, onStep: nil)
         do {
-            guard clock.now < effective else { throw DeadlineExceeded() }
-            let response = try await withDeadline(effective, clock: clock) { try await attempt.run(url) }
-            return ResolvedLink(
-                requestedURL: url,
-                deepLinkURL: response.deepLinkURL,
-                webLinkURL: response.webLinkURL,
-                isPubWeb: true,
-                error: response.unsafeLinkError
-            )
+            guard clock.now < deadline.instant else { throw DeadlineExceeded() }
+            // Called on its own, the resolver answers at the deadline even over a transport that ignores
+            // cancellation: the requests run in a task of their own (see `withDeadline`).
+            let response = try await withDeadline(deadline.instant, clock: clock) { try await attempt.run(url) }
+            return Self.link(url, response)
         } catch {
-            throw attempt.linkError(for: error, url, allowed: effective - start)
+            throw .resolution(error, url: url, allowed: deadline.allowed, maxBodyBytes: configuration.maxBodyBytes)
         }
     }
 
-    /// The one deadline mechanism: the resolution races the clock; whichever ends first resumes the caller
-    /// and cancels the other. Every transport goes through it, so tests on an injected clock take the production
-    /// path. The caller waits on a continuation, not on the resolution's task: a transport that ignores
-    /// cancellation cannot hold the caller past the deadline (its task is left to finish on its own).
-    fileprivate func request(_ url: URL, fresh: Bool) -> TransportRequest {
-        TransportRequest(
-            url: url,
-            headerFields: ["Accept": "application/json", "User-Agent": configuration.userAgent],
-            allowsLocalAddresses: configuration.policy.allowsLocalHosts,
-            allowsReusedConnection: !fresh
-        )
-    }
-
-    fileprivate func send(_ request: TransportRequest) async throws -> TransportResponse {
-        try await transport.send(request, maxBodyBytes: configuration.maxBodyBytes)
-    }
-
-    fileprivate var clockNow: ContinuousClock.Instant { clock.now }
-
-    fileprivate func sleep(until instant: ContinuousClock.Instant) async throws {
-        try await clock.sleep(until: instant)
-    }
-}
-
-/// One step of a resolution, for the manager's events (logs and metrics). URLs carry no credentials.
-package enum ResolutionStep: Sendable, Hashable {
-    /// A request went to the transport (attempt 1, or 2 for the retry; redirects count their own attempts).
-    case requestSent(attempt: Int, url: URL)
-    /// The transport returned an answer.
-    case answered(attempt: Int, statusCode: Int, bytes: Int, duration: Duration)
-    /// The request is sent again after `after`.
-    case retrying(reason: String, after: Duration)
-    /// The answer redirected to `to`, which the policy admitted.
-    case redirected(to: URL)
-    /// The transport failed.
-    case requestFailed(attempt: Int, kind: TransportError.Kind)
-}
-
-/// One resolution: the redirect chain and the single retry it may spend.
-private struct ResolutionAttempt: Sendable {
-    let resolver: LinkResolver
-    let deadline: ContinuousClock.Instant
-    let onStep: (@Sendable (ResolutionStep) -> Void)?
-
-    private var configuration: LinkResolver.Configuration { resolver.configuration }
-
-    func run(_ requestedURL: URL) async throws -> ResolutionResponse {
-        var url = requestedURL
-        var redirects = 0
-        var retryLeft = true
-        while true {
-            let response = try await fetch(url, retryLeft: &retryLeft)
-            switch response.statusCode {
-            case 200..<300:
-                // Checked here too, so a custom transport that ignores the cap cannot hand over a huge body.
-                guard response.body.count <= configuration.maxBodyBytes else {
-                    throw TransportError(.bodyTooLarge, detail: "\(response.body.count) bytes")
-                }
-                return try ResolutionResponse.decode(response.body, requestedURL: requestedURL)
-            case 301, 302, 303, 307, 308:
-                // An answer without a usable Location is still an answer: reported, never requested again.
-                guard let location = response.headerField("Location"), !location.isEmpty,
-                      let target = URL(string: location, relativeTo: url)?.absoluteURL
-                else {
-                    throw status(response.statusCode, requestedURL, "a redirect without a usable Location")
-                }
-                redirects += 1
-                if redirects > configuration.maxRedirects {
-                    throw status(response.statusCode, requestedURL, "more than \(configuration.maxRedirects) redirects")
-                }
-                if let refusal = configuration.policy.check(target) {
-                    throw LinkError(
-                        code: .hostNotAllowed,
-                        message: "The answer for \(requestedURL.redactedString) redirects to a URL the policy refuses. "
-                            + refusal.message
-                    )
-                }
-                onStep?(.redirected(to: target.redacted))
-                url = target
-            default:
-                throw status(response.statusCode, requestedURL, "status \(response.statusCode)")
-            }
-        }
-    }
-
-    /// One request, plus the retry when it is allowed and fits before the deadline.
-    private func fetch(_ url: URL, retryLeft: inout Bool) async throws -> TransportResponse {
+    /// Resolves `url` on the calling task, until `deadline`: the manager's path, where the flight's deadline entry
+    /// answers the link's callers at the deadline and cancels this task (so no task of its own is needed here).
+    ///
+    /// The policy has checked `url` already.
+    ///
+    /// - Parameters:
+    ///   - url: The tracking URL, as received.
+    ///   - deadline: The resolution's deadline, computed where the link entered.
+    ///   - onStep: Told each step, in order, on this task; `nil` builds no step.
+    /// - Throws: As ``resolve(_:startedAt:deadline:)``.
+    package func resolve(
+        _ url: URL, until deadline: Deadline, onStep: (@Sendable (ResolutionStep) -> Void)?
+    ) async throws(LinkError) -> ResolvedLink {
         do {
-            let response = try await send(url, attempt: 1)
-            guard [502, 503, 504].contains(response.statusCode), retryLeft,
-                  let delay = retryDelay(retryAfter: response.headerField("Retry-After"))
-            else { return response }
-            retryLeft = false
-            onStep?(.retrying(reason: "status \(response.statusCode)", after: delay))
-            try await resolver.sleep(until: resolver.clockNow + delay)
-            return try await send(url, attempt: 2)
-        } catch let error as TransportError where error.kind == .noAnswer && retryLeft {
-            guard let delay = retryDelay(retryAfter: nil) else { throw error }
-            retryLeft = false
-            onStep?(.retrying(reason: "no answer (\(error.kind))", after: delay))
-            try await resolver.sleep(until: resolver.clockNow + delay)
-            return try await send(url, attempt: 2)
+            guard clock.now < deadline.instant else { throw DeadlineExceeded() }
+            return Self.link(url, try await attempt(deadline, onStep: onStep).run(url))
+        } catch {
+            throw .resolution(error, url: url, allowed: deadline.allowed, maxBodyBytes: configuration.maxBodyBytes)
         }
     }
 
-    /// One request through the transport; the retry (attempt 2) asks for a fresh connection.
-    private func send(_ url: URL, attempt: Int) async throws -> TransportResponse {
-        // No request may start once the deadline has passed (a retry's pause can end close to it).
-        guard resolver.clockNow < deadline else { throw DeadlineExceeded() }
-        let request = resolver.request(url, fresh: attempt > 1)
-        guard let onStep else { return try await resolver.send(request) }
-        onStep(.requestSent(attempt: attempt, url: url.redacted))
-        let sent = resolver.clockNow
-        do {
-            let response = try await resolver.send(request)
-            onStep(.answered(
-                attempt: attempt, statusCode: response.statusCode, bytes: response.body.count,
-                duration: resolver.clockNow - sent))
-            return response
-        } catch let error as TransportError {
-            onStep(.requestFailed(attempt: attempt, kind: error.kind))
-            throw error
-        }
+    /// The clock the resolver's deadlines are on.
+    package var deadlineClock: LinkClock { clock }
+
+    private func attempt(_ deadline: Deadline, onStep: (@Sendable (ResolutionStep) -> Void)?) -> ResolutionAttempt {
+        ResolutionAttempt(
+            configuration: configuration, transport: transport, clock: clock, deadline: deadline, onStep: onStep)
     }
 
-    /// The pause before the retry, or `nil` when it does not fit before the deadline or the server asks for too long.
-    private func retryDelay(retryAfter: String?) -> Duration? {
-        var delay = configuration.retryDelay
-        if let retryAfter {
-            guard let seconds = RetryAfter.seconds(retryAfter), seconds <= configuration.maxRetryAfter.seconds else {
-                return nil
-            }
-            delay = .milliseconds(Int64(seconds * 1000))
-        }
-        // Leave the retried request some time of its own, or it would only turn into a timeout.
-        return resolver.clockNow + delay + .milliseconds(50) < deadline ? delay : nil
-    }
-
-    /// The one place a failure becomes a ``LinkError``.
-    func linkError(for error: any Error, _ url: URL, allowed: Duration) -> LinkError {
-        let shown = url.redactedString
-        switch error {
-        case let error as LinkError:
-            return error
-        case is DeadlineExceeded:
-            return LinkError(
-                code: .timeout,
-                message: "No answer for \(shown) within \(allowed.seconds) s; retry later or open the link in a browser."
-            )
-        case let error as TransportError:
-            switch error.kind {
-            case .timedOut:
-                return LinkError(
-                    code: .timeout,
-                    message: "The transport gave up waiting for \(shown) (\(error.description));"
-                        + " retry later or open the link in a browser.",
-                    underlyingError: error
-                )
-            case .bodyTooLarge:
-                return LinkError(
-                    code: .responseTooLarge,
-                    message: "The answer for \(shown) is larger than \(configuration.maxBodyBytes) bytes;"
-                        + " it is not a Response Handler answer. Open the link in a browser.",
-                    underlyingError: error
-                )
-            case .addressNotAllowed:
-                return LinkError(
-                    code: .hostNotAllowed,
-                    message: "Refused to resolve \(shown): \(error.detail); nothing was sent.",
-                    underlyingError: error
-                )
-            case .encodedBody:
-                return LinkError(
-                    code: .invalidResponse,
-                    message: "The answer for \(shown) came compressed though none was asked for; it was not read."
-                        + " Open the link in a browser.",
-                    underlyingError: error
-                )
-            default:
-                return LinkError(
-                    code: .network,
-                    message: "The request for \(shown) failed (\(error.description)); retry later.",
-                    underlyingError: error
-                )
-            }
-        default:
-            return LinkError(
-                code: .cancelled,
-                message: "The resolution of \(shown) was cancelled before it finished.",
-                underlyingError: error
-            )
-        }
-    }
-
-    private func status(_ code: Int, _ url: URL, _ what: String) -> LinkError {
-        LinkError(
-            code: .httpStatus,
-            message: "The server answered \(url.redactedString) with \(what); open the link in a browser instead.",
-            statusCode: code
+    private static func link(_ url: URL, _ response: ResolutionResponse) -> ResolvedLink {
+        ResolvedLink(
+            requestedURL: url,
+            deepLinkURL: response.deepLinkURL,
+            webLinkURL: response.webLinkURL,
+            isPubWeb: true,
+            error: response.unsafeLinkError
         )
-    }
-}
-
-extension Duration {
-    /// The duration in seconds, as a `Double`.
-    var seconds: Double {
-        let (whole, attoseconds) = components
-        return Double(whole) + Double(attoseconds) / 1e18
     }
 }

@@ -94,13 +94,13 @@ public final class URLSessionTransport: LinkTransport {
         }
         try Task.checkCancellation()
         var urlRequest = URLRequest(url: request.url)
-        urlRequest.httpMethod = request.method
+        urlRequest.httpMethod = request.method.rawValue
         urlRequest.cachePolicy = .reloadIgnoringLocalAndRemoteCacheData
         urlRequest.httpShouldHandleCookies = false
         // Replaces the `deflate, gzip, br, zstd` libcurl would send under FoundationNetworking.
         urlRequest.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
-        for (name, value) in request.headerFields {
-            urlRequest.setValue(value, forHTTPHeaderField: name)
+        for field in request.headerFields {
+            urlRequest.addValue(field.value, forHTTPHeaderField: field.name)
         }
         let task = session.dataTask(with: urlRequest)
         let id = task.taskIdentifier

@@ -17,6 +17,8 @@ typedef struct ulk_transfer {
     int sends;            // requests libcurl was about to send (the pre-request callback)
     int max_sends;        // more is refused: libcurl's silent re-send on a fresh connection is aborted
     int resend_refused;   // the pre-request callback refused a re-send
+    long long deadline_ns; // CLOCK_MONOTONIC instant after which the request is not sent; 0 for none
+    int deadline_passed;  // the pre-request callback refused to send after the deadline
     int address_mismatch; // the connection did not go to the pinned address
     int over_cap;         // body or header block over its cap
     int encoded;          // a 2xx answer with a Content-Encoding other than identity
@@ -50,10 +52,12 @@ int ulk_curl_counts_requests(void);
 /// CURLOPT_CONNECT_TO entry ("host:port:name:port") or NULL; `resolve` a CURLOPT_RESOLVE entry giving that name
 /// its addresses ("name:port:a1,[a2]") or NULL; `pinned` the bare addresses, comma separated (or NULL): the
 /// connection must go to one of them. `fresh_connect` forbids a pooled connection. Proxies are never used (not
-/// even those named by http_proxy, HTTPS_PROXY or ALL_PROXY). Returns NULL on failure.
+/// even those named by http_proxy, HTTPS_PROXY or ALL_PROXY). `send_within_ns` (when >= 0): the request is not
+/// sent once that long has passed (a transfer still waiting for a connection slot then fails unsent). Returns NULL
+/// on failure.
 ulk_transfer *ulk_transfer_create(const char *url, const char *const *header_lines, int header_count,
                                   const char *connect_to, const char *resolve, const char *pinned, size_t cap,
-                                  size_t header_cap, int fresh_connect);
+                                  size_t header_cap, int fresh_connect, long long send_within_ns);
 void ulk_transfer_free(ulk_transfer *transfer);
 
 void *ulk_multi_create(long max_host_connections, long max_total_connections, long max_cached);

@@ -1,9 +1,12 @@
 import Synchronization
 import _LinkKitLocking
-import UniversalLinkKit
+@testable import UniversalLinkKit
 
 /// A clock whose time moves only when the test advances it, counting the sleeps it has going and the ones
 /// cancelled, so a test can tell a deadline driven by this clock and a timer left behind.
+///
+/// ``wait(until:timeout:)`` is woken by the clock's own changes (a sleep starting or ending, time moving), never
+/// by polling.
 final class ManualClock: Sendable {
     private struct Sleeper {
         let until: ContinuousClock.Instant
@@ -16,17 +19,31 @@ final class ManualClock: Sendable {
         var cancelledBeforeSleeping: Set<Int> = []
         var nextID = 0
         var cancelledSleeps = 0
+        /// Tests waiting for a condition on the clock, re-checked after every change.
+        var watchers: [(condition: @Sendable (ManualClock) -> Bool, waiter: Waiter<Void>)] = []
     }
 
     private let state: Mutex<State>
+    /// The clock to inject: one value, so that everything injected with it shares its deadline scheduler.
+    let linkClock: LinkClock
 
     init(start: ContinuousClock.Instant = .now) {
-        state = Mutex(State(now: start))
+        let state = Mutex(State(now: start))
+        self.state = state
+        // The closures reach the clock through a box set below, since `self` is not available yet.
+        let box = Box()
+        linkClock = LinkClock(now: { box.clock.now }, sleep: { try await box.clock.sleep(until: $0) })
+        box.set(self)
     }
 
-    /// The clock to inject.
-    var linkClock: LinkClock {
-        LinkClock(now: { self.now }, sleep: { try await self.sleep(until: $0) })
+    /// Holds the clock for the closures of its `LinkClock` (set once, in `init`, before any use).
+    private final class Box: Sendable {
+        private let stored = Mutex<ManualClock?>(nil)
+        func set(_ clock: ManualClock) { stored.withTrackedLock { $0 = clock } }
+        var clock: ManualClock {
+            guard let clock = stored.withTrackedLock({ $0 }) else { preconditionFailure("used before init ended") }
+            return clock
+        }
     }
 
     var now: ContinuousClock.Instant { state.withTrackedLock { $0.now } }
@@ -34,6 +51,8 @@ final class ManualClock: Sendable {
     var sleeperCount: Int { state.withTrackedLock { $0.sleepers.count } }
     /// Sleeps ended by cancellation.
     var cancelledSleeps: Int { state.withTrackedLock { $0.cancelledSleeps } }
+    /// Deadlines armed on the injected clock and not yet run or cancelled.
+    var pendingDeadlines: Int { linkClock.scheduler.pendingCount }
 
     /// Moves the time on and wakes the sleeps that are due.
     func advance(by duration: Duration) {
@@ -44,16 +63,30 @@ final class ManualClock: Sendable {
             return ids.compactMap { state.sleepers.removeValue(forKey: $0)?.continuation }
         }
         for continuation in due { continuation.resume() }
+        changed()
     }
 
-    /// Waits (in real time, generously) until `condition` holds.
-    func wait(until condition: @Sendable (ManualClock) -> Bool, timeout: Duration = .seconds(30)) async -> Bool {
-        let limit = ContinuousClock.now + timeout
-        while !condition(self) {
-            guard ContinuousClock.now < limit else { return false }
-            try? await Task.sleep(for: .milliseconds(5))
+    /// Waits (in real time, generously) until `condition` holds; it is checked after every change of the clock.
+    ///
+    /// - Returns: Whether it held before `timeout`.
+    func wait(until condition: @escaping @Sendable (ManualClock) -> Bool, timeout: Duration = .seconds(30)) async -> Bool {
+        let waiter = Waiter<Void>()
+        state.withTrackedLock { $0.watchers.append((condition, waiter)) }
+        // Checked after registering, so a change between the two is not missed.
+        changed()
+        if case .value = await waiter.wait(until: .now + timeout, clock: .continuous) { return true }
+        return condition(self)
+    }
+
+    /// Resumes the watchers whose condition now holds (conditions run outside the lock: they read the clock).
+    private func changed() {
+        let watchers = state.withTrackedLock { $0.watchers }
+        let satisfied = watchers.filter { $0.condition(self) }
+        guard !satisfied.isEmpty else { return }
+        state.withTrackedLock { state in
+            state.watchers.removeAll { watcher in satisfied.contains { $0.waiter === watcher.waiter } }
         }
-        return true
+        for watcher in satisfied { watcher.waiter.resume(returning: ()) }
     }
 
     private func sleep(until instant: ContinuousClock.Instant) async throws {
@@ -61,6 +94,7 @@ final class ManualClock: Sendable {
             state.nextID += 1
             return state.nextID
         }
+        defer { changed() }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 enum Start { case wait, due, cancelled }
@@ -74,7 +108,7 @@ final class ManualClock: Sendable {
                     return .wait
                 }
                 switch start {
-                case .wait: break
+                case .wait: changed()
                 case .due: continuation.resume()
                 case .cancelled: continuation.resume(throwing: CancellationError())
                 }

@@ -1,0 +1,68 @@
+import Foundation
+import Synchronization
+internal import _LinkKitLocking
+
+/// One resolution in flight: the click, its deadline, the outcome its activations await, and the one task that
+/// resolves it.
+///
+/// Invariant: the flight is finished once (``finish()`` returns `true` to exactly one caller: the resolution's
+/// task, its deadline, or a shutdown), and only the finisher delivers its outcome; its task is cancelled by
+/// ``cancel()`` whether it was attached before or after.
+final class Flight: Sendable {
+    private struct Control {
+        var task: Task<Void, Never>?
+        var isCancelled = false
+        var isFinished = false
+        var deadlineTicket: DeadlineScheduler.Ticket?
+    }
+
+    /// The click.
+    let identity: ClickIdentity
+    /// The link as the activation that started the flight handed it in.
+    let url: URL
+    /// When the activation that started it happened.
+    let startedAt: ContinuousClock.Instant
+    /// The outcome; its ``PendingOutcome/deadline`` is the flight's.
+    let pending: PendingOutcome
+    private let control = Mutex(Control())
+
+    init(identity: ClickIdentity, url: URL, startedAt: ContinuousClock.Instant, deadline: ContinuousClock.Instant) {
+        self.identity = identity
+        self.url = url
+        self.startedAt = startedAt
+        self.pending = PendingOutcome(deadline: deadline)
+    }
+
+    /// When the resolution ends at the latest.
+    var deadline: ContinuousClock.Instant { pending.deadline }
+
+    /// Hands over the task that resolves the flight and the deadline entry that ends it at the latest.
+    func attach(_ task: Task<Void, Never>, deadline ticket: DeadlineScheduler.Ticket) {
+        let cancelNow = control.withTrackedLock { control -> Bool in
+            control.task = task
+            control.deadlineTicket = ticket
+            return control.isCancelled
+        }
+        if cancelNow { task.cancel() }
+    }
+
+    /// Cancels the resolving task (now, or when it is attached).
+    func cancel() {
+        let task = control.withTrackedLock { control -> Task<Void, Never>? in
+            control.isCancelled = true
+            return control.task
+        }
+        task?.cancel()
+    }
+
+    /// Claims the right to deliver the outcome.
+    ///
+    /// - Returns: `true` for the first caller, with the deadline entry to disarm; `false` afterwards.
+    func finish() -> (won: Bool, deadlineTicket: DeadlineScheduler.Ticket?) {
+        control.withTrackedLock { control in
+            guard !control.isFinished else { return (false, nil) }
+            control.isFinished = true
+            return (true, control.deadlineTicket)
+        }
+    }
+}

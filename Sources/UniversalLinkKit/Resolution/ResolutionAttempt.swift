@@ -1,0 +1,83 @@
+import Foundation
+
+/// One resolution's requests: the redirect chain and the single retry, on the task that runs it.
+///
+/// It holds what it needs as values (settings, transport, clock, deadline, step hook) and calls nothing back: the
+/// resolver builds it, runs it, and maps what it throws.
+struct ResolutionAttempt: Sendable {
+    let configuration: LinkResolver.Configuration
+    let transport: any LinkTransport
+    let clock: LinkClock
+    let deadline: Deadline
+    let onStep: (@Sendable (ResolutionStep) -> Void)?
+
+    /// Requests `requestedURL`, following redirects, and decodes the answer.
+    ///
+    /// - Throws: ``LinkError``, ``TransportError``, ``DeadlineExceeded`` or `CancellationError`.
+    func run(_ requestedURL: URL) async throws -> ResolutionResponse {
+        var redirects = RedirectState(
+            requestedURL: requestedURL, maxRedirects: configuration.maxRedirects, policy: configuration.policy)
+        var retry = RetryBudget(delay: configuration.retryDelay, maxRetryAfter: configuration.maxRetryAfter)
+        while true {
+            let response = try await fetch(redirects.current, retry: &retry)
+            switch response.statusCode {
+            case 200..<300:
+                // Checked here too, so a custom transport that ignores the cap cannot hand over a huge body.
+                guard response.body.count <= configuration.maxBodyBytes else {
+                    throw TransportError(.bodyTooLarge, detail: "\(response.body.count) bytes")
+                }
+                return try ResolutionResponse.decode(response.body, requestedURL: requestedURL)
+            case let status where RedirectState.isRedirect(status):
+                let target = try redirects.follow(response)
+                onStep?(.redirected(to: target.redacted))
+            case let status:
+                throw LinkError.status(status, url: requestedURL, "status \(status)")
+            }
+        }
+    }
+
+    /// One request, plus the retry when the budget allows it.
+    private func fetch(_ url: URL, retry: inout RetryBudget) async throws -> TransportResponse {
+        do {
+            let response = try await send(url, attempt: 1)
+            guard RetryBudget.isRetryable(response.statusCode),
+                  let pause = retry.spend(
+                    retryAfter: response.headerField("Retry-After"), now: clock.now, deadline: deadline.instant)
+            else { return response }
+            onStep?(.retrying(reason: "status \(response.statusCode)", after: pause))
+            try await clock.sleep(until: clock.now + pause)
+            return try await send(url, attempt: 2)
+        } catch let error as TransportError where error.kind == .noAnswer {
+            guard let pause = retry.spend(retryAfter: nil, now: clock.now, deadline: deadline.instant) else { throw error }
+            onStep?(.retrying(reason: "no answer (\(error.kind))", after: pause))
+            try await clock.sleep(until: clock.now + pause)
+            return try await send(url, attempt: 2)
+        }
+    }
+
+    /// One request through the transport; the retry (attempt 2) asks for a fresh connection.
+    private func send(_ url: URL, attempt: Int) async throws -> TransportResponse {
+        // No request may start once the deadline has passed (a retry's pause can end close to it).
+        guard clock.now < deadline.instant else { throw DeadlineExceeded() }
+        var request = TransportRequest(
+            url: url,
+            headerFields: ["Accept": "application/json", "User-Agent": configuration.userAgent],
+            allowsLocalAddresses: configuration.policy.allowsLocalHosts,
+            allowsReusedConnection: attempt == 1
+        )
+        request.deadline = deadline.instant
+        guard let onStep else { return try await transport.send(request, maxBodyBytes: configuration.maxBodyBytes) }
+        onStep(.requestSent(attempt: attempt, url: url.redacted))
+        let sent = clock.now
+        do {
+            let response = try await transport.send(request, maxBodyBytes: configuration.maxBodyBytes)
+            onStep(.answered(
+                attempt: attempt, statusCode: response.statusCode, bytes: response.body.count,
+                duration: clock.now - sent))
+            return response
+        } catch let error as TransportError {
+            onStep(.requestFailed(attempt: attempt, kind: error.kind))
+            throw error
+        }
+    }
+}
