@@ -103,7 +103,7 @@ enum AASACommand {
                     "message": d.message,
                 ] as [String: Any]))
             } else {
-                Console.out(d.description)
+                Console.out(Console.escaped(d.description))
             }
         }
         if !parsed.has("json") {

@@ -37,8 +37,9 @@ enum ServeCommand {
         stub.setResponder { request in ResponseHandlerStub.demoBehaviors[request.target] }
         // Logged once the answer is out, with the status the stub actually sent.
         stub.setResponseObserver { request, status in
-            Console.out("\(request.method) \(request.target) Accept: \(request.header("accept") ?? "-") -> "
-                + logged(status, for: request, links: ResponseHandlerStub.demoLinks))
+            // What a client sent is untrusted: escaped, so a request cannot forge log lines.
+            Console.out(Console.escaped("\(request.method) \(request.target) Accept: \(request.header("accept") ?? "-") -> "
+                + logged(status, for: request, links: ResponseHandlerStub.demoLinks)))
         }
 
         Console.out("Response Handler stub listening on \(stub.baseURL.absoluteString)")
