@@ -2,7 +2,8 @@ import Foundation
 import UniversalLinkKit
 
 /// `linux-host resolve|inapp|push [options] INPUT...`: hands each input to the manager at once, as a burst, and
-/// prints one result per input, in input order.
+/// prints one result per input, in input order: its notification, what the opener got and a summary line, once
+/// every notification was delivered.
 enum ResolveCommand {
     /// Which entry point of the manager the command exercises.
     enum Kind: String, Sendable {
@@ -65,24 +66,24 @@ enum ResolveCommand {
 
         let center = NotificationCenter()
         // The observer is in place before anything reaches the manager: no notification can be missed.
-        let observer = HostObserver(center: center, printing: !json)
+        let observer = HostObserver(center: center, printing: json ? .never : .inInputOrder)
         defer { observer.stop() }
-        let opener = URLOpener { url in
-            if !json { Console.out("  opened \(url.absoluteString)") }
-            return true
-        }
-        let manager = LinkManager(configuration: configuration, notificationCenter: center, opener: opener)
+        // What the opener got is each outcome's `openedURL`, printed with its input.
+        let manager = LinkManager(configuration: configuration, notificationCenter: center, opener: URLOpener { _ in true })
 
         var handed: [(input: String, handle: LinkHandle?, refusal: String?)] = []
         for input in parsed.positionals {
-            if !json { Console.out("-> \(kind.rawValue) \(input)") }
             let (handle, refusal) = hand(input, to: manager, kind: kind)
             handed.append((input, handle, refusal))
         }
+        var outcomes: [LinkOutcome?] = []
+        for (_, handle, _) in handed { outcomes.append(await handle?.outcome) }
+        // Every notification delivered (and so held by the observer) before the first line: the burst resolves in
+        // any order, the output is in input order and complete.
+        await manager.waitUntilIdle()
 
         var failed = false
-        for (input, handle, refusal) in handed {
-            let outcome = await handle?.outcome
+        for ((input, handle, refusal), outcome) in zip(handed, outcomes) {
             let link = handle?.url.flatMap(observer.link(for:)) ?? outcome?.resolvedLink
             let notified = outcome?.resolvedLink != nil
             let handled = handle?.isHandled ?? false
@@ -96,9 +97,15 @@ enum ResolveCommand {
                     "opened": outcome?.openedURL?.absoluteString ?? NSNull(),
                 ] as [String: Any]))
             } else {
-                Console.out(summary(input, handle: handle, refusal: refusal, link: notified ? link : nil,
-                                    opened: outcome?.openedURL))
+                Console.out(Console.escaped("-> \(kind.rawValue) \(input)"))
+                for text in handle?.url.map(observer.takeNotifications(for:)) ?? [] { Console.out(text) }
+                if let opened = outcome?.openedURL { Console.out(Console.escaped("  opened \(opened.absoluteString)")) }
+                Console.out(Console.escaped(summary(
+                    input, handle: handle, refusal: refusal, link: notified ? link : nil, opened: outcome?.openedURL)))
             }
+        }
+        if !json {
+            for text in observer.takeRemainingNotifications() { Console.out(text) }
         }
         return failed ? 1 : 0
     }
