@@ -10,22 +10,30 @@ enum ResolveCommand {
         case resolve, inapp, push
     }
 
-    static func command(_ kind: Kind) -> Command {
-        var options: [CommandOption] = [
-            .flag("json", "print one JSON object per input: url, handled, duplicate, notification, opened"),
-            .valued("timeout", "SECONDS", "deadline of each resolution, retry included, in decimal seconds (0.001 to 3600)",
-                    default: "10"),
-            .flag("allow-loopback", "resolve links on localhost and IP addresses (test servers such as 'linux-host serve')"),
-            .flag("allow-http", "resolve http:// links too (test servers only)"),
-            .valued("branded-domain", "HOST", "resolve only links on this host ('*.example.com' for its subdomains)",
-                    repeatable: true),
-        ]
-        if kind != .resolve {
-            options += [
-                .flag("execute-rsys-web-url", "resolve pub-web links and post the notification, as the SDK does when on"),
-                .flag("no-execute-rsys-web-url", "hand every link to the opener (the browser on iOS) (default)"),
-            ]
+    /// The options of `resolve`, `inapp` and `push`, each declared once with its default.
+    enum Options {
+        static let json = OptionKey.flag("json", "print one JSON object per input: url, handled, duplicate, notification, opened")
+        static let timeout = OptionKey.value(
+            "timeout", "SECONDS", "deadline of each resolution, retry included, in decimal seconds (0.001 to 3600)",
+            as: .seconds(in: 0.001...3600), default: .seconds(10), shown: "10")
+        static let allowLoopback = OptionKey.flag(
+            "allow-loopback", "resolve links on localhost and IP addresses (test servers such as 'linux-host serve')")
+        static let allowHTTP = OptionKey.flag("allow-http", "resolve http:// links too (test servers only)")
+        static let brandedDomain = OptionKey.repeatable(
+            "branded-domain", "HOST", "resolve only links on this host ('*.example.com' for its subdomains)", as: .host)
+        static let executeRsysWebURL = OptionKey.flag(
+            "execute-rsys-web-url", "resolve pub-web links and post the notification, as the SDK does when on")
+        static let noExecuteRsysWebURL = OptionKey.flag(
+            "no-execute-rsys-web-url", "hand every link to the opener (the browser on iOS) (default)")
+
+        /// What `kind` declares: `resolve` has no `executeRsysWebURL` switch.
+        static func all(_ kind: Kind) -> [any DeclaredOption] {
+            let common: [any DeclaredOption] = [json, timeout, allowLoopback, allowHTTP, brandedDomain]
+            return kind == .resolve ? common : common + [executeRsysWebURL, noExecuteRsysWebURL]
         }
+    }
+
+    static func command(_ kind: Kind) -> Command {
         let summary: String
         let arguments: [CommandArgument]
         switch kind {
@@ -48,21 +56,24 @@ enum ResolveCommand {
                 order. Exit status: 0 when every input was handled without error, 1 otherwise, 2 for a usage error.
                 """,
             arguments: arguments,
-            options: options,
+            options: Options.all(kind).map(\.declaration),
             run: { parsed throws(UsageError) in try await run(kind, parsed) })
     }
 
     static func run(_ kind: Kind, _ parsed: ParsedCommand) async throws(UsageError) -> Int32 {
-        let json = parsed.has("json")
+        let json = try parsed.value(Options.json)
         var configuration = LinkManager.Configuration()
-        configuration.resolution.timeout = try parsed.value("timeout", as: .seconds(in: 0.001...3600)) ?? .seconds(10)
-        configuration.resolution.policy.allowsLocalHosts = parsed.has("allow-loopback")
-        configuration.resolution.policy.allowsHTTP = parsed.has("allow-http")
+        configuration.resolution.timeout = try parsed.value(Options.timeout)
+        configuration.resolution.policy.allowsLocalHosts = try parsed.value(Options.allowLoopback)
+        configuration.resolution.policy.allowsHTTP = try parsed.value(Options.allowHTTP)
         // A host with a trailing dot is the same host without it, and the policy compares the URL's host without it.
-        configuration.resolution.policy.brandedDomains = try parsed.values("branded-domain", as: .host)
+        configuration.resolution.policy.brandedDomains = try parsed.value(Options.brandedDomain)
             .map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }
-        let switches = parsed.occurrences.map(\.name).filter { $0.hasSuffix("execute-rsys-web-url") }
-        configuration.executeRsysWebURL = switches.last == "execute-rsys-web-url"
+        if kind != .resolve {
+            // The last of the two switches wins; off by default, as in the SDK.
+            let switches = parsed.occurrences(of: [Options.executeRsysWebURL, Options.noExecuteRsysWebURL])
+            configuration.executeRsysWebURL = switches.last?.name == Options.executeRsysWebURL.declaration.name
+        }
 
         let center = NotificationCenter()
         // The observer is in place before anything reaches the manager: no notification can be missed.
