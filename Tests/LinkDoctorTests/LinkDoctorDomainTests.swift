@@ -329,6 +329,22 @@ struct LinkDoctorInjectedTests {
         #expect(findings.allSatisfy { $0.message.contains("no answer within 3600 s") })
     }
 
+    /// Issue 18: operators read `within 10 s`, not `within 9.999969194 s`.
+    @Test(arguments: [
+        (Duration.milliseconds(250), "250 ms"), (.milliseconds(1500), "1.5 s"), (.seconds(10) - .microseconds(31), "10 s"),
+        (.seconds(2), "2 s"),
+    ])
+    func durationsInMessagesAreRounded(_ timeout: Duration, _ shown: String) async {
+        let transport = ClosureTransport { _, _ in
+            try await Task.sleep(for: .seconds(3600))
+            return TransportResponse(statusCode: 200)
+        }
+        let clock = LinkClock(now: { ContinuousClock.now }, sleep: { _ in })
+        let doctor = LinkDoctor(configuration: .init(timeout: timeout), transport: transport, clock: clock)
+        let findings = await doctor.checkDomain(DomainCheck(domain: "news.example.com", appIDs: [Fixtures.app]))
+        #expect(findings.first(.aasaUnreachable)?.message.contains("no answer within \(shown))") == true, "\(findings)")
+    }
+
     @Test func onlyAFetchWithNoAnswerAtAllIsSentAgainAndThenOnAFreshConnection() async {
         let sent = Mutex<[Bool]>([])
         let transport = ClosureTransport { request, _ in
