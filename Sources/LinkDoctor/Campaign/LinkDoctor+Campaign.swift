@@ -46,6 +46,7 @@ extension LinkDoctor {
             : campaign.brandedDomains.map(Self.normalizedHost)
         // Named in every `link.notBranded` message: a few, and how many, so output grows with the links only.
         let brandedNamed = branded.isEmpty ? "none found" : Self.examples(branded)
+        let brandedSet = BrandedDomainSet(branded)
         var usedPatterns: Set<String> = []
 
         var report = CampaignReport(links: [])
@@ -82,8 +83,9 @@ extension LinkDoctor {
                 report.links.append(link)
                 continue
             }
-            for pattern in branded where Self.host(host, matches: pattern) { usedPatterns.insert(pattern) }
-            guard Self.isBranded(host, branded) else {
+            let matched = brandedSet.patterns(matching: host)
+            usedPatterns.formUnion(matched)
+            guard !matched.isEmpty else {
                 link.findings.append(Finding(
                     code: .linkNotBranded, severity: .info, subject: href,
                     message: "\(host) is not a branded domain (\(brandedNamed)): the link is not click-tracked and "
@@ -293,12 +295,13 @@ extension LinkDoctor {
         return nil
     }
 
-    /// The hosts of the email's pub-web links.
+    /// The hosts of the email's pub-web links, normalised, in order of first appearance.
     static func inferredBrandedDomains(_ hrefs: [String], recognizer: PubWebLinkRecognizer) -> [String] {
         var hosts: [String] = []
+        var seen: Set<String> = []
         for href in hrefs {
             guard let url = URL(string: href), recognizer.kind(of: url).isPubWeb,
-                  let host = url.host(percentEncoded: false).map(normalizedHost), !hosts.contains(host)
+                  let host = url.host(percentEncoded: false).map(normalizedHost), seen.insert(host).inserted
             else { continue }
             hosts.append(host)
         }
@@ -308,9 +311,11 @@ extension LinkDoctor {
     /// The distinct hosts of the email's http(s) links, normalised, in order of first appearance.
     static func linkHosts(_ hrefs: [String]) -> [String] {
         var hosts: [String] = []
+        var seen: Set<String> = []
         for href in hrefs {
             guard let scheme = scheme(of: href), scheme == "http" || scheme == "https", let url = URL(string: href),
-                  let host = url.host(percentEncoded: false).map(normalizedHost), !host.isEmpty, !hosts.contains(host)
+                  let host = url.host(percentEncoded: false).map(normalizedHost), !host.isEmpty,
+                  seen.insert(host).inserted
             else { continue }
             hosts.append(host)
         }
@@ -322,19 +327,5 @@ extension LinkDoctor {
         var host = host.lowercased()
         if host.hasSuffix(".") { host.removeLast() }
         return host
-    }
-
-    /// Exact names, or `*.example.com` for any subdomain (not `example.com` itself); both sides normalised.
-    static func isBranded(_ host: String, _ branded: [String]) -> Bool {
-        branded.contains { Self.host(host, matches: $0) }
-    }
-
-    /// Whether a normalised host matches one normalised branded-domain pattern (see ``isBranded(_:_:)``).
-    static func host(_ host: String, matches pattern: String) -> Bool {
-        if pattern.hasPrefix("*.") {
-            let suffix = pattern.dropFirst()
-            return host.count > suffix.count && host.hasSuffix(suffix)
-        }
-        return host == pattern
     }
 }
