@@ -12,26 +12,35 @@ enum AssetLinksCommand {
         summary: "Generates Android's Digital Asset Links file or the matching <intent-filter>.",
         subcommands: [generateCommand])
 
+    /// The options of `assetlinks generate`, each declared once.
+    enum Options {
+        static let package = OptionKey.optional("package", "NAME", "the Android package name, e.g. com.example.app", as: .string)
+        static let fingerprint = OptionKey.repeatable(
+            "fingerprint", "SHA256", "a signing certificate's SHA-256 fingerprint (AA:BB:...)", as: .string)
+        static let intentFilter = OptionKey.flag("intent-filter", "write the <intent-filter> for --domain and the rules instead")
+        static let domain = OptionKey.optional("domain", "HOST", "the link domain of the intent filter", as: .host)
+        static let responsys = OptionKey.flag("responsys", "the Responsys rules: /pub/acc in the app, never /pub/cc")
+        static let include = OptionKey.repeatable(
+            "include", "PATH", "open URLs whose path matches PATH in the app", as: .string)
+        static let exclude = OptionKey.repeatable(
+            "exclude", "PATH", "never open URLs whose path matches PATH in the app", as: .string)
+        static let all: [any DeclaredOption] = [package, fingerprint, intentFilter, domain, responsys, include, exclude]
+    }
+
     static let generateCommand = Command(
         name: "generate",
         summary: "Writes assetlinks.json (--package, --fingerprint) or, with --intent-filter, the Android <intent-filter>.",
         details: "Exit status: 0 on success, 1 when an input is invalid, 2 for a usage error.",
-        options: [
-            .valued("package", "NAME", "the Android package name, e.g. com.example.app"),
-            .valued("fingerprint", "SHA256", "a signing certificate's SHA-256 fingerprint (AA:BB:...)", repeatable: true),
-            .flag("intent-filter", "write the <intent-filter> for --domain and the rules instead"),
-            .valued("domain", "HOST", "the link domain of the intent filter"),
-            .flag("responsys", "the Responsys rules: /pub/acc in the app, never /pub/cc"),
-            .valued("include", "PATH", "open URLs whose path matches PATH in the app", repeatable: true),
-            .valued("exclude", "PATH", "never open URLs whose path matches PATH in the app", repeatable: true),
-        ],
+        options: Options.all.map(\.declaration),
         run: { parsed throws(UsageError) in try generate(parsed) })
 
     static func generate(_ parsed: ParsedCommand) throws(UsageError) -> Int32 {
-        if parsed.has("intent-filter") {
-            guard let domain = try parsed.value("domain", as: .host) else { throw UsageError("--intent-filter needs --domain") }
+        if try parsed.value(Options.intentFilter) {
+            guard let domain = try parsed.value(Options.domain) else { throw UsageError("--intent-filter needs --domain") }
             // App IDs play no part on Android; a well-formed placeholder satisfies the rule set's validation.
-            let ruleSet = AASACommand.ruleSet(parsed, appIDs: ["ANDROID000.intent.filter"])
+            let ruleSet = AASACommand.ruleSet(
+                parsed, responsys: Options.responsys, include: Options.include, exclude: Options.exclude,
+                appIDs: ["ANDROID000.intent.filter"])
             guard !ruleSet.rules.isEmpty else { throw UsageError("give --responsys or at least one --include/--exclude") }
             do {
                 Console.out(try ruleSet.androidIntentFilter(host: domain))
@@ -41,8 +50,8 @@ enum AssetLinksCommand {
                 return 1
             }
         }
-        guard let package = parsed.value("package") else { throw UsageError("--package is required") }
-        let fingerprints = parsed.values("fingerprint")
+        guard let package = try parsed.value(Options.package) else { throw UsageError("--package is required") }
+        let fingerprints = try parsed.value(Options.fingerprint)
         guard !fingerprints.isEmpty else { throw UsageError("--fingerprint is required") }
         do {
             Console.out(try AssetLinks(packageName: package, fingerprints: fingerprints).json())

@@ -68,7 +68,7 @@ enum DemoCommand {
         configuration.resolution.policy.brandedDomains = [domain]
         configuration.resolution.timeout = deadline
         let center = NotificationCenter()
-        let observer = HostObserver(center: center, printing: true)  // registered before any link is handed over
+        let observer = HostObserver(center: center, printing: .asItArrives)  // registered before any link is handed over
         defer { observer.stop() }
         let opener = URLOpener { url in
             Console.out("  opener <- \(url.absoluteString)")

@@ -14,14 +14,56 @@ enum DoctorCommand {
         summary: "Checks a domain's association files live, or pre-flights an email's links before it is sent.",
         subcommands: [domain, campaign])
 
-    /// Options both sub-commands take.
-    static let common: [CommandOption] = [
-        .valued("timeout", "SECONDS", "deadline of each request, in decimal seconds (0.001 to 3600)", default: "10"),
-        .flag("allow-loopback", "allow IP-address and localhost hosts and any port (local stand-ins)"),
-        .flag("allow-http", "fetch over plain http (local stand-ins)"),
-        .flag("json", "print one JSON object per line instead of text"),
-        .valued("junit", "FILE", "also write a JUnit XML report to FILE (a regular file; checked before any request)"),
-    ]
+    /// Options both sub-commands take, each declared once with its default.
+    enum CommonOptions {
+        static let timeout = OptionKey.value(
+            "timeout", "SECONDS", "deadline of each request, in decimal seconds (0.001 to 3600)",
+            as: .seconds(in: 0.001...3600), default: .seconds(10), shown: "10")
+        static let allowLoopback = OptionKey.flag(
+            "allow-loopback", "allow IP-address and localhost hosts and any port (local stand-ins)")
+        static let allowHTTP = OptionKey.flag("allow-http", "fetch over plain http (local stand-ins)")
+        static let json = OptionKey.flag("json", "print one JSON object per line instead of text")
+        static let junit = OptionKey.optional(
+            "junit", "FILE", "also write a JUnit XML report to FILE (a regular file; checked before any request)",
+            as: .outputFile)
+        static let all: [any DeclaredOption] = [timeout, allowLoopback, allowHTTP, json, junit]
+    }
+
+    /// The options of `doctor domain`, each declared once with its default.
+    enum DomainOptions {
+        static let app = OptionKey.repeatable(
+            "app", "TEAMID.BUNDLE", "an app the file must name", as: appID, required: true)
+        static let responsys = OptionKey.flag("responsys", "expect /pub/acc to open the app and /pub/cc not to")
+        static let expectOpen = OptionKey.repeatable("expect-open", "URL", "a URL that must open the app", as: absoluteURL)
+        static let expectWeb = OptionKey.repeatable("expect-web", "URL", "a URL that must open the web", as: absoluteURL)
+        static let androidPackage = OptionKey.optional(
+            "android-package", "P", "check /.well-known/assetlinks.json for this package", as: .string)
+        static let fingerprint = OptionKey.repeatable(
+            "fingerprint", "SHA256", "a signing-certificate fingerprint the package's statement must list", as: .string)
+        static let appleCDN = OptionKey.value(
+            "apple-cdn", "BASE_URL", "Apple's CDN base URL", as: absoluteURL.map { URL(string: $0) ?? LinkDoctor.appleCDN },
+            default: LinkDoctor.appleCDN, shown: LinkDoctor.appleCDN.absoluteString)
+        static let all: [any DeclaredOption] =
+            [app, responsys, expectOpen, expectWeb, androidPackage, fingerprint, appleCDN] + CommonOptions.all
+    }
+
+    /// The options of `doctor campaign`, each declared once.
+    enum CampaignOptions {
+        static let email = OptionKey.required(
+            "email", "FILE", "the email's HTML", as: .regularFile(maximumSize: 16 << 20))
+        static let app = OptionKey.repeatable(
+            "app", "TEAMID.BUNDLE", "the app the app links must open", as: appID, required: true)
+        static let aasa = OptionKey.optional(
+            "aasa", "FILE", "the association file to judge the links by (default: fetched)",
+            as: .regularFile(maximumSize: 8 << 20))
+        static let routes = OptionKey.optional(
+            "routes", "TABLE", "a JSON route table the resolved links must match (with --resolve)",
+            as: .regularFile(maximumSize: 8 << 20))
+        static let resolve = OptionKey.flag("resolve", "resolve each distinct app link once (counts a click)")
+        static let brandedDomain = OptionKey.repeatable(
+            "branded-domain", "HOST", "a branded domain, or *.example.com", as: .host)
+        static let all: [any DeclaredOption] = [email, app, aasa, routes, resolve, brandedDomain] + CommonOptions.all
+    }
 
     static let domain = Command(
         name: "domain",
@@ -33,16 +75,7 @@ enum DoctorCommand {
             without errors (warnings allowed), 1 with errors, 2 for a usage error.
             """,
         arguments: [CommandArgument("DOMAIN", "the branded domain, as in the links (news.example.com)")],
-        options: [
-            .valued("app", "TEAMID.BUNDLE", "an app the file must name", repeatable: true, required: true),
-            .flag("responsys", "expect /pub/acc to open the app and /pub/cc not to"),
-            .valued("expect-open", "URL", "a URL that must open the app", repeatable: true),
-            .valued("expect-web", "URL", "a URL that must open the web", repeatable: true),
-            .valued("android-package", "P", "check /.well-known/assetlinks.json for this package"),
-            .valued("fingerprint", "SHA256", "a signing-certificate fingerprint the package's statement must list",
-                    repeatable: true),
-            .valued("apple-cdn", "BASE_URL", "Apple's CDN base URL", default: LinkDoctor.appleCDN.absoluteString),
-        ] + common,
+        options: DomainOptions.all.map(\.declaration),
         run: { parsed throws(UsageError) in try await runDomain(parsed) })
 
     static let campaign = Command(
@@ -55,14 +88,7 @@ enum DoctorCommand {
             of the email's /pub/acc and /pub/cc links. Exit status: 0 without errors (warnings allowed), 1 with
             errors, 2 for a usage error or an unreadable input file.
             """,
-        options: [
-            .valued("email", "FILE", "the email's HTML", required: true),
-            .valued("app", "TEAMID.BUNDLE", "the app the app links must open", repeatable: true, required: true),
-            .valued("aasa", "FILE", "the association file to judge the links by (default: fetched)"),
-            .valued("routes", "TABLE", "a JSON route table the resolved links must match (with --resolve)"),
-            .flag("resolve", "resolve each distinct app link once (counts a click)"),
-            .valued("branded-domain", "HOST", "a branded domain, or *.example.com", repeatable: true),
-        ] + common,
+        options: CampaignOptions.all.map(\.declaration),
         run: { parsed throws(UsageError) in try await runCampaign(parsed) })
 
     /// The doctor's settings from the command line; read before anything is fetched, so a bad value is a usage
@@ -70,8 +96,10 @@ enum DoctorCommand {
     private static func configuration(_ parsed: ParsedCommand, cdn: URL = LinkDoctor.appleCDN) throws(UsageError)
         -> LinkDoctor.Configuration
     {
-        let timeout = try parsed.value("timeout", as: .seconds(in: 0.001...3600)) ?? .seconds(10)
-        let policy = ResolutionPolicy(allowsHTTP: parsed.has("allow-http"), allowsLocalHosts: parsed.has("allow-loopback"))
+        let timeout = try parsed.value(CommonOptions.timeout)
+        let policy = ResolutionPolicy(
+            allowsHTTP: try parsed.value(CommonOptions.allowHTTP),
+            allowsLocalHosts: try parsed.value(CommonOptions.allowLoopback))
         return LinkDoctor.Configuration(timeout: timeout, policy: policy, appleCDNBaseURL: cdn)
     }
 
@@ -85,14 +113,13 @@ enum DoctorCommand {
         return await body(LinkDoctor(configuration: configuration, transport: transport))
     }
 
-    private static func appIDs(_ parsed: ParsedCommand) throws(UsageError) -> [String] {
-        try parsed.values("app", as: ValueReader { raw in
-            let parts = raw.split(separator: ".", maxSplits: 1)
-            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, !raw.contains(where: \.isWhitespace) else {
-                return .failure(UsageError("expected an app ID TEAMID.bundle.identifier, got '\(raw)'"))
-            }
-            return .success(raw)
-        })
+    /// `TEAMID.bundle.identifier`.
+    private static let appID = ValueReader<String> { raw in
+        let parts = raw.split(separator: ".", maxSplits: 1)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, !raw.contains(where: \.isWhitespace) else {
+            return .failure(UsageError("expected an app ID TEAMID.bundle.identifier, got '\(raw)'"))
+        }
+        return .success(raw)
     }
 
     private static let absoluteURL = ValueReader<String> { raw in
@@ -122,19 +149,19 @@ enum DoctorCommand {
 
     static func runDomain(_ parsed: ParsedCommand) async throws(UsageError) -> Int32 {
         // Before anything is fetched: a report path that cannot work is a usage error, not a failure at the end.
-        let junit = try parsed.value("junit", as: .outputFile)
+        let junit = try parsed.value(CommonOptions.junit)
         let (host, port) = try parsed.positional(0, as: domainName, called: "DOMAIN")
-        if let port, !parsed.has("allow-loopback") {
+        if let port, !(try parsed.value(CommonOptions.allowLoopback)) {
             throw UsageError("DOMAIN: a port (\(host):\(port)) is for local stand-ins only: add --allow-loopback, or give "
                 + "the domain as the links name it")
         }
         let domain = port.map { "\(host):\($0)" } ?? host
-        var check = DomainCheck(domain: domain, appIDs: try appIDs(parsed))
-        check.expectOpen = try parsed.values("expect-open", as: absoluteURL)
-        check.expectWeb = try parsed.values("expect-web", as: absoluteURL)
-        check.expectsResponsysPaths = parsed.has("responsys")
-        check.androidPackage = parsed.value("android-package")
-        check.fingerprints = parsed.values("fingerprint")
+        var check = DomainCheck(domain: domain, appIDs: try parsed.value(DomainOptions.app))
+        check.expectOpen = try parsed.value(DomainOptions.expectOpen)
+        check.expectWeb = try parsed.value(DomainOptions.expectWeb)
+        check.expectsResponsysPaths = try parsed.value(DomainOptions.responsys)
+        check.androidPackage = try parsed.value(DomainOptions.androidPackage)
+        check.fingerprints = try parsed.value(DomainOptions.fingerprint)
         if !check.fingerprints.isEmpty, check.androidPackage == nil {
             throw UsageError("--fingerprint needs --android-package")
         }
@@ -146,11 +173,11 @@ enum DoctorCommand {
                 throw UsageError("--android-package: \(error.message)")
             }
         }
-        let cdn = try parsed.value("apple-cdn", as: absoluteURL).flatMap { URL(string: $0) } ?? LinkDoctor.appleCDN
+        let cdn = try parsed.value(DomainOptions.appleCDN)
         let configuration = try configuration(parsed, cdn: cdn)
         let findings = await withDoctor(configuration) { await $0.checkDomain(check) }
         let output = DoctorOutput(suite: "doctor domain \(domain)", cases: domainCases(findings, android: check.androidPackage != nil))
-        return output.emit(json: parsed.has("json"), junit: junit)
+        return output.emit(json: try parsed.value(CommonOptions.json), junit: junit)
     }
 
     /// One JUnit case per check of `doctor domain`.
@@ -171,27 +198,26 @@ enum DoctorCommand {
 
     static func runCampaign(_ parsed: ParsedCommand) async throws(UsageError) -> Int32 {
         // Before anything is fetched or resolved (a resolution counts a click): see `runDomain`.
-        let junit = try parsed.value("junit", as: .outputFile)
-        guard let email = try parsed.value("email", as: .regularFile(maximumSize: 16 << 20)) else {
-            throw UsageError("--email FILE is required")
-        }
-        var campaign = CampaignCheck(html: String(decoding: email.bytes, as: UTF8.self), appIDs: try appIDs(parsed))
-        if let file = try parsed.value("aasa", as: .regularFile(maximumSize: 8 << 20)) {
+        let junit = try parsed.value(CommonOptions.junit)
+        let email = try parsed.value(CampaignOptions.email)
+        var campaign = CampaignCheck(
+            html: String(decoding: email.bytes, as: UTF8.self), appIDs: try parsed.value(CampaignOptions.app))
+        if let file = try parsed.value(CampaignOptions.aasa) {
             do {
                 campaign.association = try AppSiteAssociation(parsing: file.bytes)
             } catch {
                 throw UsageError("--aasa: '\(file.path)': \(error.message)")
             }
         }
-        if let file = try parsed.value("routes", as: .regularFile(maximumSize: 8 << 20)) {
+        if let file = try parsed.value(CampaignOptions.routes) {
             do {
                 campaign.routeTable = try RouteTable(json: Data(file.bytes))
             } catch {
                 throw UsageError("--routes: '\(file.path)': \(error)")
             }
         }
-        campaign.resolves = parsed.has("resolve")
-        campaign.brandedDomains = try parsed.values("branded-domain", as: .host)
+        campaign.resolves = try parsed.value(CampaignOptions.resolve)
+        campaign.brandedDomains = try parsed.value(CampaignOptions.brandedDomain)
         let configuration = try configuration(parsed)
         let report = await withDoctor(configuration) { await $0.checkCampaign(campaign) }
         var cases: [DoctorOutput.Case] = []
@@ -199,6 +225,6 @@ enum DoctorCommand {
         cases += report.links.map { DoctorOutput.Case(name: $0.url, findings: $0.findings) }
         let output = DoctorOutput(
             suite: "doctor campaign \(email.path)", cases: cases, links: report.links, generalFindings: report.findings)
-        return output.emit(json: parsed.has("json"), junit: junit)
+        return output.emit(json: try parsed.value(CommonOptions.json), junit: junit)
     }
 }

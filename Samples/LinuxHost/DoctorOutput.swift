@@ -4,7 +4,8 @@ import LinkDoctor
 /// How `linux-host doctor` prints what it found: text grouped by subject, JSON lines, and a JUnit file.
 ///
 /// Text: one block per subject (blocks with errors first, then warnings, then information; in each block the
-/// worst first), then `N errors, M warnings` (`1 error, 1 warning` in the singular). JSON (`--json`): for `campaign`, each link's line
+/// worst first), subjects and messages escaped (``Console/escaped(_:)``: a hostile `Location` or app ID cannot
+/// forge a line), then `N errors, M warnings` (`1 error, 1 warning` in the singular). JSON (`--json`): for `campaign`, each link's line
 /// `{"link", "kind", "opensApp", "deepLink", "webLink", "route"}` followed by its findings' lines
 /// `{"code", "severity", "subject", "message"}`; nothing else on stdout. JUnit (`--junit FILE`): one test case
 /// per check (domain) or per link (campaign), a failure for each case with errors.
@@ -62,12 +63,13 @@ struct DoctorOutput {
             (worst(lhs.element), lhs.offset) < (worst(rhs.element), rhs.offset)
         }.map(\.element)
         for subject in subjects {
-            Console.out(subject)
+            Console.out(Console.escaped(subject))
             let findings = (bySubject[subject] ?? []).enumerated().sorted { lhs, rhs in
                 (lhs.element.severity, lhs.offset) < (rhs.element.severity, rhs.offset)
             }
             for (_, finding) in findings {
-                Console.out("  \(finding.severity.rawValue): \(finding.code): \(finding.message)")
+                Console.out("  \(finding.severity.rawValue): \(Console.escaped(finding.code.rawValue)): "
+                    + Console.escaped(finding.message))
             }
         }
         let findings = allFindings

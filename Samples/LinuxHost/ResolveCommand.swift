@@ -2,29 +2,38 @@ import Foundation
 import UniversalLinkKit
 
 /// `linux-host resolve|inapp|push [options] INPUT...`: hands each input to the manager at once, as a burst, and
-/// prints one result per input, in input order.
+/// prints one result per input, in input order: its notification, what the opener got and a summary line, once
+/// every notification was delivered.
 enum ResolveCommand {
     /// Which entry point of the manager the command exercises.
     enum Kind: String, Sendable {
         case resolve, inapp, push
     }
 
-    static func command(_ kind: Kind) -> Command {
-        var options: [CommandOption] = [
-            .flag("json", "print one JSON object per input: url, handled, duplicate, notification, opened"),
-            .valued("timeout", "SECONDS", "deadline of each resolution, retry included, in decimal seconds (0.001 to 3600)",
-                    default: "10"),
-            .flag("allow-loopback", "resolve links on localhost and IP addresses (test servers such as 'linux-host serve')"),
-            .flag("allow-http", "resolve http:// links too (test servers only)"),
-            .valued("branded-domain", "HOST", "resolve only links on this host ('*.example.com' for its subdomains)",
-                    repeatable: true),
-        ]
-        if kind != .resolve {
-            options += [
-                .flag("execute-rsys-web-url", "resolve pub-web links and post the notification, as the SDK does when on"),
-                .flag("no-execute-rsys-web-url", "hand every link to the opener (the browser on iOS) (default)"),
-            ]
+    /// The options of `resolve`, `inapp` and `push`, each declared once with its default.
+    enum Options {
+        static let json = OptionKey.flag("json", "print one JSON object per input: url, handled, duplicate, notification, opened")
+        static let timeout = OptionKey.value(
+            "timeout", "SECONDS", "deadline of each resolution, retry included, in decimal seconds (0.001 to 3600)",
+            as: .seconds(in: 0.001...3600), default: .seconds(10), shown: "10")
+        static let allowLoopback = OptionKey.flag(
+            "allow-loopback", "resolve links on localhost and IP addresses (test servers such as 'linux-host serve')")
+        static let allowHTTP = OptionKey.flag("allow-http", "resolve http:// links too (test servers only)")
+        static let brandedDomain = OptionKey.repeatable(
+            "branded-domain", "HOST", "resolve only links on this host ('*.example.com' for its subdomains)", as: .host)
+        static let executeRsysWebURL = OptionKey.flag(
+            "execute-rsys-web-url", "resolve pub-web links and post the notification, as the SDK does when on")
+        static let noExecuteRsysWebURL = OptionKey.flag(
+            "no-execute-rsys-web-url", "hand every link to the opener (the browser on iOS) (default)")
+
+        /// What `kind` declares: `resolve` has no `executeRsysWebURL` switch.
+        static func all(_ kind: Kind) -> [any DeclaredOption] {
+            let common: [any DeclaredOption] = [json, timeout, allowLoopback, allowHTTP, brandedDomain]
+            return kind == .resolve ? common : common + [executeRsysWebURL, noExecuteRsysWebURL]
         }
+    }
+
+    static func command(_ kind: Kind) -> Command {
         let summary: String
         let arguments: [CommandArgument]
         switch kind {
@@ -47,42 +56,45 @@ enum ResolveCommand {
                 order. Exit status: 0 when every input was handled without error, 1 otherwise, 2 for a usage error.
                 """,
             arguments: arguments,
-            options: options,
+            options: Options.all(kind).map(\.declaration),
             run: { parsed throws(UsageError) in try await run(kind, parsed) })
     }
 
     static func run(_ kind: Kind, _ parsed: ParsedCommand) async throws(UsageError) -> Int32 {
-        let json = parsed.has("json")
+        let json = try parsed.value(Options.json)
         var configuration = LinkManager.Configuration()
-        configuration.resolution.timeout = try parsed.value("timeout", as: .seconds(in: 0.001...3600)) ?? .seconds(10)
-        configuration.resolution.policy.allowsLocalHosts = parsed.has("allow-loopback")
-        configuration.resolution.policy.allowsHTTP = parsed.has("allow-http")
+        configuration.resolution.timeout = try parsed.value(Options.timeout)
+        configuration.resolution.policy.allowsLocalHosts = try parsed.value(Options.allowLoopback)
+        configuration.resolution.policy.allowsHTTP = try parsed.value(Options.allowHTTP)
         // A host with a trailing dot is the same host without it, and the policy compares the URL's host without it.
-        configuration.resolution.policy.brandedDomains = try parsed.values("branded-domain", as: .host)
+        configuration.resolution.policy.brandedDomains = try parsed.value(Options.brandedDomain)
             .map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }
-        let switches = parsed.occurrences.map(\.name).filter { $0.hasSuffix("execute-rsys-web-url") }
-        configuration.executeRsysWebURL = switches.last == "execute-rsys-web-url"
+        if kind != .resolve {
+            // The last of the two switches wins; off by default, as in the SDK.
+            let switches = parsed.occurrences(of: [Options.executeRsysWebURL, Options.noExecuteRsysWebURL])
+            configuration.executeRsysWebURL = switches.last?.name == Options.executeRsysWebURL.declaration.name
+        }
 
         let center = NotificationCenter()
         // The observer is in place before anything reaches the manager: no notification can be missed.
-        let observer = HostObserver(center: center, printing: !json)
+        let observer = HostObserver(center: center, printing: json ? .never : .inInputOrder)
         defer { observer.stop() }
-        let opener = URLOpener { url in
-            if !json { Console.out("  opened \(url.absoluteString)") }
-            return true
-        }
-        let manager = LinkManager(configuration: configuration, notificationCenter: center, opener: opener)
+        // What the opener got is each outcome's `openedURL`, printed with its input.
+        let manager = LinkManager(configuration: configuration, notificationCenter: center, opener: URLOpener { _ in true })
 
         var handed: [(input: String, handle: LinkHandle?, refusal: String?)] = []
         for input in parsed.positionals {
-            if !json { Console.out("-> \(kind.rawValue) \(input)") }
             let (handle, refusal) = hand(input, to: manager, kind: kind)
             handed.append((input, handle, refusal))
         }
+        var outcomes: [LinkOutcome?] = []
+        for (_, handle, _) in handed { outcomes.append(await handle?.outcome) }
+        // Every notification delivered (and so held by the observer) before the first line: the burst resolves in
+        // any order, the output is in input order and complete.
+        await manager.waitUntilIdle()
 
         var failed = false
-        for (input, handle, refusal) in handed {
-            let outcome = await handle?.outcome
+        for ((input, handle, refusal), outcome) in zip(handed, outcomes) {
             let link = handle?.url.flatMap(observer.link(for:)) ?? outcome?.resolvedLink
             let notified = outcome?.resolvedLink != nil
             let handled = handle?.isHandled ?? false
@@ -96,9 +108,15 @@ enum ResolveCommand {
                     "opened": outcome?.openedURL?.absoluteString ?? NSNull(),
                 ] as [String: Any]))
             } else {
-                Console.out(summary(input, handle: handle, refusal: refusal, link: notified ? link : nil,
-                                    opened: outcome?.openedURL))
+                Console.out(Console.escaped("-> \(kind.rawValue) \(input)"))
+                for text in handle?.url.map(observer.takeNotifications(for:)) ?? [] { Console.out(text) }
+                if let opened = outcome?.openedURL { Console.out(Console.escaped("  opened \(opened.absoluteString)")) }
+                Console.out(Console.escaped(summary(
+                    input, handle: handle, refusal: refusal, link: notified ? link : nil, opened: outcome?.openedURL)))
             }
+        }
+        if !json {
+            for text in observer.takeRemainingNotifications() { Console.out(text) }
         }
         return failed ? 1 : 0
     }

@@ -14,6 +14,19 @@ enum RouteCommand {
     /// The largest route table read.
     static let maximumTableSize = 8 << 20
 
+    /// The options of `route`, each declared once.
+    enum Options {
+        static let table = OptionKey.required(
+            "table", "FILE", "the route table (JSON: options, namespaces, routes)",
+            as: .regularFile(maximumSize: maximumTableSize))
+        static let canRoute = OptionKey.flag("can-route", "only say whether each URL would route; no handler runs")
+        static let explain = OptionKey.flag(
+            "explain", "say which route each URL matched, or the nearest routes and where they stop matching")
+        static let disableGroup = OptionKey.repeatable(
+            "disable-group", "NAME", "switch the routes of this group off", as: .string)
+        static let all: [any DeclaredOption] = [table, canRoute, explain, disableGroup]
+    }
+
     static let command = Command(
         name: "route",
         summary: "Routes URLs through a JSON route table as JLRoutes would, printing each handler's parameters.",
@@ -23,18 +36,11 @@ enum RouteCommand {
             Exit status: 0 when every URL routed, 1 otherwise, 2 for a usage error or an unreadable table.
             """,
         arguments: [CommandArgument("URL", "a URL to route", repeatable: true)],
-        options: [
-            .valued("table", "FILE", "the route table (JSON: options, namespaces, routes)", required: true),
-            .flag("can-route", "only say whether each URL would route; no handler runs"),
-            .flag("explain", "say which route each URL matched, or the nearest routes and where they stop matching"),
-            .valued("disable-group", "NAME", "switch the routes of this group off", repeatable: true),
-        ],
+        options: Options.all.map(\.declaration),
         run: { parsed throws(UsageError) in try run(parsed) })
 
     static func run(_ parsed: ParsedCommand) throws(UsageError) -> Int32 {
-        guard let file = try parsed.value("table", as: .regularFile(maximumSize: maximumTableSize)) else {
-            throw UsageError("--table FILE is required")
-        }
+        let file = try parsed.value(Options.table)
         let table: RouteTable
         do {
             table = try RouteTable(json: Data(file.bytes))
@@ -52,18 +58,19 @@ enum RouteCommand {
             Console.err("linux-host: route: warning: \(diagnostic)")
         }
         let groups = Set(table.namespaces.flatMap { $0.routes.compactMap(\.group) })
-        for group in parsed.values("disable-group") {
+        for group in try parsed.value(Options.disableGroup) {
             if !groups.contains(group) {
                 Console.err("linux-host: route: warning: no route of the table is in group '\(group)'")
             }
             router.setGroup(group, enabled: false)
         }
 
-        let explain = parsed.has("explain")
+        let explain = try parsed.value(Options.explain)
+        let onlyCanRoute = try parsed.value(Options.canRoute)
         var allRouted = true
         for url in parsed.positionals {
             var line: [String: Any] = ["url": url]
-            if parsed.has("can-route") {
+            if onlyCanRoute {
                 let canRoute = router.canRoute(url)
                 allRouted = allRouted && canRoute
                 line["canRoute"] = canRoute

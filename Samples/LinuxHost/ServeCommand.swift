@@ -12,6 +12,13 @@ import Darwin
 /// of `ResponseHandlerStub.demoLinks`, and the failing and slow links of `demoBehaviors`) until SIGINT or SIGTERM,
 /// printing the table it serves at start and one line per request.
 enum ServeCommand {
+    /// The options of `serve`, each declared once with its default.
+    enum Options {
+        static let port = OptionKey.value(
+            "port", "N", "the port to listen on, on 127.0.0.1 (0: any free port)", as: .port, default: 0, shown: "0")
+        static let all: [any DeclaredOption] = [port]
+    }
+
     static let command = Command(
         name: "serve",
         summary: "Serves the demo's links from a loopback Response Handler stub until Ctrl-C, logging each request.",
@@ -20,11 +27,11 @@ enum ServeCommand {
             'linux-host resolve --allow-loopback --allow-http URL'. Each request is logged as
             'METHOD TARGET Accept: VALUE -> STATUS'. Exit status 0 after SIGINT or SIGTERM, 1 when the port is taken.
             """,
-        options: [.valued("port", "N", "the port to listen on, on 127.0.0.1 (0: any free port)", default: "0")],
+        options: Options.all.map(\.declaration),
         run: { parsed throws(UsageError) in try await run(parsed) })
 
     static func run(_ parsed: ParsedCommand) async throws(UsageError) -> Int32 {
-        let port = try parsed.value("port", as: .port) ?? 0
+        let port = try parsed.value(Options.port)
         let stub: ResponseHandlerStub
         do {
             stub = try ResponseHandlerStub(links: ResponseHandlerStub.demoLinks, port: port)
@@ -37,8 +44,9 @@ enum ServeCommand {
         stub.setResponder { request in ResponseHandlerStub.demoBehaviors[request.target] }
         // Logged once the answer is out, with the status the stub actually sent.
         stub.setResponseObserver { request, status in
-            Console.out("\(request.method) \(request.target) Accept: \(request.header("accept") ?? "-") -> "
-                + logged(status, for: request, links: ResponseHandlerStub.demoLinks))
+            // What a client sent is untrusted: escaped, so a request cannot forge log lines.
+            Console.out(Console.escaped("\(request.method) \(request.target) Accept: \(request.header("accept") ?? "-") -> "
+                + logged(status, for: request, links: ResponseHandlerStub.demoLinks)))
         }
 
         Console.out("Response Handler stub listening on \(stub.baseURL.absoluteString)")

@@ -144,4 +144,105 @@ struct LinkDoctorCampaignTests {
         #expect(missing.findings.map(\.code) == [.aasaUnreachable])
         #expect(missing.links.map(\.opensApp) == [nil, nil, nil])
     }
+
+    /// Issue 19: every `link.notBranded` message listed every branded host, so the report grew as hosts x links.
+    @Test func messagesNameAFewExamplesSoTheReportGrowsWithTheLinksOnly() async throws {
+        let association = try AppSiteAssociation(parsing: Fixtures.responsysAASA)
+        func measure(_ count: Int) async -> (total: Int, longest: Int) {
+            var html = ""
+            for index in 0..<count {
+                html += #"<a href="https://news\#(index).example.com/pub/acc?_ri_=\#(index)">app</a>"#
+                html += #"<a href="https://www.example.org/p/\#(index)">elsewhere</a>"#
+            }
+            let report = await Self.doctor().checkCampaign(CampaignCheck(
+                html: html, appIDs: [Fixtures.app], association: association))
+            let sizes = report.allFindings.map { $0.message.utf8.count + $0.subject.utf8.count }
+            return (sizes.reduce(0, +), sizes.max() ?? 0)
+        }
+        let small = await measure(50)
+        let large = await measure(400)
+        // Eight times the links (and the hosts): eight times the output, not sixty-four.
+        #expect(large.total < small.total * 9, "\(small) -> \(large)")
+        #expect(large.longest < small.longest + 16, "\(small) -> \(large)")
+        #expect(large.longest < 400)
+    }
+
+    /// Links that differ only in a fragment, the case of the scheme or host, or a trailing dot are one click, as
+    /// the manager coalesces them: one request, and each link gets its answer.
+    @Test func variantsOfOneClickAreResolvedOnce() async throws {
+        let requests = Mutex(0)
+        let transport = ClosureTransport { _, _ in
+            requests.withTrackedLock { $0 += 1 }
+            return TransportResponse(
+                statusCode: 200, headerFields: ["Content-Type": "application/json"],
+                body: Data(#"{"webLinkUrl": "https://www.example.com/p/1", "mobileDeepLinkUrl": "example-app://p/1"}"#.utf8))
+        }
+        let html = """
+            <a href="https://news.example.com/pub/acc?_ri_=1">a</a>
+            <a href="https://News.Example.COM/pub/acc?_ri_=1#top">b</a>
+            <a href="HTTPS://news.example.com./pub/acc?_ri_=1">c</a>
+            <a href="https://news.example.com/pub/acc?_ri_=2">another click</a>
+            """
+        var campaign = CampaignCheck(
+            html: html, appIDs: [Fixtures.app], association: try AppSiteAssociation(parsing: Fixtures.responsysAASA),
+            resolves: true, brandedDomains: ["news.example.com"])
+        campaign.resolves = true
+        let report = await Self.doctor(transport).checkCampaign(campaign)
+        #expect(requests.withTrackedLock { $0 } == 2)
+        #expect(report.links.count == 4)
+        #expect(report.links.map(\.deepLink) == Array(repeating: "example-app://p/1", count: 4))
+        #expect(report.allFindings.isEmpty, "\(report.allFindings)")
+    }
+
+    /// Issue 19: 30 hanging links with a 1 s deadline took 30 s, one after the other. They now run a few at a time
+    /// within one budget (three deadlines by default); a link not started by then is not requested at all.
+    ///
+    /// On a clock where time passes only by sleeping (each deadline fires at once and the clock then reads it), so
+    /// the test needs no real time and holds on a loaded machine.
+    @Test func resolutionsRunAFewAtATimeWithinOneOverallBudget() async throws {
+        let sent = Mutex(0)
+        let transport = ClosureTransport { _, _ in
+            sent.withTrackedLock { $0 += 1 }
+            // A Response Handler that never answers: the deadline cancels the wait.
+            try await Task.sleep(for: .seconds(3600))
+            return TransportResponse(statusCode: 500)
+        }
+        let base = ContinuousClock.now
+        let elapsed = Mutex(Duration.zero)
+        let clock = LinkClock(
+            now: { base + elapsed.withTrackedLock { $0 } },
+            sleep: { deadline in elapsed.withTrackedLock { $0 = max($0, deadline - base) } })
+        let html = (0..<30).map { #"<a href="https://news.example.com/pub/acc?_ri_=\#($0)">x</a>"# }.joined()
+        let campaign = CampaignCheck(
+            html: html, appIDs: [Fixtures.app], association: try AppSiteAssociation(parsing: Fixtures.responsysAASA),
+            resolves: true)
+        let doctor = LinkDoctor(configuration: .init(timeout: .seconds(1)), transport: transport, clock: clock)
+        let report = await doctor.checkCampaign(campaign)
+        let messages = report.links.compactMap { $0.findings.first { $0.code == .linkResolveFailed }?.message }
+        #expect(messages.count == 30)
+        let timedOut = messages.filter { $0.hasPrefix("The resolution failed [timeout]: no answer within 1 s") }.count
+        let notStarted = messages.filter { $0.hasPrefix("Not resolved [budget]") }.count
+        // Three seconds of budget, one-second deadlines, four at a time: at most twelve started, never all thirty
+        // (one after the other without a budget, every link waited its deadline).
+        #expect(timedOut >= 1 && timedOut <= 12, "\(timedOut)")
+        #expect(timedOut + notStarted == 30)
+        #expect(sent.withTrackedLock { $0 } <= timedOut)
+        #expect(elapsed.withTrackedLock { $0 } <= .seconds(3))
+    }
+
+    /// A local rehearsal: with http allowed, an http link on the branded domain is judged as its https form, by
+    /// the file its own domain serves over http, and a correct campaign has no finding.
+    @Test func withHTTPAllowedAnHTTPLinkIsJudgedAsItsHTTPSFormByItsDomainsFile() async throws {
+        let standIns = try StandIns()
+        let base = "http://\(standIns.domain)"
+        let html = #"<a href="\#(base)/pub/acc?_ri_=1">app</a><a href="\#(base)/pub/cc?_ri_=2">web</a>"#
+        let report = await standIns.doctor().checkCampaign(CampaignCheck(html: html, appIDs: [Fixtures.app]))
+        #expect(report.allFindings.isEmpty, "\(report.allFindings)")
+        #expect(report.links.map(\.opensApp) == [true, false])
+        #expect(standIns.origin.requestCount(for: AssociationFileServer.wellKnownPath) == 1)
+
+        let strict = Self.doctor()
+        let real = await strict.checkCampaign(CampaignCheck(html: html, appIDs: [Fixtures.app]))
+        #expect(real.links.map { $0.findings.map(\.code) } == [[.linkInsecure], [.linkInsecure]])
+    }
 }

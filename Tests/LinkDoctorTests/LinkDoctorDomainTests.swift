@@ -74,6 +74,46 @@ struct LinkDoctorDomainTests {
         }
     }
 
+    /// A header block over the transport's cap makes the answer unreadable, like a body over 128 KB: the
+    /// well-known location is reported, and the file the root location serves is still the one checked.
+    @Test func anAnswerOverTheCapAtTheWellKnownLocationStillLetsTheRootFileBeChecked() async throws {
+        let standIns = try StandIns(clean: false)
+        let padding = (0..<8).map { ("X-Padding-\($0)", String(repeating: "a", count: 10_000)) }
+        standIns.files.answer(
+            .status(200, headers: [("Content-Type", "application/json")] + padding, body: Fixtures.responsysAASA),
+            at: AssociationFileServer.wellKnownPath)
+        standIns.files.serve(Fixtures.responsysAASA, at: AssociationFileServer.rootPath)
+        standIns.cdnFiles.serve(Fixtures.responsysAASA, at: AssociationFileServer.cdnPath(for: standIns.domain))
+        let findings = await standIns.doctor().checkDomain(standIns.check(apps: [Fixtures.app, Fixtures.otherApp]))
+        // The root file was read: it names one of the two apps.
+        #expect(findings.codes == ["aasa.tooLarge", "aasa.appMissing"], "\(findings)")
+        #expect(findings.first?.subject == standIns.url(AssociationFileServer.wellKnownPath))
+        #expect(findings.first?.message.contains("header block") == true)
+        #expect(findings.last?.subject == standIns.url(AssociationFileServer.rootPath))
+    }
+
+    /// A keep-alive connection the server closed without `Connection: close` fails the next request sent on it
+    /// before any answer: the doctor sends it once more, on a fresh connection, instead of reporting that the
+    /// domain blocks Apple's fetcher.
+    @Test func aFetchClosedBeforeAnyAnswerIsSentOnceMoreInsteadOfReportingTheBotBlocked() async throws {
+        let standIns = try StandIns(clean: false)
+        standIns.cdnFiles.serve(Fixtures.responsysAASA, at: AssociationFileServer.cdnPath(for: standIns.domain))
+        let botRequests = Mutex(0)
+        standIns.origin.setResponder { request in
+            guard request.path == AssociationFileServer.wellKnownPath else { return nil }
+            let isBot = request.headers.contains { $0.name.lowercased() == "user-agent" && $0.value.hasPrefix("AASA-Bot") }
+            let first = isBot && botRequests.withTrackedLock { count in
+                count += 1
+                return count == 1
+            }
+            return first ? .dropConnection
+                : .status(200, headers: [("Content-Type", "application/json")], body: Fixtures.responsysAASA)
+        }
+        let findings = await standIns.doctor().checkDomain(standIns.check())
+        #expect(findings.isEmpty, "\(findings)")
+        #expect(botRequests.withTrackedLock { $0 } == 2)
+    }
+
     @Test func aFileWithErrorsCarriesThemWithTheirKeyPaths() async throws {
         let standIns = try StandIns(clean: false)
         let bad = #"{"applinks": {"apps": [], "details": [{"appID": "bad", "paths": ["NOT/x"]}]}}"#
@@ -242,11 +282,15 @@ struct LinkDoctorDomainTests {
         #expect(await standIns.doctor().checkDomain(check([])).codes == ["assetlinks.packageMissing"])
     }
 
+    /// A location that does not answer 200 is what it answered, then `assetlinks.unreachable`: the one location
+    /// of the Android file, as the two of the AASA.
     @Test(arguments: [
-        ("redirect", "assetlinks.redirect"), ("status", "assetlinks.status"), ("html", "assetlinks.contentType"),
-        ("object", "assetlinks.invalid"), ("drop", "assetlinks.unreachable"),
+        ("redirect", ["assetlinks.redirect", "assetlinks.unreachable"]),
+        ("status", ["assetlinks.status", "assetlinks.unreachable"]),
+        ("missing", ["assetlinks.status", "assetlinks.unreachable"]),
+        ("html", ["assetlinks.contentType"]), ("object", ["assetlinks.invalid"]), ("drop", ["assetlinks.unreachable"]),
     ])
-    func androidFileProblemsHaveTheirCodes(_ problem: String, _ code: String) async throws {
+    func androidFileProblemsHaveTheirCodes(_ problem: String, _ codes: [String]) async throws {
         let standIns = try StandIns()
         let path = AssociationFileServer.assetLinksPath
         switch problem {
@@ -254,11 +298,13 @@ struct LinkDoctorDomainTests {
         case "status": standIns.files.serve("gone", at: path, status: 410, contentType: "text/plain")
         case "html": standIns.files.serve(Fixtures.assetLinks(), at: path, contentType: "text/html")
         case "object": standIns.files.serve(#"{"relation": []}"#, at: path)
+        case "missing": standIns.files.remove(path)
         default: standIns.files.answer(.resetConnection, at: path)
         }
         let findings = await standIns.doctor().checkDomain(standIns.check(android: true))
-        #expect(findings.codes == [code])
-        #expect(findings.first?.subject == standIns.url(path))
+        #expect(findings.codes == codes)
+        #expect(findings.allSatisfy { $0.subject == standIns.url(path) })
+        #expect(findings.allSatisfy { $0.severity == ($0.code == .assetlinksContentType ? .warning : .error) })
     }
 }
 
@@ -278,6 +324,43 @@ struct LinkDoctorInjectedTests {
         #expect(ContinuousClock.now - started < .seconds(60))
         #expect(findings.codes == ["aasa.unreachable", "aasa.cdnUnavailable"])
         #expect(findings.allSatisfy { $0.message.contains("no answer within 3600 s") })
+    }
+
+    /// Issue 18: operators read `within 10 s`, not `within 9.999969194 s`.
+    @Test(arguments: [
+        (Duration.milliseconds(250), "250 ms"), (.milliseconds(1500), "1.5 s"), (.seconds(10) - .microseconds(31), "10 s"),
+        (.seconds(2), "2 s"),
+    ])
+    func durationsInMessagesAreRounded(_ timeout: Duration, _ shown: String) async {
+        let transport = ClosureTransport { _, _ in
+            try await Task.sleep(for: .seconds(3600))
+            return TransportResponse(statusCode: 200)
+        }
+        let clock = LinkClock(now: { ContinuousClock.now }, sleep: { _ in })
+        let doctor = LinkDoctor(configuration: .init(timeout: timeout), transport: transport, clock: clock)
+        let findings = await doctor.checkDomain(DomainCheck(domain: "news.example.com", appIDs: [Fixtures.app]))
+        #expect(findings.first(.aasaUnreachable)?.message.contains("no answer within \(shown))") == true, "\(findings)")
+    }
+
+    @Test func onlyAFetchWithNoAnswerAtAllIsSentAgainAndThenOnAFreshConnection() async {
+        let sent = Mutex<[Bool]>([])
+        let transport = ClosureTransport { request, _ in
+            guard request.url.path == "/.well-known/apple-app-site-association" else { return TransportResponse(statusCode: 404) }
+            let attempt = sent.withTrackedLock { sent in
+                sent.append(request.allowsReusedConnection)
+                return sent.count
+            }
+            // The ordinary fetch loses its connection before any answer; Apple's fetcher's fails after one.
+            if attempt == 1 { throw TransportError(.noAnswer, detail: "the connection closed before an answer") }
+            if attempt == 3 { throw TransportError(.failedAfterAnswer, detail: "reset after the status line") }
+            return TransportResponse(
+                statusCode: 200, headerFields: ["Content-Type": "application/json"], body: Data(Fixtures.responsysAASA.utf8))
+        }
+        let doctor = LinkDoctor(configuration: .init(timeout: .seconds(30)), transport: transport)
+        let findings = await doctor.checkDomain(DomainCheck(domain: "news.example.com", appIDs: [Fixtures.app]))
+        #expect(sent.withTrackedLock { $0 } == [true, false, true])
+        #expect(findings.codes.contains("aasa.botBlocked"))
+        #expect(!findings.codes.contains("aasa.unreachable"))
     }
 
     @Test func theDomainIsRequestedLowerCasedWithoutItsTrailingDotAtTheOriginAndOnTheCDN() async {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import UniversalLinkKitTesting
 
 /// The one argument parser of `linux-host`, as a user meets it: help, option forms, usage errors, typed values.
 struct CommandLineTests {
@@ -138,5 +139,74 @@ struct CommandLineTests {
         #expect(result.stderr.contains(label), "\(result.stderr)")
         #expect(result.stderr.contains("the path is not valid UTF-8"), "\(result.stderr)")
         #expect(!result.stderr.contains("No such file"))
+    }
+
+    /// Issue 16: options are typed keys declared once per command; reading one the command did not declare traps
+    /// (tests run a debug build). Every command runs here, down each path that reads options, with every option
+    /// its help lists: such a read fails this test, and so does an option added without being exercised here.
+    @Test func everyCommandRunsWithEveryOptionItDeclares() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("options-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func file(_ name: String, _ text: String) throws -> String {
+            let url = directory.appendingPathComponent(name)
+            try Data(text.utf8).write(to: url)
+            return url.path
+        }
+        let app = "ABCDE12345.com.example.app"
+        let fingerprint = Array(repeating: "AB", count: 32).joined(separator: ":")
+        let aasa = try file("aasa.json", #"{"applinks": {"details": [{"appIDs": ["\#(app)"], "components": [{"/": "/pub/acc"}]}]}}"#)
+        let table = try file("routes.json", #"{"namespaces": [{"scheme": "myapp", "routes": [{"pattern": "/x", "group": "g"}]}]}"#)
+        let email = try file("email.html", #"<a href="https://news.invalid/pub/acc?_ri_=1">x</a>"#)
+        let junit = directory.appendingPathComponent("report.xml").path
+        // A port that is taken: `serve` reads its option, then fails to listen (exit 1) instead of serving forever.
+        let taken = try ResponseHandlerStub()
+        defer { taken.shutdown() }
+        let network = ["--timeout", "1", "--allow-loopback", "--allow-http"]
+        let invocations: [[String]] = [
+            ["resolve", "--json", "--branded-domain", "x.invalid"] + network + ["not a url"],
+            ["resolve"] + network + ["not a url"],
+            ["inapp", "--json", "--branded-domain", "x.invalid", "--execute-rsys-web-url", "--no-execute-rsys-web-url"]
+                + network + ["not a url"],
+            ["push", "--json", "--branded-domain", "x.invalid", "--no-execute-rsys-web-url", "--execute-rsys-web-url"]
+                + network + ["{}"],
+            ["serve", "--port", "\(taken.port)"],
+            ["route", "--table", table, "--can-route", "--explain", "--disable-group", "g", "myapp://x"],
+            ["aasa", "match", "--file", aasa, "--app", app, "--domain", "news.example.com", "--legacy", "--json",
+             "https://news.example.com/pub/acc"],
+            ["aasa", "check", "--file", aasa, "--json"],
+            ["aasa", "generate", "--app", app, "--responsys", "--include", "/a", "--exclude", "/b", "--format", "both"],
+            ["assetlinks", "generate", "--intent-filter", "--domain", "news.example.com", "--responsys", "--include", "/a",
+             "--exclude", "/b"],
+            ["assetlinks", "generate", "--package", "com.example.app", "--fingerprint", fingerprint],
+            ["doctor", "domain", "127.0.0.1:1", "--app", app, "--responsys", "--expect-open", "https://127.0.0.1:1/pub/acc",
+             "--expect-web", "https://127.0.0.1:1/pub/cc", "--android-package", "com.example.app", "--fingerprint",
+             fingerprint, "--apple-cdn", "http://127.0.0.1:1", "--json", "--junit", junit] + network,
+            ["doctor", "campaign", "--email", email, "--app", app, "--aasa", aasa, "--routes", table, "--resolve",
+             "--branded-domain", "news.invalid", "--json", "--junit", junit] + network,
+        ]
+        var given: [String: Set<String>] = [:]
+        for invocation in invocations {
+            let words = invocation.prefix { !$0.hasPrefix("-") && !$0.hasPrefix("/") && !$0.contains(".") }
+            let command = words.joined(separator: " ")
+            given[command, default: []].formUnion(invocation.filter { $0.hasPrefix("--") })
+            let result = try await HostProcess.run(invocation)
+            #expect(result.status == 0 || result.status == 1, "\(invocation): \(result.status) \(result.stderr)")
+            #expect(!result.stderr.contains("does not declare"), "\(invocation): \(result.stderr)")
+        }
+        for (command, options) in given {
+            let help = try await HostProcess.run(command.split(separator: " ").map(String.init) + ["--help"])
+            let declared = help.stdout.split(separator: "\n").compactMap { line -> String? in
+                guard line.hasPrefix("  --") else { return nil }
+                return line.dropFirst(2).split(separator: " ").first.map(String.init)
+            }
+            #expect(!declared.isEmpty, "\(command)")
+            #expect(Set(declared).isSubset(of: options), "\(command) declares \(Set(declared).subtracting(options)), not run here")
+        }
+        // Every command that runs and takes options (the demo takes none).
+        #expect(Set(given.keys) == [
+            "resolve", "inapp", "push", "serve", "route", "aasa match", "aasa check", "aasa generate",
+            "assetlinks generate", "doctor domain", "doctor campaign",
+        ])
     }
 }

@@ -191,8 +191,10 @@ struct DoctorCommandTests {
         #expect(one["deepLink"] as? String == "example-app://products/1")
         #expect(one["route"] as? String == "/products/:id")
         let codes = lines.compactMap { $0["code"] as? String }
-        // http on the branded domain, each time; then the blank app column, its web link unroutable, the 404.
-        #expect(codes.filter { $0 == "link.insecure" }.count == 3)
+        // With --allow-http the stand-in's http links are judged as their https form (a rehearsal): no
+        // link.insecure; then the blank app column, its web link unroutable, the 404.
+        #expect(!codes.contains("link.insecure"))
+        #expect(one["opensApp"] as? Bool == true)
         #expect(codes.contains("link.nullDeepLink"))
         #expect(codes.contains("link.unroutable"))
         #expect(codes.contains("link.resolveFailed"))
@@ -326,5 +328,95 @@ struct DoctorCommandTests {
         #expect(badAASA.status == 2)
         #expect(badAASA.stderr.contains("--aasa"))
         #expect(try await HostProcess.run(["doctor", "domain", "--help"]).status == 0)
+    }
+
+    /// Issue 19: text printed what a domain sent as is; an app ID from its file (or a `Location`) with a newline
+    /// and escape sequences could clear the screen and forge the verdict line.
+    @Test func untrustedTextIsEscapedSoItCannotForgeLines() async throws {
+        let standIns = try StandIns()
+        let forged = #"X.y\n0 errors, 0 warnings\u001B[2J"#
+        standIns.files.serve(
+            #"{"applinks": {"details": [{"appIDs": ["\#(forged)"], "components": [{"/": "/*"}]}]}}"#,
+            at: AssociationFileServer.wellKnownPath)
+        let result = try await HostProcess.run(standIns.arguments())
+        #expect(result.status == 1)
+        #expect(!result.stdout.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(result.stdout)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.hasPrefix("0 errors") }.isEmpty, "\(result.stdout)")
+        #expect(result.stdout.contains(#"X.y\u{A}0 errors, 0 warnings\u{1B}[2J"#), "\(result.stdout)")
+        // JSON carries the exact text, escaped as JSON escapes it.
+        let json = try await HostProcess.run(standIns.arguments(["--json"]))
+        #expect(try json.jsonLines().contains { ($0["message"] as? String)?.contains("X.y\n0 errors, 0 warnings\u{1B}[2J") == true })
+
+        // A Location header with an escape sequence that would retitle the terminal.
+        standIns.files.redirect(AssociationFileServer.wellKnownPath, to: "https://www.example.com/\u{1B}]0;pwned\u{7}")
+        let redirected = try await HostProcess.run(standIns.arguments())
+        #expect(redirected.status == 1)
+        #expect(!redirected.stdout.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(redirected.stdout)")
+        #expect(redirected.stdout.contains(#"https://www.example.com/\u{1B}]0;pwned\u{7}"#), "\(redirected.stdout)")
+    }
+
+    /// Issue 19: an email with many hosts printed every branded host in every other link's message (hosts x
+    /// links). Eight times the links: about eight times the text and the JUnit report.
+    @Test func campaignOutputGrowsWithTheLinksNotWithLinksTimesHosts() async throws {
+        func run(_ count: Int) async throws -> (text: Int, junit: Int) {
+            var html = ""
+            for index in 0..<count {
+                html += #"<a href="https://news\#(index).example.com/pub/acc?_ri_=\#(index)">app</a>"#
+                html += #"<a href="https://www.example.org/p/\#(index)">elsewhere</a>"#
+            }
+            let email = try write(html)
+            let aasa = try write(Self.aasa, "json")
+            let junit = FileManager.default.temporaryDirectory.appendingPathComponent("doctor-\(UUID().uuidString).xml").path
+            defer { for file in [email, aasa, junit] { try? FileManager.default.removeItem(atPath: file) } }
+            let result = try await HostProcess.run([
+                "doctor", "campaign", "--email", email, "--app", Self.app, "--aasa", aasa, "--junit", junit,
+            ])
+            #expect(result.status == 0, "\(result.stderr)")
+            return (result.stdout.utf8.count, try Data(contentsOf: URL(fileURLWithPath: junit)).count)
+        }
+        let small = try await run(40)
+        let large = try await run(320)
+        #expect(large.text < small.text * 9, "\(small) -> \(large)")
+        #expect(large.junit < small.junit * 9, "\(small) -> \(large)")
+    }
+
+    /// Issue 19: 30 links whose Response Handler never answers, with --timeout 1, took 30 s one after the other.
+    @Test func campaignResolutionOfHangingLinksEndsWithinItsBudget() async throws {
+        let standIns = try StandIns()
+        standIns.origin.setDefaultBehavior(.noResponse)
+        let base = standIns.origin.baseURL.absoluteString
+        let email = try write((0..<30).map { #"<a href="\#(base)/pub/acc?_ri_=\#($0)">x</a>"# }.joined())
+        let aasa = try write(Self.aasa, "json")
+        defer { for file in [email, aasa] { try? FileManager.default.removeItem(atPath: file) } }
+        let started = ContinuousClock.now
+        let result = try await HostProcess.run([
+            "doctor", "campaign", "--email", email, "--app", Self.app, "--aasa", aasa, "--resolve", "--timeout", "1",
+            "--allow-loopback", "--allow-http", "--json",
+        ])
+        // Time is what this test is about: the default budget is three deadlines.
+        #expect(ContinuousClock.now - started < .seconds(20))
+        #expect(result.status == 1)
+        let failed = try result.jsonLines().filter { $0["code"] as? String == "link.resolveFailed" }
+        #expect(failed.count == 30)
+        #expect(standIns.origin.requestCount <= 16, "\(standIns.origin.requestCount)")
+    }
+
+    /// Issue 18: a local rehearsal of a correct campaign (http stand-ins, --allow-http) exits 0: its http links
+    /// are judged as their https form, by the file the stand-in serves over http.
+    @Test func aRehearsalOfACorrectCampaignAgainstStandInsExitsZero() async throws {
+        let standIns = try StandIns()
+        standIns.origin.setLink(
+            .init(webLinkUrl: "https://www.example.com/p/1", mobileDeepLinkUrl: "example-app://products/1"),
+            for: "/pub/acc?_ri_=1")
+        let base = standIns.origin.baseURL.absoluteString
+        let email = try write(#"<a href="\#(base)/pub/acc?_ri_=1">app</a> <a href="\#(base)/pub/cc?_ri_=2">web</a>"#)
+        defer { try? FileManager.default.removeItem(atPath: email) }
+        let result = try await HostProcess.run([
+            "doctor", "campaign", "--email", email, "--app", Self.app, "--resolve", "--allow-loopback", "--allow-http",
+        ])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout == "0 errors, 0 warnings\n")
+        #expect(standIns.origin.requestCount(for: AssociationFileServer.wellKnownPath) == 1)
     }
 }

@@ -165,4 +165,42 @@ struct ResolveCommandTests {
         #expect(result.status == 1)
         #expect(result.stdout.contains(#"not handled (the "u" value \#(kind), not a URL string)"#), "\(result.stdout)")
     }
+
+    /// Issue 18: the process could exit before the notification block was printed, and a burst printed its
+    /// blocks in the order the resolutions ended. Twelve runs of the same burst, whose first link answers last:
+    /// the same complete output each time, one block per input in input order.
+    @Test(arguments: ["resolve", "inapp"])
+    func aBurstPrintsEveryNotificationInInputOrderEveryTime(_ command: String) async throws {
+        let stub = try ResponseHandlerStub(links: ResponseHandlerStub.demoLinks)
+        defer { stub.shutdown() }
+        stub.setResponder { request in request.query == "_ri_=product" ? .delay(0.2) : nil }
+        let inputs = ["/pub/acc?_ri_=product", "/pub/acc?_ri_=web-only", "/pub/acc?_ri_=invite", "/pub/acc?_ri_=product"]
+            .map { stub.url($0).absoluteString }
+        var flags = ["--allow-loopback", "--allow-http"]
+        if command == "inapp" { flags.append("--execute-rsys-web-url") }
+        var outputs: Set<String> = []
+        for _ in 0..<12 {
+            let result = try await HostProcess.run([command] + flags + inputs)
+            #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+            outputs.insert(result.stdout)
+        }
+        #expect(outputs.count == 1, "\(outputs.sorted().joined(separator: "\n----\n"))")
+        let lines = try #require(outputs.first).split(separator: "\n").map(String.init)
+        // Each input's block: its arrow, its notification (none for the duplicate), its summary.
+        #expect(lines.filter { $0.hasPrefix("-> ") } == inputs.map { "-> \(command) \($0)" })
+        #expect(lines.filter { $0.contains("<- PIORsysWebURLResolvedNotification") }.count == 3)
+        let requested = lines.filter { $0.contains("PIORequestedWebURL ") }.compactMap { $0.split(separator: " ").last.map(String.init) }
+        #expect(requested == Array(inputs.prefix(3)))
+        var blocks: [[String]] = []
+        for line in lines {
+            if line.hasPrefix("-> ") { blocks.append([]) }
+            if !blocks.isEmpty { blocks[blocks.count - 1].append(line) }
+        }
+        #expect(blocks.count == inputs.count)
+        for (block, (index, input)) in zip(blocks, inputs.enumerated()) {
+            #expect(block.last?.hasPrefix("   \(input): handled") == true, "\(block)")
+            let notified = block.contains { $0.contains("PIORequestedWebURL ") && $0.hasSuffix(" \(input)") }
+            #expect(notified == (index < 3), "\(block)")
+        }
+    }
 }

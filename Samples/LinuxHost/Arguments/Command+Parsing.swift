@@ -74,7 +74,7 @@ extension Command {
     }
 
     private func parseOptions(_ arguments: [String], path: [String]) throws(UsageError) -> ParsedCommand {
-        var parsed = ParsedCommand(path: path, occurrences: [], positionals: [])
+        var parsed = ParsedCommand(path: path, occurrences: [], positionals: [], declared: Set(options.map(\.name)))
         var rest = arguments[...]
         var optionsEnded = false
         while let argument = rest.popFirst() {
@@ -94,7 +94,7 @@ extension Command {
                 name = String(name[..<equals])
             }
             guard let option = option(named: name) else { throw UsageError("unknown option '--\(name)'") }
-            if !option.isRepeatable, parsed.has(name) {
+            if !option.isRepeatable, parsed.contains(name) {
                 throw UsageError("--\(name) given more than once")
             }
             if option.isFlag {
@@ -110,7 +110,7 @@ extension Command {
                 parsed.occurrences.append((name, value))
             }
         }
-        for option in options where option.isRequired && !parsed.has(option.name) {
+        for option in options where option.isRequired && !parsed.contains(option.name) {
             throw UsageError("--\(option.name) \(option.valueName ?? "") is required")
         }
         try checkPositionals(parsed.positionals)

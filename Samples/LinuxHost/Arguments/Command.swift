@@ -4,17 +4,22 @@
 /// The parser in this folder is the one argument parser of `linux-host` (no package). Its API, for a new command:
 ///
 /// ```swift
+/// enum Options {   // each option declared once, with its default (see `OptionKey`)
+///     static let json = OptionKey.flag("json", "print one JSON object per finding")
+///     static let timeout = OptionKey.value(
+///         "timeout", "SECONDS", "deadline of each request", as: .seconds(in: 0.001...3600),
+///         default: .seconds(10), shown: "10")
+///     static let app = OptionKey.repeatable(
+///         "app", "TEAMID.bundle", "an app that must be associated", as: .string, required: true)
+///     static let all: [any DeclaredOption] = [json, timeout, app]
+/// }
 /// static let command = Command(
 ///     name: "doctor",
 ///     summary: "Checks what devices and Apple's CDN see for a domain.",
 ///     arguments: [CommandArgument("DOMAIN", "the branded domain to check", repeatable: true)],
-///     options: [
-///         .flag("json", "print one JSON object per finding"),
-///         .valued("timeout", "SECONDS", "deadline of each request", default: "10"),
-///         .valued("app", "TEAMID.bundle", "an app that must be associated", repeatable: true, required: true),
-///     ],
+///     options: Options.all.map(\.declaration),
 ///     run: { parsed in
-///         let timeout = try parsed.value("timeout", as: .seconds(in: 0.001...3600)) ?? .seconds(10)
+///         let timeout = try parsed.value(Options.timeout)   // a Duration, the default when absent
 ///         for domain in parsed.positionals { Console.out(domain) }
 ///         return 0
 ///     })

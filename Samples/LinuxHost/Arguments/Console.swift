@@ -50,6 +50,32 @@ enum Console {
         return 2
     }
 
+    /// `text` safe to print inside a line of text output: every control character (C0, DEL, C1), the Unicode line
+    /// and paragraph separators and the bidirectional overrides are shown as Swift escapes (`\u{1B}`, `\u{A}`).
+    ///
+    /// Untrusted text (a `Location` header, an app ID or a key from a file, a request target) printed raw could
+    /// move the cursor, recolour the terminal or start a new line that forges a verdict such as `0 errors`.
+    /// JSON output needs none of this: JSON escapes control characters itself.
+    static func escaped(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if needsEscape(scalar) {
+                out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
+    }
+
     /// Serialises a JSON-compatible value as one line (keys sorted, slashes unescaped).
     ///
     /// Use `NSNull()` for JSON `null`.

@@ -1,4 +1,7 @@
 /// A command line the parser accepted: the command chosen, its options in order, its positional arguments.
+///
+/// Commands read options through their ``OptionKey``s (``value(_:)``); the name-based primitives below serve the
+/// keys and the readers that need the command-line order of several options (``occurrences(of:)``).
 struct ParsedCommand: Sendable {
     /// The command words from the root (`["linux-host", "aasa", "match"]`).
     var path: [String]
@@ -6,40 +9,44 @@ struct ParsedCommand: Sendable {
     var occurrences: [(name: String, value: String)]
     /// The positional arguments, in order (everything after `--` included).
     var positionals: [String]
+    /// The names of the options the command declares; reading any other is a programming error.
+    var declared: Set<String> = []
 
     /// `linux-host aasa match`, for messages.
     var commandName: String { path.joined(separator: " ") }
 
-    /// Whether the flag or option `name` was given.
-    func has(_ name: String) -> Bool {
+    /// The value of `key`: read as it says, its default when absent.
+    ///
+    /// Traps in debug builds when the command does not declare `key`: a command reading another command's
+    /// option would otherwise always get the default, silently.
+    ///
+    /// - Throws: `UsageError` naming the option, what it expects and what it got.
+    func value<Value>(_ key: OptionKey<Value>) throws(UsageError) -> Value {
+        assert(declared.contains(key.declaration.name),
+               "\(commandName) reads --\(key.declaration.name), which it does not declare")
+        return try key.read(self)
+    }
+
+    /// The occurrences of `keys`, in command-line order (for options whose order matters, such as rules).
+    func occurrences(of keys: [any DeclaredOption]) -> [(name: String, value: String)] {
+        let names = Set(keys.map(\.declaration.name))
+        assert(names.isSubset(of: declared), "\(commandName) reads options it does not declare: \(names.subtracting(declared))")
+        return occurrences.filter { names.contains($0.name) }
+    }
+
+    /// Whether the option `name` was given (for ``OptionKey``).
+    func contains(_ name: String) -> Bool {
         occurrences.contains { $0.name == name }
     }
 
-    /// The value of the option `name` (the last one given), or nil.
-    func value(_ name: String) -> String? {
+    /// The value of the option `name` (the last one given), or nil (for ``OptionKey``).
+    func rawValue(of name: String) -> String? {
         occurrences.last { $0.name == name }?.value
     }
 
-    /// Every value given for the repeatable option `name`, in order.
-    func values(_ name: String) -> [String] {
+    /// Every value given for the option `name`, in order (for ``OptionKey``).
+    func rawValues(of name: String) -> [String] {
         occurrences.filter { $0.name == name }.map(\.value)
-    }
-
-    /// The value of the option `name` read as `reader` says, or nil when the option is absent.
-    ///
-    /// - Throws: `UsageError` naming the option, what it expects and what it got.
-    func value<Value>(_ name: String, as reader: ValueReader<Value>) throws(UsageError) -> Value? {
-        guard let raw = value(name) else { return nil }
-        return try reader.read(raw, for: "--\(name)")
-    }
-
-    /// Every value of the repeatable option `name`, each read as `reader` says.
-    ///
-    /// - Throws: `UsageError` for the first value that does not read.
-    func values<Value>(_ name: String, as reader: ValueReader<Value>) throws(UsageError) -> [Value] {
-        var result: [Value] = []
-        for raw in values(name) { result.append(try reader.read(raw, for: "--\(name)")) }
-        return result
     }
 
     /// A positional argument read as `reader` says.

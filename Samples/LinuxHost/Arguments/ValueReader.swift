@@ -10,7 +10,8 @@ import Darwin
 /// expected and what was given.
 ///
 /// ```swift
-/// let timeout = try parsed.value("timeout", as: .seconds(in: 0.001...3600)) ?? .seconds(10)
+/// static let timeout = OptionKey.value(
+///     "timeout", "SECONDS", "deadline", as: .seconds(in: 0.001...3600), default: .seconds(10), shown: "10")
 /// ```
 struct ValueReader<Value>: Sendable {
     /// Returns the value, or what was expected (`"decimal seconds from 0.001 to 3600"`) when `raw` does not read.
@@ -24,6 +25,12 @@ struct ValueReader<Value>: Sendable {
         case .success(let value): return value
         case .failure(let error): throw UsageError("\(label): \(error.message)")
         }
+    }
+
+    /// This reader, its value then transformed (`absoluteURL.map { URL(string: $0) }`).
+    func map<Other>(_ transform: @escaping @Sendable (Value) -> Other) -> ValueReader<Other> {
+        let convert = convert
+        return ValueReader<Other> { raw in convert(raw).map(transform) }
     }
 }
 

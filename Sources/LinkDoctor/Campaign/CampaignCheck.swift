@@ -19,8 +19,8 @@ public struct CampaignCheck: Sendable, Hashable {
     public var association: AppSiteAssociation?
     /// A route table: with ``resolves``, each resolved link's deep link or web link must match a route.
     public var routeTable: RouteTable?
-    /// Whether to resolve each distinct app link once through `LinkResolver`. A resolution
-    /// counts a click, so it is off by default.
+    /// Whether to resolve each distinct app link once through `LinkResolver` (links that are one click, as
+    /// `LinkManager` coalesces them, share one resolution). A resolution counts a click, so it is off by default.
     public var resolves: Bool
     /// The branded (click-tracking) domains: exact hosts or `*.example.com`. Empty: the hosts of the email's
     /// pub-web links (`/pub/acc`, `/pub/cc` or the configured paths).

@@ -17,9 +17,17 @@ extension LinkDoctor {
     /// - http(s) on another domain: `link.notBranded` (info);
     /// - on a branded domain: `link.insecure` for `http` (such a link never opens the app); for `https`, the
     ///   association file decides: `link.appLinkNotOpening` for a pub-web app link it does not open,
-    ///   `link.webLinkOpensApp` for any other link it opens;
-    /// - with ``CampaignCheck/resolves``, each app link is resolved once: `link.nullDeepLink`,
-    ///   `link.resolveFailed`, and with a route table `link.unroutable`.
+    ///   `link.webLinkOpensApp` for any other link it opens. When the policy allows http (a local rehearsal
+    ///   against stand-ins), an `http` link is judged as its `https` form, by the file its own domain serves
+    ///   over http;
+    /// - with ``CampaignCheck/resolves``, each click is resolved once (links that differ only in a fragment, the
+    ///   case of the scheme or host, or a trailing dot are one click, as `LinkManager` coalesces them), at most
+    ///   ``Configuration/maximumConcurrentResolutions`` at a time and all within
+    ///   ``Configuration/resolutionBudget``: `link.nullDeepLink`, `link.resolveFailed`, and with a route table
+    ///   `link.unroutable`.
+    ///
+    /// Messages name at most a few examples of a list (the branded domains, the link hosts) and how many more:
+    /// the report grows with the number of links, never with links times hosts.
     ///
     /// Hosts and branded domains compare case-insensitively, without one trailing dot (`News.Example.com.` is
     /// `news.example.com`), as the resolver's policy compares them. A given branded domain that matches no link
@@ -36,15 +44,15 @@ extension LinkDoctor {
         let branded = campaign.brandedDomains.isEmpty
             ? Self.inferredBrandedDomains(hrefs, recognizer: recognizer)
             : campaign.brandedDomains.map(Self.normalizedHost)
+        // Named in every `link.notBranded` message: a few, and how many, so output grows with the links only.
+        let brandedNamed = branded.isEmpty ? "none found" : Self.examples(branded)
+        let brandedSet = BrandedDomainSet(branded)
         var usedPatterns: Set<String> = []
 
         var report = CampaignReport(links: [])
         var matchers: [String: AppLinkMatcher?] = [:]
         let given = campaign.association.map { AppLinkMatcher($0) }
-        let resolver = LinkResolver(
-            configuration: .init(timeout: configuration.timeout, policy: configuration.policy),
-            transport: transport, clock: clock)
-        let router = campaign.routeTable?.makeRouter()
+        var toResolve: [(index: Int, url: URL)] = []
 
         for href in hrefs {
             var link = CampaignLink(url: href, kind: .other)
@@ -75,23 +83,27 @@ extension LinkDoctor {
                 report.links.append(link)
                 continue
             }
-            for pattern in branded where Self.host(host, matches: pattern) { usedPatterns.insert(pattern) }
-            guard Self.isBranded(host, branded) else {
+            let matched = brandedSet.patterns(matching: host)
+            usedPatterns.formUnion(matched)
+            guard !matched.isEmpty else {
                 link.findings.append(Finding(
                     code: .linkNotBranded, severity: .info, subject: href,
-                    message: "\(host) is not a branded domain (\(branded.isEmpty ? "none found" : branded.joined(separator: ", "))): "
-                        + "the link is not click-tracked and opens the web."))
+                    message: "\(host) is not a branded domain (\(brandedNamed)): the link is not click-tracked and "
+                        + "opens the web."))
                 report.links.append(link)
                 continue
             }
             link.kind = recognizer.kind(of: url) == .appLink ? .appLink : .webLink
-            if scheme == "http" {
+            if scheme == "http", !configuration.policy.allowsHTTP {
                 link.opensApp = false
                 link.findings.append(Finding(
                     code: .linkInsecure, severity: .error, subject: href,
                     message: "An http link on the branded domain \(host): universal links need https, so it "
                         + "opens the browser. Use https."))
             } else {
+                // A local rehearsal (http allowed) stands in for the https domain: an http link is judged as its
+                // https form, by the file its own domain serves (fetched over http, see `originScheme`).
+                let judged = scheme == "http" ? "https" + href.dropFirst(scheme.count) : href
                 let authority = url.port.map { "\(host):\($0)" } ?? host
                 let matcher: AppLinkMatcher?
                 if let given {
@@ -102,18 +114,18 @@ extension LinkDoctor {
                     matcher = await fetchMatcher(authority, into: &report.findings)
                     matchers[authority] = .some(matcher)
                 }
-                if let matcher { judge(&link, matcher: matcher, appIDs: campaign.appIDs) }
+                if let matcher { judge(&link, judged, matcher: matcher, appIDs: campaign.appIDs) }
             }
-            if campaign.resolves, link.kind == .appLink {
-                await resolve(&link, url: url, resolver: resolver, router: router)
-            }
+            if campaign.resolves, link.kind == .appLink { toResolve.append((report.links.count, url)) }
             report.links.append(link)
+        }
+        if !toResolve.isEmpty {
+            await resolveAll(toResolve, into: &report.links, router: campaign.routeTable?.makeRouter())
         }
         if !campaign.brandedDomains.isEmpty {
             let hosts = Self.linkHosts(hrefs)
             // A newsletter may link to dozens of hosts: name a few.
-            let named = hosts.isEmpty ? "no host"
-                : hosts.prefix(5).joined(separator: ", ") + (hosts.count > 5 ? " and \(hosts.count - 5) more" : "")
+            let named = hosts.isEmpty ? "no host" : Self.examples(hosts, limit: 5)
             for pattern in branded where !usedPatterns.contains(pattern) {
                 report.findings.append(Finding(
                     code: .campaignBrandedDomainUnused, severity: .warning, subject: pattern,
@@ -125,8 +137,8 @@ extension LinkDoctor {
         return report
     }
 
-    private func judge(_ link: inout CampaignLink, matcher: AppLinkMatcher, appIDs: [String]) {
-        let outcomes = appIDs.map { ($0, matcher.explain(link.url, appID: $0)) }
+    private func judge(_ link: inout CampaignLink, _ judged: String, matcher: AppLinkMatcher, appIDs: [String]) {
+        let outcomes = appIDs.map { ($0, matcher.explain(judged, appID: $0)) }
         link.opensApp = outcomes.contains { $0.1.outcome == .match }
         for (appID, match) in outcomes {
             if link.kind == .appLink, match.outcome != .match {
@@ -143,15 +155,85 @@ extension LinkDoctor {
         }
     }
 
-    private func resolve(_ link: inout CampaignLink, url: URL, resolver: LinkResolver, router: LinkRouter?) async {
-        do {
-            let resolved = try await resolver.resolve(url)
+    /// Resolves each click once (links with the same ``CampaignClickKey`` share one resolution), at most
+    /// ``Configuration/maximumConcurrentResolutions`` at a time, all within ``Configuration/resolutionBudget``.
+    private func resolveAll(_ pending: [(index: Int, url: URL)], into links: inout [CampaignLink], router: LinkRouter?) async {
+        var keys: [String] = []
+        var clicks: [String: (url: URL, indices: [Int])] = [:]
+        for (index, url) in pending {
+            let key = CampaignClickKey.of(url)
+            if clicks[key] == nil { keys.append(key) }
+            clicks[key, default: (url, [])].indices.append(index)
+        }
+        let resolver = LinkResolver(
+            configuration: .init(timeout: configuration.timeout, policy: configuration.policy),
+            transport: transport, clock: clock)
+        let budget = configuration.resolutionBudget ?? configuration.timeout * 3
+        let budgetEnd = clock.now + budget
+        let clock = clock
+        let timeout = configuration.timeout
+        var outcomes: [String: ClickOutcome] = [:]
+        await withTaskGroup(of: (String, ClickOutcome).self) { group in
+            var next = 0
+            func startNext() {
+                guard next < keys.count else { return }
+                let key = keys[next]
+                let url = clicks[key]?.url
+                next += 1
+                group.addTask {
+                    let startedAt = clock.now
+                    guard let url, startedAt < budgetEnd else { return (key, .notStarted) }
+                    do throws(LinkError) {
+                        return (key, .resolved(try await resolver.resolve(url, startedAt: startedAt, deadline: budgetEnd)))
+                    } catch {
+                        let allowed = min(timeout, budgetEnd - startedAt)
+                        return (key, .failed(error, allowed: allowed, cutByBudget: allowed < timeout))
+                    }
+                }
+            }
+            for _ in 0..<max(1, configuration.maximumConcurrentResolutions) { startNext() }
+            for await (key, outcome) in group {
+                outcomes[key] = outcome
+                startNext()
+            }
+        }
+        for key in keys {
+            guard let outcome = outcomes[key], let indices = clicks[key]?.indices else { continue }
+            for index in indices { apply(outcome, to: &links[index], budget: budget, router: router) }
+        }
+    }
+
+    /// How one click's resolution ended.
+    private enum ClickOutcome: Sendable {
+        case resolved(ResolvedLink)
+        case failed(LinkError, allowed: Duration, cutByBudget: Bool)
+        /// The budget ran out before it started: nothing was sent.
+        case notStarted
+    }
+
+    private func apply(_ outcome: ClickOutcome, to link: inout CampaignLink, budget: Duration, router: LinkRouter?) {
+        switch outcome {
+        case .resolved(let resolved):
             link.deepLink = resolved.deepLinkURL?.absoluteString
             link.webLink = resolved.webLinkURL?.absoluteString
-        } catch {
+        case .failed(let error, let allowed, let cutByBudget) where error.code == .timeout:
+            let why = cutByBudget ? "the campaign's resolution budget of \(budget.roundedText) ran out" : "the deadline"
+            link.findings.append(Finding(
+                code: .linkResolveFailed, severity: .error, subject: link.url,
+                message: "The resolution failed [timeout]: no answer within \(allowed.roundedText) (\(why)); "
+                    + "check that the Response Handler answers, or raise --timeout."))
+            return
+        case .failed(let error, _, _):
             link.findings.append(Finding(
                 code: .linkResolveFailed, severity: .error, subject: link.url,
                 message: "The resolution failed [\(error.code)]: \(error.message)"))
+            return
+        case .notStarted:
+            link.findings.append(Finding(
+                code: .linkResolveFailed, severity: .error, subject: link.url,
+                message: "Not resolved [budget]: the campaign's resolution budget of \(budget.roundedText) ran out "
+                    + "first, so nothing was sent for this link (no click counted); raise --timeout or check fewer "
+                    + "links at once."))
             return
         }
         if link.deepLink?.isEmpty ?? true {
@@ -213,12 +295,13 @@ extension LinkDoctor {
         return nil
     }
 
-    /// The hosts of the email's pub-web links.
+    /// The hosts of the email's pub-web links, normalised, in order of first appearance.
     static func inferredBrandedDomains(_ hrefs: [String], recognizer: PubWebLinkRecognizer) -> [String] {
         var hosts: [String] = []
+        var seen: Set<String> = []
         for href in hrefs {
             guard let url = URL(string: href), recognizer.kind(of: url).isPubWeb,
-                  let host = url.host(percentEncoded: false).map(normalizedHost), !hosts.contains(host)
+                  let host = url.host(percentEncoded: false).map(normalizedHost), seen.insert(host).inserted
             else { continue }
             hosts.append(host)
         }
@@ -228,9 +311,11 @@ extension LinkDoctor {
     /// The distinct hosts of the email's http(s) links, normalised, in order of first appearance.
     static func linkHosts(_ hrefs: [String]) -> [String] {
         var hosts: [String] = []
+        var seen: Set<String> = []
         for href in hrefs {
             guard let scheme = scheme(of: href), scheme == "http" || scheme == "https", let url = URL(string: href),
-                  let host = url.host(percentEncoded: false).map(normalizedHost), !host.isEmpty, !hosts.contains(host)
+                  let host = url.host(percentEncoded: false).map(normalizedHost), !host.isEmpty,
+                  seen.insert(host).inserted
             else { continue }
             hosts.append(host)
         }
@@ -242,19 +327,5 @@ extension LinkDoctor {
         var host = host.lowercased()
         if host.hasSuffix(".") { host.removeLast() }
         return host
-    }
-
-    /// Exact names, or `*.example.com` for any subdomain (not `example.com` itself); both sides normalised.
-    static func isBranded(_ host: String, _ branded: [String]) -> Bool {
-        branded.contains { Self.host(host, matches: $0) }
-    }
-
-    /// Whether a normalised host matches one normalised branded-domain pattern (see ``isBranded(_:_:)``).
-    static func host(_ host: String, matches pattern: String) -> Bool {
-        if pattern.hasPrefix("*.") {
-            let suffix = pattern.dropFirst()
-            return host.count > suffix.count && host.hasSuffix(suffix)
-        }
-        return host == pattern
     }
 }

@@ -37,6 +37,14 @@ public struct LinkDoctor: Sendable {
         public var appleBotUserAgent: String
         /// Which paths are pub-web app links and non-app links (default `/pub/acc` and `/pub/cc`).
         public var recognizer: PubWebLinkRecognizer.Configuration
+        /// With ``CampaignCheck/resolves``: the most resolutions in flight at once. Default 4, below the resolver's
+        /// connections per host, so a campaign never queues behind its own requests.
+        public var maximumConcurrentResolutions: Int
+        /// With ``CampaignCheck/resolves``: the time all of a campaign's resolutions may take together, from the
+        /// first; `nil` (the default) is three times ``timeout``. A resolution in flight when it runs out ends
+        /// then; a link not started by then is not requested at all (nothing counted) and is reported
+        /// `link.resolveFailed` as such.
+        public var resolutionBudget: Duration?
 
         /// Creates a configuration.
         ///
@@ -47,13 +55,17 @@ public struct LinkDoctor: Sendable {
         ///   - userAgent: An ordinary client's `User-Agent`.
         ///   - appleBotUserAgent: Apple's fetcher's `User-Agent`.
         ///   - recognizer: The pub-web paths.
+        ///   - maximumConcurrentResolutions: Resolutions in flight at once (at least 1).
+        ///   - resolutionBudget: The time a campaign's resolutions take together; `nil` is three times `timeout`.
         public init(
             timeout: Duration = .seconds(10),
             policy: ResolutionPolicy = .init(),
             appleCDNBaseURL: URL = LinkDoctor.appleCDN,
             userAgent: String = "UniversalLinkKit-LinkDoctor/1.0",
             appleBotUserAgent: String = "AASA-Bot/1.0.0",
-            recognizer: PubWebLinkRecognizer.Configuration = .init()
+            recognizer: PubWebLinkRecognizer.Configuration = .init(),
+            maximumConcurrentResolutions: Int = 4,
+            resolutionBudget: Duration? = nil
         ) {
             self.timeout = timeout
             self.policy = policy
@@ -61,6 +73,8 @@ public struct LinkDoctor: Sendable {
             self.userAgent = userAgent
             self.appleBotUserAgent = appleBotUserAgent
             self.recognizer = recognizer
+            self.maximumConcurrentResolutions = maximumConcurrentResolutions
+            self.resolutionBudget = resolutionBudget
         }
     }
 

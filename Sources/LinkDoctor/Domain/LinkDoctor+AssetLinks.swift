@@ -21,7 +21,12 @@ extension LinkDoctor {
                 code: .assetlinksTooLarge, severity: .error, subject: subject,
                 message: "\(subject) is over 1 MiB; keep only the statements this domain needs.")]
         case .redirect, .status:
-            return locationProblems("assetlinks", url, answer)
+            // Its one location does not answer 200: the same verdict as for the AASA's two (issue 13's table),
+            // after what the location answered.
+            return locationProblems("assetlinks", url, answer) + [Finding(
+                code: .assetlinksUnreachable, severity: .error, subject: subject,
+                message: "\(subject) \(answer.summary); Android cannot verify the domain, so links open the browser. "
+                    + "Serve the file there with status 200, without redirects.")]
         case .failed, .refused:
             return [Finding(
                 code: .assetlinksUnreachable, severity: .error, subject: subject,
@@ -62,7 +67,7 @@ extension LinkDoctor {
                 findings.append(Finding(
                     code: .assetlinksFingerprintMissing, severity: .error, subject: subject,
                     message: "The statement for \(package) does not list \(normalised) (it lists "
-                        + "\(listed.isEmpty ? "none" : listed.joined(separator: ", "))); add the signing "
+                        + "\(listed.isEmpty ? "none" : Self.examples(listed))); add the signing "
                         + "certificate's SHA-256 fingerprint (Play Console > App integrity for Play App Signing)."))
             } else {
                 let isSHA1 = Self.hexDigitCount(fingerprint) == 40

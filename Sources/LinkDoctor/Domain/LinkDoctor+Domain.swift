@@ -57,6 +57,19 @@ extension LinkDoctor {
     private func locate(
         wellKnown: (url: URL, answer: Answer), root: (url: URL, answer: Answer), into findings: inout [Finding]
     ) -> (url: URL, answer: Answer)? {
+        if case .file = wellKnown.answer { return wellKnown }
+        if case .tooLarge = wellKnown.answer, case .file = root.answer {
+            // An answer over the cap is unreadable, whatever made it so (a body over 128 KB, or a header block
+            // over the transport's cap, which the transport reports alike): say so, and still check the file
+            // the root location serves, instead of hiding it behind the unreadable one.
+            findings.append(Finding(
+                code: .aasaTooLarge, severity: .error, subject: wellKnown.url.absoluteString,
+                message: "\(wellKnown.url.absoluteString) \(wellKnown.answer.summary): a body over Apple's limit of "
+                    + "128 KB (\(Self.aasaSizeLimit) bytes) or a header block over the transport's cap; no device "
+                    + "reads it. \(root.url.absoluteString) serves a file, checked below: serve that one at "
+                    + "\(wellKnown.url.path()) with short headers."))
+            return root
+        }
         if wellKnown.answer.servesFile { return wellKnown }
         if root.answer.servesFile {
             findings.append(Finding(
@@ -130,7 +143,7 @@ extension LinkDoctor {
                 findings.append(Finding(
                     code: .aasaAppMissing, severity: .error, subject: subject,
                     message: "No applinks detail names \(appID) (the file names "
-                        + "\(named.isEmpty ? "no app" : named.joined(separator: ", "))); add a detail with "
+                        + "\(named.isEmpty ? "no app" : Self.examples(named))); add a detail with "
                         + "\"appIDs\": [\"\(appID)\"], or fix the team ID or bundle identifier."))
             }
         }

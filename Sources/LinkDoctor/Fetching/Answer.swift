@@ -42,7 +42,7 @@ enum Answer: Sendable {
     var summary: String {
         switch self {
         case .file: "answers 200"
-        case .tooLarge: "answers 200 with a body over the cap"
+        case .tooLarge: "answers with more than the cap allows (its body or its header block)"
         case .redirect(let status, let location): "answers \(status) to \(location ?? "no Location")"
         case .status(let status): "answers \(status)"
         case .failed(let reason): "could not be reached (\(reason))"

@@ -6,7 +6,10 @@ import UniversalLinkKit
 ///
 /// Invariant: every fetch is checked against the policy before it is sent, carries one deadline measured on the
 /// injected clock, reads at most `maxBodyBytes`, and never follows a redirect (a 3xx comes back as an answer,
-/// since the transport contract forbids following it).
+/// since the transport contract forbids following it). A request that got no answer at all (no status line:
+/// typically a pooled keep-alive connection the server had closed without `Connection: close`) is sent once more,
+/// on a fresh connection, within the same deadline: nothing was answered, so nothing is sent twice, and a server
+/// that merely closes idle connections is not reported as blocking anyone.
 struct AssociationFetcher: Sendable {
     /// What one fetch gave.
     enum Outcome: Sendable {
@@ -41,13 +44,19 @@ struct AssociationFetcher: Sendable {
         do {
             // The package's one deadline mechanism, on the injected clock, whatever the transport.
             let response = try await withDeadline(clock.now + timeout, clock: clock) {
-                try await transport.send(request, maxBodyBytes: maxBodyBytes)
+                do {
+                    return try await transport.send(request, maxBodyBytes: maxBodyBytes)
+                } catch let error as TransportError where error.kind == .noAnswer {
+                    var fresh = request
+                    fresh.allowsReusedConnection = false
+                    return try await transport.send(fresh, maxBodyBytes: maxBodyBytes)
+                }
             }
             return response.body.count > maxBodyBytes ? .tooLarge : .answered(response)
         } catch let error as TransportError where error.kind == .bodyTooLarge {
             return .tooLarge
         } catch is DeadlineExceeded {
-            return .failed("no answer within \(Self.seconds(timeout)) s")
+            return .failed("no answer within \(timeout.roundedText)")
         } catch {
             return .failed(Self.describe(error))
         }
@@ -57,11 +66,5 @@ struct AssociationFetcher: Sendable {
         if let error = error as? TransportError { return error.description }
         if error is CancellationError { return "the fetch was cancelled" }
         return String(describing: error)
-    }
-
-    static func seconds(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        let milliseconds = attoseconds / 1_000_000_000_000_000
-        return milliseconds == 0 ? "\(seconds)" : String(format: "%.3g", Double(seconds) + Double(milliseconds) / 1000)
     }
 }
