@@ -44,13 +44,19 @@ final class AdmissionGate: Sendable {
 
     /// Stops admitting and returns once every body admitted before has finished.
     func close() async {
-        let waiter = state.withTrackedLock { state -> Waiter<Void>? in
+        await beginClosing()?.value
+    }
+
+    /// Stops admitting, at once.
+    ///
+    /// - Returns: A waiter that ends once every body admitted before has finished, or `nil` when none is running.
+    func beginClosing() -> Waiter<Void>? {
+        state.withTrackedLock { state -> Waiter<Void>? in
             state.isOpen = false
             guard state.passing > 0 else { return nil }
             let waiter = Waiter<Void>()
             state.drainWaiters.append(waiter)
             return waiter
         }
-        await waiter?.value
     }
 }
