@@ -18,31 +18,30 @@ import UniversalLinkKit
 ///
 /// The waits resume when the notification arrives (no polling); they give up after their timeout.
 public final class NotificationRecorder: Sendable {
-    private struct Waiter {
+    private struct Watcher {
         /// Ready when this returns `true` for the links recorded so far.
         let isSatisfied: @Sendable ([ResolvedLink]) -> Bool
-        let continuation: CheckedContinuation<Void, Never>
+        let waiter: Waiter<Void>
     }
 
     private struct State {
         var links: [ResolvedLink] = []
         var stopped = false
-        var waiters: [UInt64: Waiter] = [:]
-        var nextID: UInt64 = 0
+        var watchers: [Watcher] = []
     }
 
     private final class Storage: Sendable {
         let state = Mutex(State())
 
         func record(_ link: ResolvedLink) {
-            let ready = state.withTrackedLock { state -> [Waiter] in
+            let ready = state.withTrackedLock { state -> [Watcher] in
                 state.links.append(link)
                 let links = state.links
-                let ready = state.waiters.filter { $0.value.isSatisfied(links) }
-                for id in ready.keys { state.waiters[id] = nil }
-                return Array(ready.values)
+                let ready = state.watchers.filter { $0.isSatisfied(links) }
+                state.watchers.removeAll { $0.isSatisfied(links) }
+                return ready
             }
-            for waiter in ready { waiter.continuation.resume() }
+            for watcher in ready { watcher.waiter.resume(returning: ()) }
         }
     }
 
@@ -115,24 +114,15 @@ public final class NotificationRecorder: Sendable {
     }
 
     private func wait(timeout: Duration, until isSatisfied: @escaping @Sendable ([ResolvedLink]) -> Bool) async {
-        let id = storage.state.withTrackedLock { state in
-            state.nextID += 1
-            return state.nextID
+        let waiter = Waiter<Void>()
+        let ready = storage.state.withTrackedLock { state -> Bool in
+            if isSatisfied(state.links) { return true }
+            state.watchers.append(Watcher(isSatisfied: isSatisfied, waiter: waiter))
+            return false
         }
-        let storage = self.storage
-        let timer = Task {
-            try? await Task.sleep(for: timeout)
-            let waiter = storage.state.withTrackedLock { $0.waiters.removeValue(forKey: id) }
-            waiter?.continuation.resume()
-        }
-        await withCheckedContinuation { continuation in
-            let ready = storage.state.withTrackedLock { state in
-                if isSatisfied(state.links) { return true }
-                state.waiters[id] = Waiter(isSatisfied: isSatisfied, continuation: continuation)
-                return false
-            }
-            if ready { continuation.resume() }
-        }
-        timer.cancel()
+        if ready { return }
+        // The package's one waiter: registered above, before its deadline is armed, so no link is missed.
+        if case .value = await waiter.wait(until: .now + timeout, clock: .continuous) { return }
+        storage.state.withTrackedLock { state in state.watchers.removeAll { $0.waiter === waiter } }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 internal import _LinkKitLocking
+import UniversalLinkKit
 
 /// The machinery behind ``ResponseHandlerStub``: the listener, one thread per connection, the shared state.
 ///
@@ -16,8 +17,7 @@ final class StubServer: Sendable {
         var responseObserver: (@Sendable (RecordedRequest, Int?) -> Void)?
         var requests: [RecordedRequest] = []
         /// Callers of `waitForRequests`, resumed when the count reaches theirs.
-        var requestWaiters: [UInt64: (count: Int, continuation: CheckedContinuation<Bool, Never>)] = [:]
-        var nextWaiter: UInt64 = 0
+        var requestWaiters: [(count: Int, waiter: Waiter<Void>)] = []
         var badRequestCount = 0
         /// Bytes written to clients by answers (head and body).
         var bytesSent = 0
@@ -56,32 +56,17 @@ final class StubServer: Sendable {
     ///
     /// - Returns: `true` when the count was reached, `false` at `timeout` or when the calling task is cancelled.
     func waitForRequests(_ count: Int, timeout: Duration) async -> Bool {
-        let id = withState { state in
-            state.nextWaiter += 1
-            return state.nextWaiter
+        let waiter = Waiter<Void>()
+        let reached = withState { state -> Bool in
+            if state.requests.count >= count { return true }
+            state.requestWaiters.append((count, waiter))
+            return false
         }
-        let timer = Task { [self] in
-            guard (try? await Task.sleep(for: timeout)) != nil else { return }
-            giveUpWaiting(id)
-        }
-        defer { timer.cancel() }
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let reached = withState { state -> Bool in
-                    if state.requests.count >= count { return true }
-                    state.requestWaiters[id] = (count, continuation)
-                    return false
-                }
-                if reached { continuation.resume(returning: true) }
-            }
-        } onCancel: {
-            giveUpWaiting(id)
-        }
-    }
-
-    private func giveUpWaiting(_ id: UInt64) {
-        let waiter = withState { $0.requestWaiters.removeValue(forKey: id) }
-        waiter?.continuation.resume(returning: false)
+        if reached { return true }
+        // The package's one waiter, registered before its deadline is armed.
+        if case .value = await waiter.wait(until: .now + timeout, clock: .continuous) { return true }
+        withState { state in state.requestWaiters.removeAll { $0.waiter === waiter } }
+        return false
     }
 
     /// Runs `body` with exclusive access to the state (and tells ThreadSanitizer so).
@@ -239,18 +224,18 @@ final class StubServer: Sendable {
         let (queued, responder, fallback, reached) = withState { state in
             state.requests.append(request)
             let count = state.requests.count
-            let reached = state.requestWaiters.filter { $0.value.count <= count }
-            for id in reached.keys { state.requestWaiters[id] = nil }
+            let reached = state.requestWaiters.filter { $0.count <= count }.map(\.waiter)
+            state.requestWaiters.removeAll { $0.count <= count }
             for key in [request.target, request.path] {
                 if var queue = state.queues[key], !queue.isEmpty {
                     let first = queue.removeFirst()
                     state.queues[key] = queue.isEmpty ? nil : queue
-                    return (Optional(first), state.responder, state.defaultBehavior, Array(reached.values))
+                    return (Optional(first), state.responder, state.defaultBehavior, reached)
                 }
             }
-            return (nil, state.responder, state.defaultBehavior, Array(reached.values))
+            return (nil, state.responder, state.defaultBehavior, reached)
         }
-        for waiter in reached { waiter.continuation.resume(returning: true) }
+        for waiter in reached { waiter.resume(returning: ()) }
         if let queued { return queued.kind }
         // Outside the lock: the responder may well call back into the stub (counts, links).
         if let chosen = responder?(request) { return chosen.kind }

@@ -79,7 +79,24 @@ public struct PubWebLinkRecognizer: Sendable, Hashable {
     /// - Parameter url: Any URL.
     /// - Returns: ``Kind/appLink``, ``Kind/nonAppLink`` or ``Kind/notPubWeb``.
     public func kind(of url: URL) -> Kind {
-        explain(url).kind
+        // The decision alone, on every link: the reason's text is built only when ``explain(_:)`` is asked for it.
+        guard let scheme = url.scheme, Self.isHTTP(scheme),
+              let host = url.host(percentEncoded: true), !host.isEmpty
+        else { return .notPubWeb }
+        let path = Self.normalise(url.path(percentEncoded: true))
+        if appPaths.contains(path) { return .appLink }
+        if nonAppPaths.contains(path) { return .nonAppLink }
+        return .notPubWeb
+    }
+
+    /// `http` or `https`, in any letter case, without building a lower-cased copy.
+    private static func isHTTP(_ scheme: String) -> Bool {
+        var bytes = scheme.utf8.makeIterator()
+        for expected in "http".utf8 {
+            guard let byte = bytes.next(), byte | 0x20 == expected else { return false }
+        }
+        guard let last = bytes.next() else { return true }
+        return last | 0x20 == UInt8(ascii: "s") && bytes.next() == nil
     }
 
     /// The kind of a URL and the reason for it, for logs and support.
@@ -112,9 +129,14 @@ public struct PubWebLinkRecognizer: Sendable, Hashable {
 
     /// Trailing slashes dropped, leading slashes collapsed to one, empty path as `/`.
     static func normalise(_ path: String) -> String {
-        var bytes = Substring(path)
-        while bytes.hasSuffix("/") { bytes = bytes.dropLast() }
-        while bytes.hasPrefix("/") { bytes = bytes.dropFirst() }
-        return "/" + bytes
+        let bytes = path.utf8
+        guard let first = bytes.first else { return "/" }
+        var start = bytes.startIndex
+        var end = bytes.endIndex
+        while start < end, bytes[start] == UInt8(ascii: "/") { start = bytes.index(after: start) }
+        while start < end, bytes[bytes.index(before: end)] == UInt8(ascii: "/") { end = bytes.index(before: end) }
+        // The usual path has one leading slash and no trailing one: it is its own normal form.
+        if first == UInt8(ascii: "/"), start == bytes.index(after: bytes.startIndex), end == bytes.endIndex { return path }
+        return "/" + path[start..<end]
     }
 }

@@ -33,7 +33,12 @@ public struct ResolutionPolicy: Sendable, Hashable {
     /// Allowed hosts: exact names (`news.example.com`) or wildcards (`*.example.com`, which matches any
     /// subdomain but not `example.com` itself). Compared case-insensitively. Empty (the default) allows any
     /// DNS name that passes the other rules.
-    public var brandedDomains: [String]
+    public var brandedDomains: [String] {
+        didSet { normalisedBrandedDomains = Self.normalised(brandedDomains) }
+    }
+
+    /// ``brandedDomains`` lower-cased and in punycode, computed when they are set rather than for every link.
+    private var normalisedBrandedDomains: [String]
 
     /// Creates a policy.
     ///
@@ -45,6 +50,11 @@ public struct ResolutionPolicy: Sendable, Hashable {
         self.allowsHTTP = allowsHTTP
         self.allowsLocalHosts = allowsLocalHosts
         self.brandedDomains = brandedDomains
+        self.normalisedBrandedDomains = Self.normalised(brandedDomains)
+    }
+
+    private static func normalised(_ domains: [String]) -> [String] {
+        domains.map { punycode($0.lowercased()) }
     }
 
     /// Checks a URL against the policy.
@@ -69,7 +79,7 @@ public struct ResolutionPolicy: Sendable, Hashable {
             return refuse(shown, "port \(port) is not the default port of \(scheme) (allow local hosts for test servers)")
         }
         // The punycode form: what DNS and the transport see for internationalised names.
-        guard var host = Self.encodedHost(of: url)?.lowercased(), !host.isEmpty else {
+        guard var host = Self.encodedHost(of: url).map(Self.lowercased), !host.isEmpty else {
             return refuse(shown, "it has no host")
         }
         if host.hasPrefix("[") || Self.containsColon(host) {
@@ -85,7 +95,8 @@ public struct ResolutionPolicy: Sendable, Hashable {
         if !allowsLocalHosts, !host.utf8.contains(UInt8(ascii: ".")) {
             return refuse(shown, "single-label host \(host) is not a public DNS name (allow local hosts for test servers)")
         }
-        if Self.isIPv4Literal(host) || host == "localhost" || host.hasSuffix(".localhost") {
+        // The host passed isDNSName: it is ASCII.
+        if Self.isIPv4LiteralASCII(host) || host == "localhost" || host.hasSuffix(".localhost") {
             guard allowsLocalHosts else {
                 let what = host.hasSuffix("localhost") ? "localhost" : "IP address"
                 return refuse(shown, "\(what) hosts are not resolved (allow local hosts for test servers)")
@@ -96,8 +107,7 @@ public struct ResolutionPolicy: Sendable, Hashable {
 
     private func checkBranded(_ host: String, _ shown: ShownURL) -> LinkError? {
         guard !brandedDomains.isEmpty else { return nil }
-        for pattern in brandedDomains {
-            let pattern = Self.punycode(pattern.lowercased())
+        for pattern in normalisedBrandedDomains {
             if pattern.hasPrefix("*.") {
                 let suffix = pattern.dropFirst(1)  // ".example.com"
                 if host.count > suffix.count, host.hasSuffix(suffix) { return nil }
@@ -143,10 +153,24 @@ public struct ResolutionPolicy: Sendable, Hashable {
         // (`[0]` is `0`) and URLComponents keeps them, so a URL with a `[` anywhere takes the long way too.
         if let host = url.host(percentEncoded: true), !host.isEmpty,
            host.utf8.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "%") && $0 != UInt8(ascii: ":") }),
-           !url.absoluteString.utf8.contains(UInt8(ascii: "[")) {
+           !hasBracket(url) {
             return host
         }
         return URLComponents(url: url, resolvingAgainstBaseURL: false)?.encodedHost ?? url.host(percentEncoded: true)
+    }
+
+    /// Whether the URL's text has a `[` (an IP literal host, or one anywhere else): the text as given, searched with
+    /// `memchr`, since serialising the URL again for the search cost more than the rest of the check.
+    private static func hasBracket(_ url: URL) -> Bool {
+        let text = url.baseURL == nil ? url.relativeString : url.absoluteString
+        return text.utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.baseAddress.map { memchr($0, Int32(UInt8(ascii: "[")), bytes.count) != nil } ?? false
+        } ?? text.utf8.contains(UInt8(ascii: "["))
+    }
+
+    /// The host lower-cased, copied only when it has an upper-case ASCII letter or is not ASCII.
+    private static func lowercased(_ host: String) -> String {
+        host.utf8.contains { $0 >= 0x80 || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) } ? host.lowercased() : host
     }
 
     /// Letters, digits, `-` and `_` in dot-separated non-empty labels of at most 63 bytes, 253 bytes in all.
@@ -175,6 +199,11 @@ public struct ResolutionPolicy: Sendable, Hashable {
         // The checked host is always ASCII (it passed isDNSName); iterating its bytes instead of its Characters
         // gives the same answer for ASCII at a fraction of the cost. Any other string takes the Character path.
         guard host.utf8.allSatisfy({ $0 < 0x80 }) else { return isIPv4LiteralByCharacters(host) }
+        return isIPv4LiteralASCII(host)
+    }
+
+    /// ``isIPv4Literal(_:)`` for a host known to be ASCII.
+    static func isIPv4LiteralASCII(_ host: String) -> Bool {
         let bytes = host.utf8
         let last = bytes.lastIndex(of: UInt8(ascii: ".")).map { bytes[bytes.index(after: $0)...] } ?? bytes[...]
         guard !last.isEmpty else { return false }
