@@ -1,0 +1,128 @@
+import AssociatedDomains
+import Foundation
+
+/// `linux-host android match|pattern ...` (AssociatedDomains, issue 20): Android's answer, off the device.
+///
+/// - `android match --manifest FILE [--assetlinks FILE] [--package P] [--platform V] [--json] URL...`: one line per
+///   URL, `app` or `browser`, then the reason; with `--json`, `{"url", "opensApp", "filter", "rule", "reason"}`.
+///   Exit 0 when the files were read, 2 when one could not be (message on stderr).
+/// - `android pattern --type literal|prefix|simple|advanced|suffix [--json] PATTERN STRING...`: `match` or `none`
+///   per string; with `--json`, `{"pattern", "type", "string", "matches"}`. Exit 0, or 2 with a message for a
+///   pattern Android rejects.
+enum AndroidCommand {
+    static let maximumFileSize = 4 << 20
+
+    static let command = Command(
+        name: "android",
+        summary: "Says whether URLs open the app on Android, from the manifest and assetlinks.json, as Android decides.",
+        subcommands: [matchCommand, patternCommand])
+
+    static let platforms = AndroidLinkMatcher.Configuration.Platform.allCases.map(\.rawValue)
+
+    static let matchCommand = Command(
+        name: "match",
+        summary: "Says whether Android opens the app (app) or the browser (browser) for each URL, and why.",
+        details: """
+            Android's rules: an intent filter with VIEW, BROWSABLE and DEFAULT must take the URL (scheme, host, port,
+            path attributes; Android 15's uri-relative-filter-groups), its host must be verified (an autoVerify
+            filter declares it, and --assetlinks, when given, lists the package), and on Android 15 the first
+            matching dynamic_app_link_components rule decides (no match: excluded). Without --assetlinks every
+            autoVerify host is assumed to verify. Output: app or browser, a tab, the reason; one line per URL.
+            Exit status 0 when the files were read, 2 otherwise.
+            """,
+        arguments: [CommandArgument("URL", "a URL as a user would tap it", repeatable: true)],
+        options: [
+            .valued("manifest", "FILE", "the AndroidManifest.xml (source or merged)", required: true),
+            .valued("assetlinks", "FILE", "the host's assetlinks.json (statements and dynamic rules)"),
+            .valued("package", "NAME", "the application ID whose statement counts (default: the manifest's package)"),
+            .valued("platform", "VERSION", "android15 (default), android12 (12 to 14) or android11 (11 and earlier)", default: "android15"),
+            .flag("json", "print {\"url\", \"opensApp\", \"filter\", \"rule\", \"reason\"} per URL"),
+        ],
+        run: { parsed throws(UsageError) in try match(parsed) })
+
+    static let patternCommand = Command(
+        name: "pattern",
+        summary: "Matches strings against one Android PatternMatcher pattern, as Android does.",
+        details: """
+            Types: literal (android:path), prefix (pathPrefix), simple (pathPattern), advanced (pathAdvancedPattern),
+            suffix (pathSuffix). Strings are compared by UTF-16 code units, without normalisation; give paths
+            decoded, as Android matches them. Output: match or none, one line per string. Exit status 0, or 2 with a
+            message when Android rejects the pattern.
+            """,
+        arguments: [
+            CommandArgument("PATTERN", "the pattern, as Android reads it (after the manifest's \\\\ escapes)"),
+            CommandArgument("STRING", "a decoded path, query parameter or fragment", repeatable: true),
+        ],
+        options: [
+            .valued("type", "TYPE", "literal, prefix, simple, advanced or suffix", required: true),
+            .flag("android15-escaped-dot", "match an escaped \\. as Android 15 does (any character) instead of current AOSP"),
+            .flag("json", "print {\"pattern\", \"type\", \"string\", \"matches\"} per string"),
+        ],
+        run: { parsed throws(UsageError) in try pattern(parsed) })
+
+    static func match(_ parsed: ParsedCommand) throws(UsageError) -> Int32 {
+        guard let file = try parsed.value("manifest", as: .regularFile(maximumSize: maximumFileSize)) else {
+            throw UsageError("--manifest is required")
+        }
+        let platformName = try parsed.value("platform", as: .choice(platforms)) ?? "android15"
+        let platform = AndroidLinkMatcher.Configuration.Platform(rawValue: platformName) ?? .android15AndLater
+        let manifest: AndroidManifest
+        do {
+            manifest = try AndroidManifest(parsing: file.bytes)
+        } catch {
+            Console.err("linux-host: android match: \(file.path): \(error.message)")
+            return 2
+        }
+        var statements: [AndroidAssetStatement]?
+        if let links = try parsed.value("assetlinks", as: .regularFile(maximumSize: maximumFileSize)) {
+            do {
+                statements = try AndroidAssetStatement.statements(in: links.bytes)
+            } catch {
+                Console.err("linux-host: android match: \(links.path): \(error.message)")
+                return 2
+            }
+        }
+        for problem in manifest.problems {
+            Console.err("linux-host: android match: \(file.path):\(problem)")
+        }
+        let matcher = AndroidLinkMatcher(
+            manifest: manifest, statements: statements, packageName: parsed.value("package"),
+            configuration: .init(platform: platform))
+        for url in parsed.positionals {
+            let answer = matcher.explain(url)
+            if parsed.has("json") {
+                Console.out(Console.jsonLine([
+                    "url": url, "opensApp": answer.opensApp, "filter": answer.filter ?? NSNull(),
+                    "rule": answer.rule ?? NSNull(), "reason": answer.reason,
+                ] as [String: Any]))
+            } else {
+                Console.out("\(answer.opensApp ? "app" : "browser")\t\(answer.reason)")
+            }
+        }
+        return 0
+    }
+
+    static func pattern(_ parsed: ParsedCommand) throws(UsageError) -> Int32 {
+        let typeName = try parsed.value("type", as: .choice(AndroidPattern.Kind.allCases.map(\.rawValue))) ?? ""
+        guard let kind = AndroidPattern.Kind(rawValue: typeName) else { throw UsageError("--type is required") }
+        guard let text = parsed.positionals.first else { throw UsageError("expected PATTERN") }
+        let pattern: AndroidPattern
+        do {
+            pattern = try AndroidPattern(text, kind: kind, configuration: .init(escapedDotIsLiteral: !parsed.has("android15-escaped-dot")))
+        } catch {
+            Console.err("linux-host: android pattern: \(error.message)")
+            return 2
+        }
+        for string in parsed.positionals.dropFirst() {
+            let matches = pattern.matches(string)
+            if parsed.has("json") {
+                Console.out(Console.jsonLine([
+                    "pattern": text, "type": kind.rawValue, "string": string, "matches": matches,
+                ] as [String: Any]))
+            } else {
+                Console.out(matches ? "match" : "none")
+            }
+        }
+        return 0
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+/// The console contracts of `linux-host android`, run as a user runs them.
+struct AndroidCommandTests {
+    static let manifest = #"""
+    <manifest xmlns:android="http://schemas.android.com/apk/res/android" package="com.example.app"><application>
+    <activity android:name=".Main"><intent-filter android:autoVerify="true">
+    <action android:name="android.intent.action.VIEW"/><category android:name="android.intent.category.DEFAULT"/>
+    <category android:name="android.intent.category.BROWSABLE"/>
+    <data android:scheme="https" android:host="news.example.com" android:pathPrefix="/pub/"/>
+    </intent-filter></activity></application></manifest>
+    """#
+
+    static let assetLinks = #"""
+    [{"relation": ["delegate_permission/common.handle_all_urls"],
+      "target": {"namespace": "android_app", "package_name": "com.example.app", "sha256_cert_fingerprints": []},
+      "relation_extensions": {"delegate_permission/common.handle_all_urls": {
+        "dynamic_app_link_components": [{"/": "/pub/cc*", "exclude": true}, {"/": "/pub/*"}]}}}]
+    """#
+
+    func write(_ text: String, _ suffix: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("android-\(UUID().uuidString).\(suffix)").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func matchAnswersEachURLWithItsFilterRuleAndReason() async throws {
+        let manifest = try write(Self.manifest, "xml"), links = try write(Self.assetLinks, "json")
+        defer { try? FileManager.default.removeItem(atPath: manifest); try? FileManager.default.removeItem(atPath: links) }
+        let urls = ["https://news.example.com/pub/acc?ri=1", "https://news.example.com/pub/cc?ri=1", "https://news.example.com/x"]
+        let json = try await HostProcess.run(["android", "match", "--json", "--manifest", manifest, "--assetlinks", links] + urls)
+        #expect(json.status == 0)
+        let lines = try json.jsonLines()
+        #expect(lines.map { $0["url"] as? String } == urls)
+        #expect(lines.map { $0["opensApp"] as? Bool } == [true, false, false])
+        #expect(lines.map { $0["filter"] as? String } == [".Main (line 2)", ".Main (line 2)", nil])
+        #expect(lines.map { $0["rule"] as? String } == ["dynamic_app_link_components[1]", "dynamic_app_link_components[0]", nil])
+        #expect(lines[2]["rule"] is NSNull)
+        #expect((lines[1]["reason"] as? String)?.contains("excludes it on Android 15+") == true)
+
+        let older = try await HostProcess.run(["android", "match", "--platform", "android12", "--manifest", manifest, "--assetlinks", links] + urls)
+        #expect(older.stdout.split(separator: "\n").map { $0.split(separator: "\t")[0] } == ["app", "app", "browser"])
+    }
+
+    @Test func anUnreadableManifestExitsTwoSayingWhere() async throws {
+        let broken = try write("<manifest>\n<application>", "xml")
+        defer { try? FileManager.default.removeItem(atPath: broken) }
+        let result = try await HostProcess.run(["android", "match", "--manifest", broken, "https://a.example/x"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("2:14: expected </application>, found the end of the file"))
+        let missing = try await HostProcess.run(["android", "match", "--manifest", "/nonexistent.xml", "https://a.example/x"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("cannot open"))
+    }
+
+    @Test func patternPrintsOneAnswerPerString() async throws {
+        let plain = try await HostProcess.run(["android", "pattern", "--type", "simple", "/a.*b", "/axxb", "/axbxb"])
+        #expect(plain.status == 0)
+        #expect(plain.stdout == "match\nnone\n")
+        let json = try await HostProcess.run(["android", "pattern", "--json", "--type", "advanced", "/[0-9]{2,}", "/42", "/4"])
+        let lines = try json.jsonLines()
+        #expect(lines.map { $0["matches"] as? Bool } == [true, false])
+        #expect(lines.map { $0["string"] as? String } == ["/42", "/4"])
+        #expect(lines.allSatisfy { $0["pattern"] as? String == "/[0-9]{2,}" && $0["type"] as? String == "advanced" })
+    }
+
+    @Test func aPatternAndroidRejectsExitsTwoWithAMessage() async throws {
+        let result = try await HostProcess.run(["android", "pattern", "--type", "advanced", "/a/**", "/a/b"])
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("expected a token before the modifier \"*\""))
+        let badType = try await HostProcess.run(["android", "pattern", "--type", "regex", "x", "y"])
+        #expect(badType.status == 2)
+    }
+}
