@@ -5,6 +5,9 @@ import AssociatedDomains
 /// - `assetlinks generate --package P --fingerprint SHA256 [--fingerprint ...]`: `assetlinks.json` on stdout.
 /// - `assetlinks generate --intent-filter --domain HOST [--responsys] [--include P]... [--exclude P]...`:
 ///   the Android `<intent-filter>` for the same rules on stdout.
+/// - `assetlinks generate --package P --fingerprint F [--responsys] [--include P]... [--exclude P]...`: with rules,
+///   the statement carries them as Dynamic App Links rules (Android 15+).
+/// - `--intent-filter --form android15`: the `<uri-relative-filter-group>` form (Android 15+ apps only).
 /// Exit 0 on success, 1 when an input is invalid (message on stderr), 2 for a usage error.
 enum AssetLinksCommand {
     static let command = Command(
@@ -15,7 +18,11 @@ enum AssetLinksCommand {
     static let generateCommand = Command(
         name: "generate",
         summary: "Writes assetlinks.json (--package, --fingerprint) or, with --intent-filter, the Android <intent-filter>.",
-        details: "Exit status: 0 on success, 1 when an input is invalid, 2 for a usage error.",
+        details: """
+            With rules (--responsys, --include, --exclude), assetlinks.json carries them as dynamic_app_link_components,
+            which keep excluded paths out of the app on Android 15+. Exit status: 0 on success, 1 when an input is
+            invalid, 2 for a usage error.
+            """,
         options: [
             .valued("package", "NAME", "the Android package name, e.g. com.example.app"),
             .valued("fingerprint", "SHA256", "a signing certificate's SHA-256 fingerprint (AA:BB:...)", repeatable: true),
@@ -24,6 +31,7 @@ enum AssetLinksCommand {
             .flag("responsys", "the Responsys rules: /pub/acc in the app, never /pub/cc"),
             .valued("include", "PATH", "open URLs whose path matches PATH in the app", repeatable: true),
             .valued("exclude", "PATH", "never open URLs whose path matches PATH in the app", repeatable: true),
+            .valued("form", "FORM", "intent filter form: compatible (every Android) or android15 (uri-relative-filter-groups)", default: "compatible"),
         ],
         run: { parsed throws(UsageError) in try generate(parsed) })
 
@@ -33,8 +41,10 @@ enum AssetLinksCommand {
             // App IDs play no part on Android; a well-formed placeholder satisfies the rule set's validation.
             let ruleSet = AASACommand.ruleSet(parsed, appIDs: ["ANDROID000.intent.filter"])
             guard !ruleSet.rules.isEmpty else { throw UsageError("give --responsys or at least one --include/--exclude") }
+            let formName = try parsed.value("form", as: .choice(AppLinkRuleSet.AndroidFilterForm.allCases.map(\.rawValue))) ?? "compatible"
+            let form = AppLinkRuleSet.AndroidFilterForm(rawValue: formName) ?? .compatible
             do {
-                Console.out(try ruleSet.androidIntentFilter(host: domain))
+                Console.out(try ruleSet.androidIntentFilter(host: domain, form: form))
                 return 0
             } catch {
                 Console.err("linux-host: assetlinks generate: \(error.message)")
@@ -44,8 +54,10 @@ enum AssetLinksCommand {
         guard let package = parsed.value("package") else { throw UsageError("--package is required") }
         let fingerprints = parsed.values("fingerprint")
         guard !fingerprints.isEmpty else { throw UsageError("--fingerprint is required") }
+        let ruleSet = AASACommand.ruleSet(parsed, appIDs: ["ANDROID000.dynamic.rules"])
         do {
-            Console.out(try AssetLinks(packageName: package, fingerprints: fingerprints).json())
+            let rules = ruleSet.rules.isEmpty ? nil : try ruleSet.androidDynamicRules()
+            Console.out(try AssetLinks(packageName: package, fingerprints: fingerprints).json(dynamicRules: rules))
             return 0
         } catch {
             Console.err("linux-host: assetlinks generate: \(error.message)")

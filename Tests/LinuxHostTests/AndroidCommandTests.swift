@@ -73,4 +73,23 @@ struct AndroidCommandTests {
         let badType = try await HostProcess.run(["android", "pattern", "--type", "regex", "x", "y"])
         #expect(badType.status == 2)
     }
+
+    @Test func generatedFilterAndDynamicRulesReadBackAsTheRulesSay() async throws {
+        let fingerprint = "14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"
+        let filter = try await HostProcess.run(["assetlinks", "generate", "--intent-filter", "--domain", "news.example.com", "--include", "/*", "--exclude", "/pub/cc/*"])
+        #expect(filter.status == 0)
+        let links = try await HostProcess.run(["assetlinks", "generate", "--package", "com.example.app", "--fingerprint", fingerprint, "--include", "/*", "--exclude", "/pub/cc/*"])
+        #expect(links.status == 0)
+        let manifestText = """
+            <manifest xmlns:android="http://schemas.android.com/apk/res/android" package="com.example.app"><application><activity android:name=".Main">
+            \(filter.stdout)</activity></application></manifest>
+            """
+        let manifest = try write(manifestText, "xml"), assetLinks = try write(links.stdout, "json")
+        defer { try? FileManager.default.removeItem(atPath: manifest); try? FileManager.default.removeItem(atPath: assetLinks) }
+        let urls = ["https://news.example.com/pub/acc", "https://news.example.com/pub/cc/x", "https://news.example.com/"]
+        let android15 = try await HostProcess.run(["android", "match", "--manifest", manifest, "--assetlinks", assetLinks] + urls)
+        #expect(android15.stdout.split(separator: "\n").map { $0.split(separator: "\t")[0] } == ["app", "browser", "app"])
+        let android12 = try await HostProcess.run(["android", "match", "--platform", "android12", "--manifest", manifest, "--assetlinks", assetLinks] + urls)
+        #expect(android12.stdout.split(separator: "\n").map { $0.split(separator: "\t")[0] } == ["app", "app", "app"])
+    }
 }
