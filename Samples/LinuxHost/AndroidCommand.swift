@@ -6,6 +6,8 @@ import Foundation
 /// - `android match --manifest FILE [--assetlinks FILE] [--package P] [--platform V] [--json] URL...`: one line per
 ///   URL, `app` or `browser`, then the reason; with `--json`, `{"url", "opensApp", "filter", "rule", "reason"}`.
 ///   Exit 0 when the files were read, 2 when one could not be (message on stderr).
+/// - `android check --manifest FILE [--assetlinks FILE] [--aasa FILE --app A] [--json] [URL...]`: the lint findings
+///   (errors first); exit 0 without errors, 1 with errors, 2 when a file cannot be read.
 /// - `android pattern --type literal|prefix|simple|advanced|suffix [--json] PATTERN STRING...`: `match` or `none`
 ///   per string; with `--json`, `{"pattern", "type", "string", "matches"}`. Exit 0, or 2 with a message for a
 ///   pattern Android rejects.
@@ -15,7 +17,7 @@ enum AndroidCommand {
     static let command = Command(
         name: "android",
         summary: "Says whether URLs open the app on Android, from the manifest and assetlinks.json, as Android decides.",
-        subcommands: [matchCommand, patternCommand])
+        subcommands: [matchCommand, patternCommand, checkCommand])
 
     static let platforms = AndroidLinkMatcher.Configuration.Platform.allCases.map(\.rawValue)
 
@@ -59,6 +61,67 @@ enum AndroidCommand {
             .flag("json", "print {\"pattern\", \"type\", \"string\", \"matches\"} per string"),
         ],
         run: { parsed throws(UsageError) in try pattern(parsed) })
+
+    static let checkCommand = Command(
+        name: "check",
+        summary: "Lints the Android side (manifest, assetlinks.json) and, with --aasa, finds URLs where iOS and Android disagree.",
+        details: """
+            Errors: patterns Android rejects, filters that never match, a dynamic rule set Android drops whole, URLs on
+            which iOS and Android disagree (given URLs plus samples made from both files' paths). Warnings: hosts
+            without autoVerify, hidden dynamic rules. Exit status: 0 without errors, 1 with errors, 2 when a file
+            cannot be read.
+            """,
+        arguments: [CommandArgument("URL", "a URL to compare on iOS and Android", repeatable: true, required: false)],
+        options: [
+            .valued("manifest", "FILE", "the AndroidManifest.xml", required: true),
+            .valued("assetlinks", "FILE", "the host's assetlinks.json"),
+            .valued("package", "NAME", "the application ID (default: the manifest's package)"),
+            .valued("aasa", "FILE", "the host's apple-app-site-association, to compare answers"),
+            .valued("app", "TEAMID.bundle", "the iOS app whose AASA rules are compared (with --aasa)"),
+            .flag("json", "print {\"severity\", \"code\", \"keyPath\", \"message\"} per finding"),
+        ],
+        run: { parsed throws(UsageError) in try check(parsed) })
+
+    static func check(_ parsed: ParsedCommand) throws(UsageError) -> Int32 {
+        guard let file = try parsed.value("manifest", as: .regularFile(maximumSize: maximumFileSize)) else {
+            throw UsageError("--manifest is required")
+        }
+        if parsed.has("aasa") != parsed.has("app") { throw UsageError("--aasa and --app go together") }
+        let manifest: AndroidManifest
+        var statements: [AndroidAssetStatement]?
+        var aasa: AppSiteAssociation?
+        do {
+            manifest = try AndroidManifest(parsing: file.bytes)
+            if let links = try parsed.value("assetlinks", as: .regularFile(maximumSize: maximumFileSize)) {
+                statements = try AndroidAssetStatement.statements(in: links.bytes)
+            }
+            if let aasaFile = try parsed.value("aasa", as: .regularFile(maximumSize: AASACommand.maximumFileSize)) {
+                aasa = try AppSiteAssociation(parsing: aasaFile.bytes)
+            }
+        } catch let error as UsageError {
+            throw error
+        } catch {
+            Console.err("linux-host: android check: \(error)")
+            return 2
+        }
+        let matcher = AndroidLinkMatcher(manifest: manifest, statements: statements, packageName: parsed.value("package"))
+        let findings = matcher.lint(aasa: aasa, appID: parsed.value("app"), urls: parsed.positionals)
+        for finding in findings {
+            if parsed.has("json") {
+                Console.out(Console.jsonLine([
+                    "severity": finding.severity.rawValue, "code": finding.code.description, "keyPath": finding.keyPath,
+                    "message": finding.message,
+                ] as [String: Any]))
+            } else {
+                Console.out(finding.description)
+            }
+        }
+        let errors = findings.filter { $0.severity == .error }.count
+        if !parsed.has("json") {
+            Console.out("\(file.path): \(errors) error\(errors == 1 ? "" : "s"), \(findings.count - errors) warning\(findings.count - errors == 1 ? "" : "s")")
+        }
+        return errors == 0 ? 0 : 1
+    }
 
     static func match(_ parsed: ParsedCommand) throws(UsageError) -> Int32 {
         guard let file = try parsed.value("manifest", as: .regularFile(maximumSize: maximumFileSize)) else {

@@ -92,4 +92,19 @@ struct AndroidCommandTests {
         let android12 = try await HostProcess.run(["android", "match", "--platform", "android12", "--manifest", manifest, "--assetlinks", assetLinks] + urls)
         #expect(android12.stdout.split(separator: "\n").map { $0.split(separator: "\t")[0] } == ["app", "app", "app"])
     }
+
+    @Test func checkReportsDisagreementsWithTheAASAAndExitsOne() async throws {
+        let app = "ABCDE12345.com.example.app"
+        let aasa = try await HostProcess.run(["aasa", "generate", "--app", app, "--include", "/pub/*", "--exclude", "/pub/cc/*"])
+        let manifest = try write(Self.manifest, "xml"), aasaFile = try write(aasa.stdout, "json"), links = try write(Self.assetLinks, "json")
+        defer { for f in [manifest, aasaFile, links] { try? FileManager.default.removeItem(atPath: f) } }
+        let without = try await HostProcess.run(["android", "check", "--manifest", manifest, "--aasa", aasaFile, "--app", app])
+        #expect(without.status == 1)
+        #expect(without.stdout.contains("error: https://news.example.com/pub/cc/x: iOS opens the browser"))
+        let with = try await HostProcess.run(["android", "check", "--json", "--manifest", manifest, "--assetlinks", links, "--aasa", aasaFile, "--app", app, "https://news.example.com/pub/cc/x"])
+        let lines = try with.jsonLines()
+        #expect(!lines.contains { $0["code"] as? String == "platformsDisagree" && $0["keyPath"] as? String == "https://news.example.com/pub/cc/x" })
+        let missing = try await HostProcess.run(["android", "check", "--manifest", manifest, "--aasa", aasaFile])
+        #expect(missing.status == 2)
+    }
 }
