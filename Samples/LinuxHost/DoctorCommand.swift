@@ -52,7 +52,8 @@ enum DoctorCommand {
         details: """
             --resolve resolves each distinct app link once, which counts a click. Without --aasa the association
             file is fetched from each branded domain; without --branded-domain the branded domains are the hosts
-            of the email's /pub/acc and /pub/cc links. Exit status: 0 without errors (warnings allowed), 1 with
+            of the email's /pub/acc and /pub/cc links. With --manifest (and --assetlinks), each link is also judged
+            as Android 15+ decides, and a link the platforms disagree on is an error. Exit status: 0 without errors (warnings allowed), 1 with
             errors, 2 for a usage error or an unreadable input file.
             """,
         options: [
@@ -62,6 +63,10 @@ enum DoctorCommand {
             .valued("routes", "TABLE", "a JSON route table the resolved links must match (with --resolve)"),
             .flag("resolve", "resolve each distinct app link once (counts a click)"),
             .valued("branded-domain", "HOST", "a branded domain, or *.example.com", repeatable: true),
+            .valued("manifest", "FILE", "the app's AndroidManifest.xml: also judge each link as Android does"),
+            .valued("assetlinks", "FILE", "the branded domain's assetlinks.json (with --manifest)"),
+            .valued("package", "NAME", "the Android application ID (default: the manifest's package)"),
+            .valued("html", "FILE", "also write a self-contained HTML report to FILE"),
         ] + common,
         run: { parsed throws(UsageError) in try await runCampaign(parsed) })
 
@@ -192,8 +197,14 @@ enum DoctorCommand {
         }
         campaign.resolves = parsed.has("resolve")
         campaign.brandedDomains = try parsed.values("branded-domain", as: .host)
+        let html = try parsed.value("html", as: .outputFile)
+        campaign.android = try CampaignAndroid.matcher(parsed)
         let configuration = try configuration(parsed)
         let report = await withDoctor(configuration) { await $0.checkCampaign(campaign) }
+        if let html, let failure = html.write(Array(report.html(title: email.path).utf8)) {
+            Console.err("linux-host: doctor campaign: \(failure)")
+            return 1
+        }
         var cases: [DoctorOutput.Case] = []
         if !report.findings.isEmpty { cases.append(.init(name: "branded domains and association files", findings: report.findings)) }
         cases += report.links.map { DoctorOutput.Case(name: $0.url, findings: $0.findings) }

@@ -52,4 +52,84 @@ struct LinkDoctorAndroidTests {
         let fine = TransportResponse(statusCode: 200, headerFields: ["Content-Length": "1048576"], body: Data("[]".utf8))
         #expect(doctor.androidVerifierFindings(fine, package: "p.q", subject: "s").isEmpty)
     }
+
+    static let manifest = #"""
+        <manifest xmlns:android="http://schemas.android.com/apk/res/android" package="com.example.app"><application>
+        <activity android:name=".Main"><intent-filter android:autoVerify="true">
+        <action android:name="android.intent.action.VIEW"/><category android:name="android.intent.category.DEFAULT"/>
+        <category android:name="android.intent.category.BROWSABLE"/>
+        <data android:scheme="https" android:host="news.example.com" android:pathPrefix="/pub/"/>
+        </intent-filter></activity></application></manifest>
+        """#
+
+    static let email = #"""
+        <html><body>
+        <a href="https://news.example.com/pub/acc?_ri_=1">Product</a>
+        <a href="https://news.example.com/pub/cc?_ri_=2">Web only</a>
+        <a href="https://news.example.com/unsubscribe?u=1&amp;x=<b>">Unsubscribe</a>
+        <a href="mailto:help@example.com">Mail us</a>
+        </body></html>
+        """#
+
+    func report() async throws -> CampaignReport {
+        var campaign = CampaignCheck(html: Self.email, appIDs: [Fixtures.app], association: try AppSiteAssociation(parsing: Fixtures.responsysAASA))
+        campaign.android = AndroidLinkMatcher(manifest: try AndroidManifest(parsing: Self.manifest))
+        let doctor = LinkDoctor(configuration: .init(timeout: .seconds(30)), transport: ClosureTransport { _, _ in TransportResponse(statusCode: 404) })
+        return await doctor.checkCampaign(campaign)
+    }
+
+    @Test func campaignLinksAreJudgedOnBothPlatformsAndDisagreementsAreErrors() async throws {
+        let report = try await report()
+        let byURL = Dictionary(uniqueKeysWithValues: report.links.map { ($0.url, $0) })
+        let acc = try #require(byURL["https://news.example.com/pub/acc?_ri_=1"])
+        #expect(acc.opensApp == true && acc.opensAppOnAndroid == true)
+        #expect(!acc.findings.contains { $0.code == .linkPlatformsDisagree })
+        let cc = try #require(byURL["https://news.example.com/pub/cc?_ri_=2"])
+        #expect(cc.opensApp == false && cc.opensAppOnAndroid == true)
+        let disagreement = try #require(cc.findings.first { $0.code == .linkPlatformsDisagree })
+        #expect(disagreement.severity == .error)
+        #expect(disagreement.message.hasPrefix("This link opens the browser on iOS but the app on Android: .Main (line 2) takes it"))
+        let unsubscribe = try #require(report.links.first { $0.url.hasPrefix("https://news.example.com/unsubscribe") })
+        #expect(unsubscribe.opensApp == false && unsubscribe.opensAppOnAndroid == false)
+        #expect(byURL["mailto:help@example.com"]?.opensAppOnAndroid == nil)
+    }
+
+    /// The cells of each `<tr>` of the links table, tags stripped and entities decoded.
+    static func rows(_ html: String) throws -> [[String]] {
+        let body = try #require(html.range(of: "<tbody>").flatMap { start in html.range(of: "</tbody>").map { html[start.upperBound..<$0.lowerBound] } })
+        return body.components(separatedBy: "</tr>").dropLast().map { row in
+            row.components(separatedBy: "<td").dropFirst().map { cell in
+                var text = String(cell[cell.index(after: cell.firstIndex(of: ">")!)...])
+                if let end = text.range(of: "</td>") { text = String(text[..<end.lowerBound]) }
+                text = text.replacingOccurrences(of: "<br>", with: "\n")
+                while let open = text.firstIndex(of: "<"), let close = text[open...].firstIndex(of: ">") { text.removeSubrange(open...close) }
+                for (entity, character) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&amp;", "&")] {
+                    text = text.replacingOccurrences(of: entity, with: character)
+                }
+                return text
+            }
+        }
+    }
+
+    @Test func theHTMLReportListsEveryLinkWithBothPlatformsAndFindingsErrorsFirst() async throws {
+        let html = try await report().html(title: "spring <sale>.html")
+        #expect(html.hasPrefix("<!DOCTYPE html>"))
+        #expect(html.contains("<title>Link check: spring &lt;sale&gt;.html</title>"))
+        // Self-contained: nothing is fetched or run.
+        for forbidden in ["<script", "src=", "<link", "url(", "@import", "http-equiv"] { #expect(!html.contains(forbidden), "\(forbidden)") }
+        let rows = try Self.rows(html)
+        #expect(rows.count == 4)
+        #expect(rows.map { $0[1] } == ["https://news.example.com/pub/acc?_ri_=1", "https://news.example.com/pub/cc?_ri_=2", "https://news.example.com/unsubscribe?u=1&x=<b>", "mailto:help@example.com"])
+        #expect(rows.map { $0[2] } == ["app link", "web link", "web link", "other"])
+        #expect(rows.map { $0[4] } == ["Yes", "No, browser", "No, browser", "unknown"])
+        let answers = ["No, browser", "Yes", "unknown"]
+        #expect(rows.map { cell in answers.first { cell[5].hasPrefix($0) } } == ["Yes", "Yes", "No, browser", "unknown"])
+        #expect(rows[1][5].contains(".Main (line 2) takes it"))
+        #expect(html.contains("<tr class=\"disagree\"><td>2</td>"))
+        // Findings: every error before the first warning or info.
+        let severities = html.components(separatedBy: "data-severity=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+        #expect(severities.first == "error")
+        #expect(severities == severities.sorted { ["error", "warning", "info"].firstIndex(of: $0)! < ["error", "warning", "info"].firstIndex(of: $1)! })
+        #expect(html.contains("<b>1</b>iOS/Android disagreements"))
+    }
 }

@@ -108,3 +108,39 @@ struct AndroidCommandTests {
         #expect(missing.status == 2)
     }
 }
+
+/// `doctor campaign --manifest --assetlinks --html`: both platforms per link, and the HTML page.
+struct CampaignAndroidCommandTests {
+    @Test func campaignJudgesAndroidAndWritesTheHTMLReport() async throws {
+        let app = "ABCDE12345.com.example.app"
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("campaign-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func file(_ name: String, _ text: String) throws -> String {
+            let path = dir.appendingPathComponent(name).path
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        let email = try file("email.html", """
+            <a href="https://news.example.com/pub/acc?_ri_=1">app</a>
+            <a href="https://news.example.com/pub/cc?_ri_=2">web</a>
+            """)
+        let aasa = try file("aasa.json", #"{"applinks": {"details": [{"appIDs": ["\#(app)"], "components": [{"/": "/pub/cc", "exclude": true}, {"/": "/pub/acc"}]}]}}"#)
+        let manifest = try file("AndroidManifest.xml", AndroidCommandTests.manifest)
+        let html = dir.appendingPathComponent("report.html").path
+        let result = try await HostProcess.run([
+            "doctor", "campaign", "--email", email, "--app", app, "--aasa", aasa, "--manifest", manifest, "--html", html, "--json",
+        ])
+        #expect(result.status == 1)
+        let lines = try result.jsonLines()
+        #expect(lines.compactMap { $0["opensAppOnAndroid"] as? Bool } == [true, true])
+        #expect(lines.contains { $0["code"] as? String == "link.platformsDisagree" })
+        let page = try String(contentsOfFile: html, encoding: .utf8)
+        #expect(page.contains("<b>1</b>iOS/Android disagreements"))
+        #expect(page.contains("news.example.com/pub/cc?_ri_=2"))
+
+        let missing = try await HostProcess.run(["doctor", "campaign", "--email", email, "--app", app, "--aasa", aasa, "--assetlinks", aasa])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("--assetlinks and --package need --manifest"))
+    }
+}

@@ -15,7 +15,7 @@
 /// let matcher = AndroidLinkMatcher(manifest: manifest, statements: statements, packageName: "com.example.app")
 /// matcher.explain("https://news.example.com/pub/acc?x=1").opensApp
 /// ```
-public struct AndroidLinkMatcher: Sendable {
+public struct AndroidLinkMatcher: Sendable, Hashable {
     /// Settings.
     public struct Configuration: Sendable, Hashable {
         /// The Android versions whose rules differ.

@@ -104,6 +104,7 @@ extension LinkDoctor {
                 }
                 if let matcher { judge(&link, matcher: matcher, appIDs: campaign.appIDs) }
             }
+            if let android = campaign.android { judgeAndroid(&link, android) }
             if campaign.resolves, link.kind == .appLink {
                 await resolve(&link, url: url, resolver: resolver, router: router)
             }
