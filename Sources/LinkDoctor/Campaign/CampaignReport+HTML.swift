@@ -29,7 +29,7 @@ extension CampaignReport {
             table { border-collapse: collapse; width: 100%; }
             th, td { text-align: left; vertical-align: top; padding: 6px 8px; border-bottom: 1px solid #e2e2e6; }
             th { background: #fafafa; font-weight: 600; }
-            td.url, td.dest { word-break: break-all; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 13px; }
+            td.url, td.dest { overflow-wrap: anywhere; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 13px; }
             .yes { color: #14532d; font-weight: 600; } .no { color: #8a1111; font-weight: 600; } .unknown { color: #6e6e73; }
             tr.disagree td { background: #fff4e5; }
             .sev { display: inline-block; border-radius: 4px; padding: 0 6px; font-size: 12px; font-weight: 600; text-transform: uppercase; }
