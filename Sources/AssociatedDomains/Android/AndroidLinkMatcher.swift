@@ -102,16 +102,23 @@ public struct AndroidLinkMatcher: Sendable, Hashable {
         }
         // Verification: which hosts Android verifies.
         let verifiable = manifest.intentFilters.filter(\.isAppLinkFilter)
-        // Ports do not matter to verification: the host does.
-        let declared = verifiable.contains { f in f.authorities.contains { $0.matches(host: uri.host, port: $0.port ?? -1) } }
+        // Ports do not matter to verification: the host does. Android 11 and earlier verify every web host of
+        // every tapped-link filter as soon as one filter asks (all or nothing); Android 12+ only autoVerify hosts.
+        let allOrNothing = configuration.platform == .android11AndEarlier && !verifiable.isEmpty
+        let verifying = allOrNothing
+            ? manifest.intentFilters.filter { $0.takesTappedLinks && $0.schemes.contains { $0 == "http" || $0 == "https" } }
+            : verifiable
+        let declared = verifying.contains { f in f.authorities.contains { $0.matches(host: uri.host, port: $0.port ?? -1) } }
         let host = uri.host ?? ""
         guard declared else {
-            let older = configuration.platform == .android11AndEarlier && !verifiable.isEmpty
-                ? " (Android 11 and earlier verify every web host of the app together: if all verify, this host does too)" : ""
+            let platform = configuration.platform == .android11AndEarlier ? "Android 11 and earlier show a chooser or the browser" : "Android 12+ opens the browser"
             return AndroidLinkMatch(url: url, opensApp: false, filter: filter.label,
-                                    reason: "\(filter.label) takes it, but no intent filter with android:autoVerify=\"true\" (VIEW, BROWSABLE, DEFAULT, http/https only) declares host \"\(host)\": it is not verified, so Android 12+ opens the browser\(older)")
+                                    reason: "\(filter.label) takes it, but no intent filter with android:autoVerify=\"true\" (VIEW, BROWSABLE, DEFAULT, http/https only) declares host \"\(host)\": it is not verified, so \(platform)")
         }
         var notes: [String] = []
+        if allOrNothing {
+            notes.append("Android 11 and earlier verify all the app's web hosts together: one host that fails verification fails them all")
+        }
         var statement: AndroidAssetStatement?
         if statements != nil {
             guard let found = self.statement else {

@@ -98,6 +98,16 @@ struct AndroidManifestTests {
         #expect(matcher.explain("https://deals.example.com/pub/cc?ri=7").opensApp)
     }
 
+    @Test func android11VerifiesEveryWebHostTogether() throws {
+        let manifest = try AndroidManifest(parsing: Self.manifest)
+        // The second filter has no autoVerify: Android 12+ leaves its host unverified, Android 11 verifies it with the rest.
+        let url = "https://a.shop.example.com:8443/x"
+        #expect(!AndroidLinkMatcher(manifest: manifest, configuration: .init(platform: .android12To14)).explain(url).opensApp)
+        let android11 = AndroidLinkMatcher(manifest: manifest, configuration: .init(platform: .android11AndEarlier)).explain(url)
+        #expect(android11.opensApp)
+        #expect(android11.reason.contains("one host that fails verification fails them all"))
+    }
+
     @Test func aPathAttributeWinsOverABlockingGroupInTheSameFilter() throws {
         // IntentFilter.matchData: the path matchers OR the groups; a block group cannot take back a path match.
         let xml = #"""
