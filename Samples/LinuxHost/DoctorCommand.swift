@@ -52,8 +52,9 @@ enum DoctorCommand {
         details: """
             --resolve resolves each distinct app link once, which counts a click. Without --aasa the association
             file is fetched from each branded domain; without --branded-domain the branded domains are the hosts
-            of the email's /pub/acc and /pub/cc links. With --manifest (and --assetlinks), each link is also judged
-            as Android 15+ decides, and a link the platforms disagree on is an error. Exit status: 0 without errors (warnings allowed), 1 with
+            of the email's /pub/acc and /pub/cc links. With --manifest, each link is also judged as Android 15+
+            decides (assetlinks.json from --assetlinks, or fetched from each branded domain as Android's verifier
+            fetches it), and a link the platforms disagree on is an error. Exit status: 0 without errors (warnings allowed), 1 with
             errors, 2 for a usage error or an unreadable input file.
             """,
         options: [
@@ -64,7 +65,7 @@ enum DoctorCommand {
             .flag("resolve", "resolve each distinct app link once (counts a click)"),
             .valued("branded-domain", "HOST", "a branded domain, or *.example.com", repeatable: true),
             .valued("manifest", "FILE", "the app's AndroidManifest.xml: also judge each link as Android does"),
-            .valued("assetlinks", "FILE", "the branded domain's assetlinks.json (with --manifest)"),
+            .valued("assetlinks", "FILE", "the branded domain's assetlinks.json (with --manifest; default: fetched)"),
             .valued("package", "NAME", "the Android application ID (default: the manifest's package)"),
             .valued("html", "FILE", "also write a self-contained HTML report to FILE"),
         ] + common,

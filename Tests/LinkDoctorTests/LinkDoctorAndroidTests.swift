@@ -73,7 +73,9 @@ struct LinkDoctorAndroidTests {
 
     func report() async throws -> CampaignReport {
         var campaign = CampaignCheck(html: Self.email, appIDs: [Fixtures.app], association: try AppSiteAssociation(parsing: Fixtures.responsysAASA))
-        campaign.android = AndroidLinkMatcher(manifest: try AndroidManifest(parsing: Self.manifest))
+        campaign.android = AndroidLinkMatcher(
+            manifest: try AndroidManifest(parsing: Self.manifest),
+            statements: try AndroidAssetStatement.statements(in: Array(Fixtures.assetLinks().utf8)))
         let doctor = LinkDoctor(configuration: .init(timeout: .seconds(30)), transport: ClosureTransport { _, _ in TransportResponse(statusCode: 404) })
         return await doctor.checkCampaign(campaign)
     }
@@ -88,7 +90,7 @@ struct LinkDoctorAndroidTests {
         #expect(cc.opensApp == false && cc.opensAppOnAndroid == true)
         let disagreement = try #require(cc.findings.first { $0.code == .linkPlatformsDisagree })
         #expect(disagreement.severity == .error)
-        #expect(disagreement.message.hasPrefix("This link opens the browser on iOS but the app on Android: .Main (line 2) takes it"))
+        #expect(disagreement.message.hasPrefix("This link opens the browser on iOS but the app on Android: .Main (line 2) takes it (autoVerify host \"news.example.com\")."))
         let unsubscribe = try #require(report.links.first { $0.url.hasPrefix("https://news.example.com/unsubscribe") })
         #expect(unsubscribe.opensApp == false && unsubscribe.opensAppOnAndroid == false)
         #expect(byURL["mailto:help@example.com"]?.opensAppOnAndroid == nil)
@@ -131,5 +133,31 @@ struct LinkDoctorAndroidTests {
         #expect(severities.first == "error")
         #expect(severities == severities.sorted { ["error", "warning", "info"].firstIndex(of: $0)! < ["error", "warning", "info"].firstIndex(of: $1)! })
         #expect(html.contains("<b>1</b>iOS/Android disagreements"))
+    }
+
+    @Test func withoutAFileTheAndroidStatementsAreFetchedOncePerDomain() async throws {
+        let standIns = try StandIns()
+        let host = standIns.domain
+        let manifest = Self.manifest.replacingOccurrences(of: "news.example.com", with: "127.0.0.1")
+        let email = """
+            <a href="http://\(host)/pub/acc?_ri_=1">app</a><a href="http://\(host)/pub/cc?_ri_=2">web</a>
+            """
+        // http: the stand-in speaks plain http; the manifest takes http too.
+        let httpManifest = manifest.replacingOccurrences(of: #"android:scheme="https""#, with: #"android:scheme="http""#)
+        let dynamic = #", "relation_extensions": {"delegate_permission/common.handle_all_urls": {"dynamic_app_link_components": [{"/": "/pub/cc*", "exclude": true}, {"/": "*"}]}}"#
+        standIns.files.serve("[\(Self.statement(dynamic))]", at: AssociationFileServer.assetLinksPath)
+        var campaign = CampaignCheck(html: email, appIDs: [Fixtures.app], association: try AppSiteAssociation(parsing: Fixtures.responsysAASA))
+        campaign.brandedDomains = ["127.0.0.1"]
+        campaign.android = AndroidLinkMatcher(manifest: try AndroidManifest(parsing: httpManifest))
+        let report = await standIns.doctor().checkCampaign(campaign)
+        #expect(report.links.map(\.opensAppOnAndroid) == [true, false])
+        #expect(report.links.map(\.androidReason).last??.contains("dynamic_app_link_components[0]") == true)
+        // iOS never opens an http link; Android does when the filter declares http: a real disagreement.
+        #expect(report.allFindings.filter { $0.code == .linkPlatformsDisagree }.map(\.subject) == ["http://\(host)/pub/acc?_ri_=1"])
+
+        standIns.files.serve("gone", at: AssociationFileServer.assetLinksPath, status: 404, contentType: "text/plain")
+        let unverified = await standIns.doctor().checkCampaign(campaign)
+        #expect(unverified.links.map(\.opensAppOnAndroid) == [false, false])
+        #expect(unverified.links.first?.androidReason?.contains("assetlinks.json has no handle_all_urls statement") == true)
     }
 }

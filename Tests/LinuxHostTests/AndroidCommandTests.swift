@@ -127,9 +127,12 @@ struct CampaignAndroidCommandTests {
             """)
         let aasa = try file("aasa.json", #"{"applinks": {"details": [{"appIDs": ["\#(app)"], "components": [{"/": "/pub/cc", "exclude": true}, {"/": "/pub/acc"}]}]}}"#)
         let manifest = try file("AndroidManifest.xml", AndroidCommandTests.manifest)
+        // A statement without dynamic rules: nothing is fetched, and /pub/cc opens the app on Android.
+        let links = try file("assetlinks.json", #"[{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "com.example.app"}}]"#)
         let html = dir.appendingPathComponent("report.html").path
         let result = try await HostProcess.run([
-            "doctor", "campaign", "--email", email, "--app", app, "--aasa", aasa, "--manifest", manifest, "--html", html, "--json",
+            "doctor", "campaign", "--email", email, "--app", app, "--aasa", aasa, "--manifest", manifest, "--assetlinks", links,
+            "--html", html, "--json",
         ])
         #expect(result.status == 1)
         let lines = try result.jsonLines()

@@ -40,6 +40,7 @@ extension LinkDoctor {
 
         var report = CampaignReport(links: [])
         var matchers: [String: AppLinkMatcher?] = [:]
+        var androidStatements = AndroidStatementCache()
         let given = campaign.association.map { AppLinkMatcher($0) }
         let resolver = LinkResolver(
             configuration: .init(timeout: configuration.timeout, policy: configuration.policy),
@@ -104,7 +105,9 @@ extension LinkDoctor {
                 }
                 if let matcher { judge(&link, matcher: matcher, appIDs: campaign.appIDs) }
             }
-            if let android = campaign.android { judgeAndroid(&link, android) }
+            if let android = campaign.android {
+                await judgeAndroid(&link, android, statements: &androidStatements, findings: &report.findings)
+            }
             if campaign.resolves, link.kind == .appLink {
                 await resolve(&link, url: url, resolver: resolver, router: router)
             }
