@@ -54,6 +54,18 @@ extension AndroidLinkMatcher {
                 add(.error, .dynamicRulesDropped, base, dropped)
             }
             if let rules = statement.dynamicRules {
+                // Dynamic rules only narrow: an include whose paths no filter takes never opens the app.
+                let hosts = manifest.intentFilters.filter(\.isAppLinkFilter).flatMap(\.authorities)
+                    .filter { !$0.isWildcard }.map(\.host)
+                for rule in rules where !rule.exclude {
+                    guard let path = rule.path, let host = hosts.first else { continue }
+                    let sample = String(path.map { $0 == "*" || $0 == "?" ? "x" : $0 })
+                    let uri = AndroidURI("https://\(host)\(sample.hasPrefix("/") ? "" : "/")\(sample)")
+                    let taken = uri.map { uri in manifest.intentFilters.contains { $0.takesTappedLinks && $0.dataMismatch(uri) == nil } } ?? true
+                    if !taken {
+                        add(.warning, .filterNeverMatches, rule.keyPath, "\(rule.summary) allows paths no intent filter takes (such as \(sample) on \(host)): dynamic rules cannot widen the manifest, so it never opens the app")
+                    }
+                }
                 for (i, rule) in rules.enumerated() {
                     if let earlier = rules[..<i].firstIndex(where: { $0.isCatchAll || ($0.path == rule.path && $0.query == rule.query && $0.fragment == rule.fragment) }) {
                         add(.warning, .filterNeverMatches, rule.keyPath, "\(rule.summary) never decides: dynamic_app_link_components[\(earlier)] \(rules[earlier].summary) matches every URL it matches, and the first match wins")
