@@ -12,8 +12,10 @@
 ///    rule set is ignored whole.
 ///
 /// ```swift
+/// let manifest = try AndroidManifest(parsing: "<manifest package=\"com.example.app\"/>")
+/// let statements = try AndroidAssetStatement.statements(in: Array("[]".utf8))
 /// let matcher = AndroidLinkMatcher(manifest: manifest, statements: statements, packageName: "com.example.app")
-/// matcher.explain("https://news.example.com/pub/acc?x=1").opensApp
+/// let opens = matcher.explain("https://news.example.com/pub/acc?x=1").opensApp   // false: no filter
 /// ```
 public struct AndroidLinkMatcher: Sendable, Hashable {
     /// Settings.

@@ -7,8 +7,9 @@
 /// manifest from `build/intermediates/merged_manifests/` for the final answer).
 ///
 /// ```swift
+/// let xml = #"<manifest xmlns:android="http://schemas.android.com/apk/res/android" package="com.example.app"/>"#
 /// let manifest = try AndroidManifest(parsing: Array(xml.utf8))
-/// for filter in manifest.intentFilters where filter.isAppLinkFilter { print(filter.authorities) }
+/// let hosts = manifest.intentFilters.filter(\.isAppLinkFilter).flatMap(\.authorities)
 /// ```
 public struct AndroidManifest: Sendable, Hashable {
     /// A finding made while reading: something Android rejects or ignores.
