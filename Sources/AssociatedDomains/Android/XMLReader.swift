@@ -13,7 +13,8 @@ struct XMLReader {
     private let bytes: [UInt8]
     private var i = 0
     private var line = 1
-    private var lineStart = 0
+    /// The column of `bytes[i]` in Unicode scalars, kept as the reader advances so positions cost nothing.
+    private var column = 1
 
     init(_ bytes: [UInt8]) {
         self.bytes = bytes
@@ -47,17 +48,21 @@ struct XMLReader {
     }
 
     private func position() -> (line: Int, column: Int) {
-        (line, String(decoding: bytes[lineStart..<i], as: UTF8.self).unicodeScalars.count + 1)
+        (line, column)
     }
 
     private mutating func advance() {
-        if bytes[i] == 0x0A { line += 1; lineStart = i + 1 }
+        if bytes[i] == 0x0A {
+            line += 1
+            column = 1
+        } else if bytes[i] & 0xC0 != 0x80 {
+            column += 1
+        }
         i += 1
     }
 
-    private func peek(_ s: String) -> Bool {
-        let u = Array(s.utf8)
-        return i + u.count <= bytes.count && bytes[i..<(i + u.count)].elementsEqual(u)
+    private func peek(_ s: StaticString) -> Bool {
+        s.withUTF8Buffer { u in i + u.count <= bytes.count && bytes[i..<(i + u.count)].elementsEqual(u) }
     }
 
     private mutating func skip(_ count: Int) {

@@ -177,6 +177,18 @@ struct AndroidManifestTests {
         }
     }
 
+    @Test func columnsCountCharactersNotBytes() throws {
+        let xml = """
+            <manifest xmlns:android="http://schemas.android.com/apk/res/android"><application>
+            <!-- é --><activity android:name="Ü"><intent-filter/></activity></application></manifest>
+            """
+        let filter = try #require(try AndroidManifest(parsing: xml).intentFilters.first)
+        #expect(filter.line == 2)
+        #expect(filter.component == "Ü")
+        let node = try XMLReader.parse(Array(xml.utf8))
+        #expect(node.children[0].children[0].column == 11)
+    }
+
     @Test func entitiesCDATAAndDeepNestingAreHandledWithoutRecursion() throws {
         let xml = #"<manifest package="a&amp;b&#x41;&#66;"><![CDATA[<x>]]>text<?pi x?></manifest>"#
         #expect(try AndroidManifest(parsing: xml).package == "a&bAB")
