@@ -65,6 +65,13 @@ struct AndroidCommandTests {
         #expect(lines.allSatisfy { $0["pattern"] as? String == "/[0-9]{2,}" && $0["type"] as? String == "advanced" })
     }
 
+    @Test func theAndroid15EscapedDotIsAFlag() async throws {
+        let current = try await HostProcess.run(["android", "pattern", "--type", "simple", #"/a\.b"#, "/a.b", "/axb"])
+        #expect(current.stdout == "match\nnone\n")
+        let android15 = try await HostProcess.run(["android", "pattern", "--android15-escaped-dot", "--type", "simple", #"/a\.b"#, "/a.b", "/axb"])
+        #expect(android15.stdout == "match\nmatch\n")
+    }
+
     @Test func aPatternAndroidRejectsExitsTwoWithAMessage() async throws {
         let result = try await HostProcess.run(["android", "pattern", "--type", "advanced", "/a/**", "/a/b"])
         #expect(result.status == 2)
