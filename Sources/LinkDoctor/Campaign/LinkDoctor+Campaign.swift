@@ -51,6 +51,7 @@ extension LinkDoctor {
 
         var report = CampaignReport(links: [])
         var matchers: [String: AppLinkMatcher?] = [:]
+        var androidStatements = AndroidStatementCache()
         let given = campaign.association.map { AppLinkMatcher($0) }
         var toResolve: [(index: Int, url: URL)] = []
 
@@ -115,6 +116,9 @@ extension LinkDoctor {
                     matchers[authority] = .some(matcher)
                 }
                 if let matcher { judge(&link, judged, matcher: matcher, appIDs: campaign.appIDs) }
+            }
+            if let android = campaign.android {
+                await judgeAndroid(&link, android, statements: &androidStatements, findings: &report.findings)
             }
             if campaign.resolves, link.kind == .appLink { toResolve.append((report.links.count, url)) }
             report.links.append(link)
