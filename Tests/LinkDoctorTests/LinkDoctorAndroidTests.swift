@@ -142,22 +142,35 @@ struct LinkDoctorAndroidTests {
         let email = """
             <a href="http://\(host)/pub/acc?_ri_=1">app</a><a href="http://\(host)/pub/cc?_ri_=2">web</a>
             """
-        // http: the stand-in speaks plain http; the manifest takes http too.
-        let httpManifest = manifest.replacingOccurrences(of: #"android:scheme="https""#, with: #"android:scheme="http""#)
         let dynamic = #", "relation_extensions": {"delegate_permission/common.handle_all_urls": {"dynamic_app_link_components": [{"/": "/pub/cc*", "exclude": true}, {"/": "*"}]}}"#
         standIns.files.serve("[\(Self.statement(dynamic))]", at: AssociationFileServer.assetLinksPath)
         var campaign = CampaignCheck(html: email, appIDs: [Fixtures.app], association: try AppSiteAssociation(parsing: Fixtures.responsysAASA))
         campaign.brandedDomains = ["127.0.0.1"]
-        campaign.android = AndroidLinkMatcher(manifest: try AndroidManifest(parsing: httpManifest))
+        campaign.android = AndroidLinkMatcher(manifest: try AndroidManifest(parsing: manifest))
+        // A rehearsal (http allowed, the stand-in speaks plain http): both platforms judge each http link as its
+        // https form, the form the campaign will send, so the https-only manifest takes it and the platforms agree.
         let report = await standIns.doctor().checkCampaign(campaign)
+        #expect(report.links.map(\.opensApp) == [true, false])
         #expect(report.links.map(\.opensAppOnAndroid) == [true, false])
         #expect(report.links.map(\.androidReason).last??.contains("dynamic_app_link_components[0]") == true)
-        // iOS never opens an http link; Android does when the filter declares http: a real disagreement.
-        #expect(report.allFindings.filter { $0.code == .linkPlatformsDisagree }.map(\.subject) == ["http://\(host)/pub/acc?_ri_=1"])
+        #expect(!report.allFindings.contains { $0.code == .linkPlatformsDisagree }, "\(report.allFindings)")
+        #expect(standIns.origin.requestCount(for: AssociationFileServer.assetLinksPath) == 1)
 
         standIns.files.serve("gone", at: AssociationFileServer.assetLinksPath, status: 404, contentType: "text/plain")
         let unverified = await standIns.doctor().checkCampaign(campaign)
         #expect(unverified.links.map(\.opensAppOnAndroid) == [false, false])
         #expect(unverified.links.first?.androidReason?.contains("assetlinks.json has no handle_all_urls statement") == true)
+
+        // Not a rehearsal (http not allowed): iOS never opens an http link; Android does when the filter declares
+        // http: a real disagreement.
+        let httpManifest = manifest.replacingOccurrences(of: #"android:scheme="https""#, with: #"android:scheme="http""#)
+        campaign.android = AndroidLinkMatcher(
+            manifest: try AndroidManifest(parsing: httpManifest),
+            statements: try AndroidAssetStatement.statements(in: Array("[\(Self.statement(dynamic))]".utf8)))
+        let strict = LinkDoctor(configuration: .init(timeout: .seconds(30)), transport: ClosureTransport { _, _ in TransportResponse(statusCode: 404) })
+        let real = await strict.checkCampaign(campaign)
+        #expect(real.links.map(\.opensApp) == [false, false])
+        #expect(real.links.map(\.opensAppOnAndroid) == [true, false])
+        #expect(real.allFindings.filter { $0.code == .linkPlatformsDisagree }.map(\.subject) == ["http://\(host)/pub/acc?_ri_=1"])
     }
 }

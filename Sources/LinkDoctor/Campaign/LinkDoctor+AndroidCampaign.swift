@@ -12,15 +12,18 @@ extension LinkDoctor {
     /// Android's answer for one link (see ``AndroidLinkMatcher``), and an error when it differs from iOS's: half
     /// the readers would land somewhere else than the other half.
     ///
+    /// `judged` is the URL as iOS judged it: the link itself, or its `https` form in a local rehearsal (http
+    /// allowed), so both platforms answer for the same URL.
+    ///
     /// Without statements in `android`, each branded authority's `/.well-known/assetlinks.json` is fetched once, as
     /// Android's verifier fetches it (no redirect; a status other than 200 gives no statements, so nothing verifies).
     func judgeAndroid(
-        _ link: inout CampaignLink, _ android: AndroidLinkMatcher, statements cache: inout AndroidStatementCache,
-        findings: inout [Finding]
+        _ link: inout CampaignLink, _ judged: String, _ android: AndroidLinkMatcher,
+        statements cache: inout AndroidStatementCache, findings: inout [Finding]
     ) async {
-        guard let scheme = Self.scheme(of: link.url), scheme == "http" || scheme == "https" else { return }
+        guard let scheme = Self.scheme(of: judged), scheme == "http" || scheme == "https" else { return }
         var matcher = android
-        if matcher.statements == nil, let url = URL(string: link.url), let host = url.host(percentEncoded: false).map(Self.normalizedHost) {
+        if matcher.statements == nil, let url = URL(string: judged), let host = url.host(percentEncoded: false).map(Self.normalizedHost) {
             let authority = url.port.map { "\(host):\($0)" } ?? host
             if let cached = cache.byAuthority[authority] {
                 matcher.statements = cached
@@ -30,7 +33,7 @@ extension LinkDoctor {
                 matcher.statements = fetched
             }
         }
-        let answer = matcher.explain(link.url)
+        let answer = matcher.explain(judged)
         link.opensAppOnAndroid = answer.opensApp
         link.androidReason = answer.reason
         guard let iOS = link.opensApp, iOS != answer.opensApp else { return }
