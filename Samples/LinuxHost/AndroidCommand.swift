@@ -145,7 +145,7 @@ enum AndroidCommand {
                     "message": finding.message,
                 ] as [String: Any]))
             } else {
-                Console.out(finding.description)
+                Console.out(Console.escaped(finding.description))
             }
         }
         let errors = findings.filter { $0.severity == .error }.count
@@ -189,7 +189,8 @@ enum AndroidCommand {
                     "rule": answer.rule ?? NSNull(), "reason": answer.reason,
                 ] as [String: Any]))
             } else {
-                Console.out("\(answer.opensApp ? "app" : "browser")\t\(answer.reason)")
+                // The reason quotes the manifest and the URL: escaped, so neither can forge a line (the tab is ours).
+                Console.out("\(answer.opensApp ? "app" : "browser")\t\(Console.escaped(answer.reason))")
             }
         }
         return 0

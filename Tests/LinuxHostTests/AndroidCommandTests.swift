@@ -54,6 +54,19 @@ struct AndroidCommandTests {
         #expect(missing.stderr.contains("cannot open"))
     }
 
+    /// As in `doctor` and `aasa check`: what the manifest says is untrusted, so an activity name with an escape
+    /// sequence and a newline cannot clear the screen or forge a line of text output.
+    @Test func matchEscapesTheManifestsTextInItsOutput() async throws {
+        let hostile = Self.manifest.replacingOccurrences(of: #"android:name=".Main""#, with: #"android:name=".Main&#27;[2J&#10;app""#)
+        let manifest = try write(hostile, "xml")
+        defer { try? FileManager.default.removeItem(atPath: manifest) }
+        let result = try await HostProcess.run(["android", "match", "--manifest", manifest, "https://news.example.com/pub/acc"])
+        #expect(result.status == 0)
+        #expect(result.stdout.split(separator: "\n").count == 1, "\(result.stdout)")
+        #expect(result.stdout.hasPrefix("app\t.Main\\u{1B}[2J\\u{A}app (line 2) takes it"), "\(result.stdout)")
+        #expect(!result.stdout.contains("\u{1B}"))
+    }
+
     @Test func patternPrintsOneAnswerPerString() async throws {
         let plain = try await HostProcess.run(["android", "pattern", "--type", "simple", "/a.*b", "/axxb", "/axbxb"])
         #expect(plain.status == 0)
