@@ -5,6 +5,9 @@ import AssociatedDomains
 /// - `assetlinks generate --package P --fingerprint SHA256 [--fingerprint ...]`: `assetlinks.json` on stdout.
 /// - `assetlinks generate --intent-filter --domain HOST [--responsys] [--include P]... [--exclude P]...`:
 ///   the Android `<intent-filter>` for the same rules on stdout.
+/// - `assetlinks generate --package P --fingerprint F [--responsys] [--include P]... [--exclude P]...`: with rules,
+///   the statement carries them as Dynamic App Links rules (Android 15+).
+/// - `--intent-filter --form android15`: the `<uri-relative-filter-group>` form (Android 15+ apps only).
 /// Exit 0 on success, 1 when an input is invalid (message on stderr), 2 for a usage error.
 enum AssetLinksCommand {
     static let command = Command(
@@ -24,13 +27,23 @@ enum AssetLinksCommand {
             "include", "PATH", "open URLs whose path matches PATH in the app", as: .string)
         static let exclude = OptionKey.repeatable(
             "exclude", "PATH", "never open URLs whose path matches PATH in the app", as: .string)
-        static let all: [any DeclaredOption] = [package, fingerprint, intentFilter, domain, responsys, include, exclude]
+        static let form = OptionKey.value(
+            "form", "FORM", "intent filter form: compatible (every Android) or android15 (uri-relative-filter-groups)",
+            as: ValueReader.choice(AppLinkRuleSet.AndroidFilterForm.allCases.map(\.rawValue))
+                .map { AppLinkRuleSet.AndroidFilterForm(rawValue: $0) ?? .compatible },
+            default: .compatible, shown: AppLinkRuleSet.AndroidFilterForm.compatible.rawValue)
+        static let all: [any DeclaredOption] =
+            [package, fingerprint, intentFilter, domain, responsys, include, exclude, form]
     }
 
     static let generateCommand = Command(
         name: "generate",
         summary: "Writes assetlinks.json (--package, --fingerprint) or, with --intent-filter, the Android <intent-filter>.",
-        details: "Exit status: 0 on success, 1 when an input is invalid, 2 for a usage error.",
+        details: """
+            With rules (--responsys, --include, --exclude), assetlinks.json carries them as dynamic_app_link_components,
+            which keep excluded paths out of the app on Android 15+. Exit status: 0 on success, 1 when an input is
+            invalid, 2 for a usage error.
+            """,
         options: Options.all.map(\.declaration),
         run: { parsed throws(UsageError) in try generate(parsed) })
 
@@ -42,8 +55,9 @@ enum AssetLinksCommand {
                 parsed, responsys: Options.responsys, include: Options.include, exclude: Options.exclude,
                 appIDs: ["ANDROID000.intent.filter"])
             guard !ruleSet.rules.isEmpty else { throw UsageError("give --responsys or at least one --include/--exclude") }
+            let form = try parsed.value(Options.form)
             do {
-                Console.out(try ruleSet.androidIntentFilter(host: domain))
+                Console.out(try ruleSet.androidIntentFilter(host: domain, form: form))
                 return 0
             } catch {
                 Console.err("linux-host: assetlinks generate: \(error.message)")
@@ -53,8 +67,12 @@ enum AssetLinksCommand {
         guard let package = try parsed.value(Options.package) else { throw UsageError("--package is required") }
         let fingerprints = try parsed.value(Options.fingerprint)
         guard !fingerprints.isEmpty else { throw UsageError("--fingerprint is required") }
+        let ruleSet = AASACommand.ruleSet(
+            parsed, responsys: Options.responsys, include: Options.include, exclude: Options.exclude,
+            appIDs: ["ANDROID000.dynamic.rules"])
         do {
-            Console.out(try AssetLinks(packageName: package, fingerprints: fingerprints).json())
+            let rules = ruleSet.rules.isEmpty ? nil : try ruleSet.androidDynamicRules()
+            Console.out(try AssetLinks(packageName: package, fingerprints: fingerprints).json(dynamicRules: rules))
             return 0
         } catch {
             Console.err("linux-host: assetlinks generate: \(error.message)")

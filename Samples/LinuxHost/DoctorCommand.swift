@@ -62,7 +62,18 @@ enum DoctorCommand {
         static let resolve = OptionKey.flag("resolve", "resolve each distinct app link once (counts a click)")
         static let brandedDomain = OptionKey.repeatable(
             "branded-domain", "HOST", "a branded domain, or *.example.com", as: .host)
-        static let all: [any DeclaredOption] = [email, app, aasa, routes, resolve, brandedDomain] + CommonOptions.all
+        static let manifest = OptionKey.optional(
+            "manifest", "FILE", "the app's AndroidManifest.xml: also judge each link as Android does",
+            as: .regularFile(maximumSize: AndroidCommand.maximumFileSize))
+        static let assetLinks = OptionKey.optional(
+            "assetlinks", "FILE", "the branded domain's assetlinks.json (with --manifest; default: fetched)",
+            as: .regularFile(maximumSize: AndroidCommand.maximumFileSize))
+        static let package = OptionKey.optional(
+            "package", "NAME", "the Android application ID (default: the manifest's package)", as: .string)
+        static let html = OptionKey.optional(
+            "html", "FILE", "also write a self-contained HTML report to FILE", as: .outputFile)
+        static let all: [any DeclaredOption] =
+            [email, app, aasa, routes, resolve, brandedDomain, manifest, assetLinks, package, html] + CommonOptions.all
     }
 
     static let domain = Command(
@@ -85,8 +96,10 @@ enum DoctorCommand {
         details: """
             --resolve resolves each distinct app link once, which counts a click. Without --aasa the association
             file is fetched from each branded domain; without --branded-domain the branded domains are the hosts
-            of the email's /pub/acc and /pub/cc links. Exit status: 0 without errors (warnings allowed), 1 with
-            errors, 2 for a usage error or an unreadable input file.
+            of the email's /pub/acc and /pub/cc links. With --manifest, each link is also judged as Android 15+
+            decides (assetlinks.json from --assetlinks, or fetched from each branded domain as Android's verifier
+            fetches it), and a link the platforms disagree on is an error. Exit status: 0 without errors (warnings
+            allowed), 1 with errors, 2 for a usage error or an unreadable input file.
             """,
         options: CampaignOptions.all.map(\.declaration),
         run: { parsed throws(UsageError) in try await runCampaign(parsed) })
@@ -199,6 +212,7 @@ enum DoctorCommand {
     static func runCampaign(_ parsed: ParsedCommand) async throws(UsageError) -> Int32 {
         // Before anything is fetched or resolved (a resolution counts a click): see `runDomain`.
         let junit = try parsed.value(CommonOptions.junit)
+        let html = try parsed.value(CampaignOptions.html)
         let email = try parsed.value(CampaignOptions.email)
         var campaign = CampaignCheck(
             html: String(decoding: email.bytes, as: UTF8.self), appIDs: try parsed.value(CampaignOptions.app))
@@ -218,8 +232,13 @@ enum DoctorCommand {
         }
         campaign.resolves = try parsed.value(CampaignOptions.resolve)
         campaign.brandedDomains = try parsed.value(CampaignOptions.brandedDomain)
+        campaign.android = try CampaignAndroid.matcher(parsed)
         let configuration = try configuration(parsed)
         let report = await withDoctor(configuration) { await $0.checkCampaign(campaign) }
+        if let html, let failure = html.write(Array(report.html(title: email.path).utf8)) {
+            Console.err("linux-host: doctor campaign: \(failure)")
+            return 1
+        }
         var cases: [DoctorOutput.Case] = []
         if !report.findings.isEmpty { cases.append(.init(name: "branded domains and association files", findings: report.findings)) }
         cases += report.links.map { DoctorOutput.Case(name: $0.url, findings: $0.findings) }

@@ -92,6 +92,7 @@ struct DoctorOutput {
         func orNull(_ value: Any?) -> Any { value ?? NSNull() }
         return Console.jsonLine([
             "link": link.url, "kind": link.kind.rawValue, "opensApp": orNull(link.opensApp),
+            "opensAppOnAndroid": orNull(link.opensAppOnAndroid),
             "deepLink": orNull(link.deepLink), "webLink": orNull(link.webLink), "route": orNull(link.route),
         ] as [String: Any])
     }

@@ -22,6 +22,7 @@ enum LinuxHost {
             RouteCommand.command,
             AASACommand.command,
             AssetLinksCommand.command,
+            AndroidCommand.command,
             DoctorCommand.command,
         ],
         defaultSubcommand: "demo")

@@ -119,8 +119,9 @@ struct AppLinkRuleSetTests {
                 <category android:name="android.intent.category.BROWSABLE" />
                 <data android:scheme="https" />
                 <data android:host="news.example.com" />
-                <!-- excluded on iOS; intent filters cannot exclude, filter in code: /pub/cc -->
+                <!-- excluded: /pub/cc stays out of the app on Android 15+ through assetlinks.json dynamic_app_link_components; Android 14 and earlier open it in the app when a path below takes it -->
                 <data android:path="/pub/acc" />
+                <data android:path="/pub/acc/" />
                 <data android:path="/products" />
                 <data android:pathPrefix="/products/" />
                 <data android:pathPattern="/p/.*\\.html" />

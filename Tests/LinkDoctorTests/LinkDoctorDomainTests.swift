@@ -194,16 +194,20 @@ struct LinkDoctorDomainTests {
         let standIns = try StandIns()
         standIns.cdnFiles.answer(.noResponse, at: AssociationFileServer.cdnPath(for: standIns.domain))
         // Real requests through the real transport; the deadlines run on a clock whose time is up only once the
-        // other three fetches (both locations, then Apple's fetcher) have ended: only the silent CDN can time out,
-        // however slow the machine (a sanitizer slows it tenfold).
+        // other three fetches (both locations, then Apple's fetcher) have ended and the CDN has the request: only
+        // the silent CDN can time out, however slow the machine (a sanitizer slows it tenfold).
         let timeUp = TimeUpAfterOthers(others: 3)
+        let clock = LinkClock(now: { ContinuousClock.now }, sleep: { _ in try await timeUp.sleep() })
+        let cdn = standIns.cdn
         let real = LinkResolver.defaultTransport()
         defer { real.shutdown() }
         let transport = ClosureTransport { request, cap in
-            defer { timeUp.fetchEnded() }
+            guard request.url.port != cdn.port else { return try await real.send(request, maxBodyBytes: cap) }
+            // A fetch has ended once its deadline is disarmed (only the CDN's is left armed), which happens after
+            // its transport call returned: at the call's end it could still fire, for the very fetch that ended.
+            defer { timeUp.fetchEnded { cdn.requestCount >= 1 && clock.scheduler.pendingCount <= 1 } }
             return try await real.send(request, maxBodyBytes: cap)
         }
-        let clock = LinkClock(now: { ContinuousClock.now }, sleep: { _ in try await timeUp.sleep() })
         let doctor = LinkDoctor(
             configuration: .init(
                 timeout: .seconds(600), policy: ResolutionPolicy(allowsHTTP: true, allowsLocalHosts: true),
@@ -215,11 +219,13 @@ struct LinkDoctorDomainTests {
         #expect(standIns.cdn.requestCount == 1)
     }
 
-    /// A clock's sleep that returns only once `others` fetches have ended: then the time is up for every deadline
-    /// still armed (the deadline scheduler sleeps once for all of them), and before, for none.
+    /// A clock's sleep that returns only once the time is up: once `others` fetches have ended and `ready` holds
+    /// (checked every millisecond, for at most a minute), the time is up for every deadline still armed (the
+    /// deadline scheduler sleeps once for all of them), and before, for none.
     final class TimeUpAfterOthers: Sendable {
         private struct State {
             var ended = 0
+            var isUp = false
             var sleepers: [Int: CheckedContinuation<Void, any Error>] = [:]
             var nextID = 0
         }
@@ -231,15 +237,25 @@ struct LinkDoctorDomainTests {
             self.others = others
         }
 
-        /// Counts a fetch that ended; the last of the others makes the time up.
-        func fetchEnded() {
-            let due = state.withTrackedLock { state -> [CheckedContinuation<Void, any Error>] in
+        /// Counts a fetch that ended; after the last of the others, the time is up as soon as `ready` holds.
+        func fetchEnded(ready: @escaping @Sendable () -> Bool) {
+            let last = state.withTrackedLock { state -> Bool in
                 state.ended += 1
-                guard state.ended >= others else { return [] }
-                defer { state.sleepers.removeAll() }
-                return Array(state.sleepers.values)
+                return state.ended == others
             }
-            for sleeper in due { sleeper.resume() }
+            guard last else { return }
+            Task {
+                let start = ContinuousClock.now
+                while !ready(), ContinuousClock.now - start < .seconds(60) {
+                    try? await Task.sleep(for: .milliseconds(1))
+                }
+                let due = state.withTrackedLock { state -> [CheckedContinuation<Void, any Error>] in
+                    state.isUp = true
+                    defer { state.sleepers.removeAll() }
+                    return Array(state.sleepers.values)
+                }
+                for sleeper in due { sleeper.resume() }
+            }
         }
 
         /// Returns once the time is up; throws `CancellationError` when cancelled first.
@@ -251,7 +267,7 @@ struct LinkDoctorDomainTests {
             try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                     let now = state.withTrackedLock { state -> Bool in
-                        if state.ended >= others { return true }
+                        if state.isUp { return true }
                         state.sleepers[id] = continuation
                         return false
                     }

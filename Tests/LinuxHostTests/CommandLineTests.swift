@@ -158,7 +158,17 @@ struct CommandLineTests {
         let aasa = try file("aasa.json", #"{"applinks": {"details": [{"appIDs": ["\#(app)"], "components": [{"/": "/pub/acc"}]}]}}"#)
         let table = try file("routes.json", #"{"namespaces": [{"scheme": "myapp", "routes": [{"pattern": "/x", "group": "g"}]}]}"#)
         let email = try file("email.html", #"<a href="https://news.invalid/pub/acc?_ri_=1">x</a>"#)
+        let manifest = try file("AndroidManifest.xml", """
+            <manifest xmlns:android="http://schemas.android.com/apk/res/android" package="com.example.app"><application>
+            <activity android:name=".Main"><intent-filter android:autoVerify="true">
+            <action android:name="android.intent.action.VIEW"/><category android:name="android.intent.category.DEFAULT"/>
+            <category android:name="android.intent.category.BROWSABLE"/>
+            <data android:scheme="https" android:host="news.invalid" android:pathPrefix="/pub/"/>
+            </intent-filter></activity></application></manifest>
+            """)
+        let assetLinks = try file("assetlinks.json", #"[{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "com.example.app", "sha256_cert_fingerprints": ["\#(fingerprint)"]}}]"#)
         let junit = directory.appendingPathComponent("report.xml").path
+        let html = directory.appendingPathComponent("report.html").path
         // A port that is taken: `serve` reads its option, then fails to listen (exit 1) instead of serving forever.
         let taken = try ResponseHandlerStub()
         defer { taken.shutdown() }
@@ -177,13 +187,22 @@ struct CommandLineTests {
             ["aasa", "check", "--file", aasa, "--json"],
             ["aasa", "generate", "--app", app, "--responsys", "--include", "/a", "--exclude", "/b", "--format", "both"],
             ["assetlinks", "generate", "--intent-filter", "--domain", "news.example.com", "--responsys", "--include", "/a",
-             "--exclude", "/b"],
+             "--exclude", "/b", "--form", "android15"],
             ["assetlinks", "generate", "--package", "com.example.app", "--fingerprint", fingerprint],
+            ["assetlinks", "generate", "--package", "com.example.app", "--fingerprint", fingerprint, "--include", "/a",
+             "--exclude", "/b"],
+            ["android", "match", "--manifest", manifest, "--assetlinks", assetLinks, "--package", "com.example.app",
+             "--platform", "android12", "--json", "https://news.invalid/pub/acc"],
+            ["android", "pattern", "--type", "simple", "--android15-escaped-dot", "--json", "/a.*", "/ab"],
+            ["android", "check", "--manifest", manifest, "--assetlinks", assetLinks, "--package", "com.example.app",
+             "--aasa", aasa, "--app", app, "--json", "https://news.invalid/pub/acc"],
             ["doctor", "domain", "127.0.0.1:1", "--app", app, "--responsys", "--expect-open", "https://127.0.0.1:1/pub/acc",
              "--expect-web", "https://127.0.0.1:1/pub/cc", "--android-package", "com.example.app", "--fingerprint",
              fingerprint, "--apple-cdn", "http://127.0.0.1:1", "--json", "--junit", junit] + network,
             ["doctor", "campaign", "--email", email, "--app", app, "--aasa", aasa, "--routes", table, "--resolve",
              "--branded-domain", "news.invalid", "--json", "--junit", junit] + network,
+            ["doctor", "campaign", "--email", email, "--app", app, "--aasa", aasa, "--manifest", manifest,
+             "--assetlinks", assetLinks, "--package", "com.example.app", "--html", html],
         ]
         var given: [String: Set<String>] = [:]
         for invocation in invocations {
@@ -206,7 +225,7 @@ struct CommandLineTests {
         // Every command that runs and takes options (the demo takes none).
         #expect(Set(given.keys) == [
             "resolve", "inapp", "push", "serve", "route", "aasa match", "aasa check", "aasa generate",
-            "assetlinks generate", "doctor domain", "doctor campaign",
+            "assetlinks generate", "android match", "android pattern", "android check", "doctor domain", "doctor campaign",
         ])
     }
 }

@@ -124,7 +124,8 @@ struct DoctorCommandTests {
         #expect(lines[0]["opensApp"] as? Bool == true)
         #expect(lines[0]["deepLink"] is NSNull)
         #expect(lines[0]["route"] is NSNull)
-        #expect(Set(lines[0].keys) == ["link", "kind", "opensApp", "deepLink", "webLink", "route"])
+        #expect(Set(lines[0].keys) == ["link", "kind", "opensApp", "opensAppOnAndroid", "deepLink", "webLink", "route"])
+        #expect(lines[0]["opensAppOnAndroid"] is NSNull)
         #expect(lines[3]["opensApp"] is NSNull)
         #expect(lines[5]["kind"] as? String == "other")
     }

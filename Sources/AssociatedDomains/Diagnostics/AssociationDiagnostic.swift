@@ -28,7 +28,8 @@ public struct AssociationDiagnostic: Sendable, Hashable, CustomStringConvertible
             case notJSON, notAnObject, tooLarge, byteOrderMark, invalidType, missingKey, appsNotEmpty,
                  malformedAppID, unknownKey, duplicateKey, notPrefixTypo, queryInLegacyPath,
                  exclusionBlocksEverything, unreachableRule, undefinedVariable, nonStringQueryPredicate,
-                 defaultsIgnoredForLegacyPaths, invalidPattern, shadowedRule
+                 defaultsIgnoredForLegacyPaths, invalidPattern, shadowedRule, filterNeverMatches, hostNotVerified,
+                 dynamicRulesDropped, platformsDisagree
         }
         private let kind: Kind
         private init(_ kind: Kind) { self.kind = kind }
@@ -72,6 +73,14 @@ public struct AssociationDiagnostic: Sendable, Hashable, CustomStringConvertible
         /// A rule after an earlier rule of the same detail that matches every URL it matches, so it never decides
         /// anything (an exclusion after the broader include it was meant to carve out of, typically).
         public static let shadowedRule = Code(.shadowedRule)
+        /// An Android intent filter, path matcher or dynamic rule that no tapped link can ever match.
+        public static let filterNeverMatches = Code(.filterNeverMatches)
+        /// An Android host that links reach but that no `autoVerify` filter declares: it opens the browser.
+        public static let hostNotVerified = Code(.hostNotVerified)
+        /// A malformed or empty `dynamic_app_link_components` field: Android drops every dynamic rule.
+        public static let dynamicRulesDropped = Code(.dynamicRulesDropped)
+        /// iOS and Android give different answers for the same URL.
+        public static let platformsDisagree = Code(.platformsDisagree)
 
         /// The code's name, e.g. `malformedAppID`.
         public var description: String { kind.rawValue }

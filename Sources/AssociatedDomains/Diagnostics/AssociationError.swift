@@ -37,6 +37,8 @@ extension AssociationError {
             case invalidFingerprint
             case invalidRule
             case invalidDomain
+            case invalidPattern
+            case unreadableManifest
         }
 
         let storage: Storage
@@ -57,6 +59,10 @@ extension AssociationError {
         public static var invalidRule: Self { .init(.invalidRule) }
         /// A generator was given an unusable domain.
         public static var invalidDomain: Self { .init(.invalidDomain) }
+        /// An Android `PatternMatcher` pattern that Android rejects (a malformed advanced glob).
+        public static var invalidPattern: Self { .init(.invalidPattern) }
+        /// An `AndroidManifest.xml` that is not well-formed XML or has no `<manifest>` root.
+        public static var unreadableManifest: Self { .init(.unreadableManifest) }
 
         /// The code's name, spelled as its static member: `"unreadableFile"`, `"invalidAppID"`, ...
         public var description: String {
@@ -67,10 +73,12 @@ extension AssociationError {
             case .invalidFingerprint: "invalidFingerprint"
             case .invalidRule: "invalidRule"
             case .invalidDomain: "invalidDomain"
+            case .invalidPattern: "invalidPattern"
+            case .unreadableManifest: "unreadableManifest"
             }
         }
 
-        /// A stable integer for the code (1 = `unreadableFile` ... 6 = `invalidDomain`), as `LinkError.Code` has.
+        /// A stable integer for the code (1 = `unreadableFile` ... 8 = `unreadableManifest`), as `LinkError.Code` has.
         public var rawValue: Int { storage.rawValue }
     }
 }

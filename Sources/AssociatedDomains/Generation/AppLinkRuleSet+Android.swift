@@ -1,15 +1,29 @@
 extension AppLinkRuleSet {
+    /// The form of the generated `<intent-filter>`.
+    public enum AndroidFilterForm: String, Sendable, Hashable, CaseIterable {
+        /// Every Android version: `<data>` path attributes for the include rules. Exclusions cannot be written in
+        /// such a filter: they take effect on Android 15+ through ``androidDynamicRules()`` in `assetlinks.json`,
+        /// and a comment says what Android 14 and earlier open instead.
+        case compatible
+        /// Android 15+ only (an app with `minSdk` 35): `<uri-relative-filter-group>`s in rule order, the
+        /// exclusions as `android:allow="false"` groups. Older Android ignores the groups and would take every path
+        /// of the host, so never ship this form to them.
+        case android15
+    }
+
     /// The Android `<intent-filter>` (with `android:autoVerify="true"`) whose `<data>` lines accept the
     /// include rules on `host`.
     ///
-    /// A glob without wildcards becomes `android:path` (exact); `X/*` becomes `android:path="X"` plus
-    /// `android:pathPrefix="X/"`; any other glob becomes `android:pathPattern` (`*` → `.*`, `?` and `$(name)` →
-    /// `.` / `.*`). Intent filters cannot exclude, so exclusions are written as XML comments: keep those URLs
-    /// from reaching the app's handler in code.
-    /// - Parameter host: The domain, e.g. `news.example.com`.
+    /// A glob without wildcards becomes `android:path` (and the same path with a trailing `/`, which iOS also
+    /// accepts); `X/*` becomes `android:path="X"` plus `android:pathPrefix="X/"`; any other glob becomes
+    /// `android:pathPattern` (`*` → `.*`, `?` and `$(name)` → `.` / `.*`), whose `.*` does not backtrack (so a `*`
+    /// in the middle is narrower on Android: `linux-host android match` shows it).
+    /// - Parameters:
+    ///   - host: The domain, e.g. `news.example.com`.
+    ///   - form: ``AndroidFilterForm/compatible`` (default) or ``AndroidFilterForm/android15``.
     /// - Returns: The XML snippet, lines joined with `\n`.
     /// - Throws: ``AssociationError`` when the host is empty or the rules fail ``validate()``.
-    public func androidIntentFilter(host: String) throws(AssociationError) -> String {
+    public func androidIntentFilter(host: String, form: AndroidFilterForm = .compatible) throws(AssociationError) -> String {
         try validate()
         guard !host.isEmpty, !host.contains(where: { $0 == "/" || $0 == " " || $0 == ":" }) else {
             throw AssociationError(code: .invalidDomain, message: "\"\(host)\" is not a host name: give e.g. news.example.com")
@@ -22,25 +36,70 @@ extension AppLinkRuleSet {
             "    <data android:scheme=\"https\" />",
             "    <data android:host=\"\(AppLinkRuleSet.xmlEscaped(host))\" />",
         ]
-        for rule in rules {
-            if rule.exclude {
-                let text = rule.path.replacingDoubleHyphens
-                lines.append("    <!-- excluded on iOS; intent filters cannot exclude, filter in code: \(text) -->")
-                continue
+        switch form {
+        case .compatible:
+            for rule in rules {
+                if rule.exclude {
+                    let text = rule.path.replacingDoubleHyphens
+                    lines.append("    <!-- excluded: \(text) stays out of the app on Android 15+ through assetlinks.json dynamic_app_link_components; Android 14 and earlier open it in the app when a path below takes it -->")
+                    continue
+                }
+                for (attribute, value) in AppLinkRuleSet.androidData(for: rule.path) {
+                    lines.append("    <data android:\(attribute)=\"\(AppLinkRuleSet.xmlEscaped(value))\" />")
+                }
             }
-            for (attribute, value) in AppLinkRuleSet.androidData(for: rule.path) {
-                lines.append("    <data android:\(attribute)=\"\(AppLinkRuleSet.xmlEscaped(value))\" />")
+        case .android15:
+            lines.append("    <!-- Android 15+: the first group that matches decides; a path no group matches is not taken -->")
+            for rule in orderedRules {
+                for (attribute, value) in AppLinkRuleSet.androidData(for: rule.path) {
+                    lines.append("    <uri-relative-filter-group android:allow=\"\(!rule.exclude)\">")
+                    lines.append("        <data android:\(attribute)=\"\(AppLinkRuleSet.xmlEscaped(value))\" />")
+                    lines.append("    </uri-relative-filter-group>")
+                }
             }
         }
         lines.append("</intent-filter>")
         return lines.joined(separator: "\n")
     }
 
+    /// The Dynamic App Links rules (`dynamic_app_link_components`, Android 15+) for the rules in the order of
+    /// ``orderedRules``: the first that matches decides and a URL none matches stays out of the app, as in the
+    /// AASA. The glob syntax is the same (`*`, `?`; a `$(name)` becomes `*`); `X/*` also gets a rule for `X`, and
+    /// a path without wildcards one for its trailing-slash form, because iOS matches those.
+    /// - Returns: The rules, ready for ``AssetLinks/json(dynamicRules:)``.
+    /// - Throws: ``AssociationError`` when the rules fail ``validate()``.
+    public func androidDynamicRules() throws(AssociationError) -> [AndroidAssetStatement.Rule] {
+        try validate()
+        var out: [AndroidAssetStatement.Rule] = []
+        for rule in orderedRules {
+            // `$(name)` stands for one of several values: any run of characters is the closest Android glob.
+            var glob = ""
+            var i = rule.path.startIndex
+            while i < rule.path.endIndex {
+                if rule.path[i...].hasPrefix("$("), let close = rule.path[i...].firstIndex(of: ")") {
+                    glob += "*"
+                    i = rule.path.index(after: close)
+                } else {
+                    glob.append(rule.path[i])
+                    i = rule.path.index(after: i)
+                }
+            }
+            var variants = [glob]
+            if glob.hasSuffix("/*"), glob.count > 2 { variants.insert(String(glob.dropLast(2)), at: 0) }
+            if !glob.contains("*") && !glob.contains("?") && !glob.hasSuffix("/") { variants.append(glob + "/") }
+            for path in variants {
+                out.append(.init(path: path, exclude: rule.exclude, keyPath: "dynamic_app_link_components[\(out.count)]"))
+            }
+        }
+        return out
+    }
+
     /// The `<data>` attributes for one include glob.
     static func androidData(for path: String) -> [(String, String)] {
         let hasWildcard = path.contains("*") || path.contains("?") || path.contains("$(")
         if !hasWildcard {
-            return [("path", path)]
+            // iOS ignores a trailing slash; Android compares the path exactly.
+            return path.hasSuffix("/") || path.isEmpty ? [("path", path)] : [("path", path), ("path", path + "/")]
         }
         if path.hasSuffix("/*") {
             let parent = String(path.dropLast(2))

@@ -80,16 +80,31 @@ public struct AssetLinks: Sendable, Hashable {
     }
 
     /// The `assetlinks.json` text (two-space indented JSON).
+    /// - Parameter dynamicRules: Dynamic App Links rules (Android 15+) to write under `relation_extensions`, e.g.
+    ///   ``AppLinkRuleSet/androidDynamicRules()``; `nil` (the default) writes none.
     /// - Returns: The file's text, without a trailing newline.
-    public func json() -> String {
-        let statement: JSONValue = .object([
-            ("relation", .array([.string("delegate_permission/common.handle_all_urls")])),
+    public func json(dynamicRules: [AndroidAssetStatement.Rule]? = nil) -> String {
+        var statement: [(key: String, value: JSONValue)] = [
+            ("relation", .array([.string(AndroidAssetStatement.relation)])),
             ("target", .object([
                 ("namespace", .string("android_app")),
                 ("package_name", .string(packageName)),
                 ("sha256_cert_fingerprints", .array(fingerprints.map(JSONValue.string))),
             ])),
-        ])
-        return JSONWriter.write(.array([statement]))
+        ]
+        if let dynamicRules {
+            let components: [JSONValue] = dynamicRules.map { rule in
+                var members: [(key: String, value: JSONValue)] = []
+                if let path = rule.path { members.append(("/", .string(path))) }
+                if let query = rule.query { members.append(("?", .object(query.map { ($0.name, .string($0.value)) }))) }
+                if let fragment = rule.fragment { members.append(("#", .string(fragment))) }
+                if rule.exclude { members.append(("exclude", .bool(true))) }
+                return .object(members)
+            }
+            statement.append(("relation_extensions", .object([
+                (AndroidAssetStatement.relation, .object([("dynamic_app_link_components", .array(components))])),
+            ])))
+        }
+        return JSONWriter.write(.array([.object(statement)]))
     }
 }

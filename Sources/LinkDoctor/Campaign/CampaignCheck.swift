@@ -25,6 +25,9 @@ public struct CampaignCheck: Sendable, Hashable {
     /// The branded (click-tracking) domains: exact hosts or `*.example.com`. Empty: the hosts of the email's
     /// pub-web links (`/pub/acc`, `/pub/cc` or the configured paths).
     public var brandedDomains: [String]
+    /// The Android side (manifest, and the host's `assetlinks.json` statements) to say whether each link opens
+    /// the app on Android too; `nil` judges iOS only.
+    public var android: AndroidLinkMatcher? = nil
 
     /// Creates a campaign check.
     ///

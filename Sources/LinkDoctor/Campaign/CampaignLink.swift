@@ -17,6 +17,11 @@ public struct CampaignLink: Sendable, Hashable {
     /// Whether iOS opens the app for it: `nil` when not known (not on a branded domain, or its association file
     /// could not be read).
     public var opensApp: Bool?
+    /// Whether Android opens the app for it: `nil` when not judged (no ``CampaignCheck/android``, or not an
+    /// http(s) link on a branded domain).
+    public var opensAppOnAndroid: Bool? = nil
+    /// Why Android opens the app or the browser, when judged.
+    public var androidReason: String? = nil
     /// With resolution: the `mobileDeepLinkUrl` it resolved to.
     public var deepLink: String?
     /// With resolution: the `webLinkUrl` it resolved to.

@@ -20,6 +20,9 @@ extension LinkDoctor {
     ///   `link.webLinkOpensApp` for any other link it opens. When the policy allows http (a local rehearsal
     ///   against stand-ins), an `http` link is judged as its `https` form, by the file its own domain serves
     ///   over http;
+    /// - with ``CampaignCheck/android``, each http(s) link on a branded domain is also judged as Android decides
+    ///   (the same URL as for iOS, so a rehearsal judges the `https` form there too): `link.platformsDisagree`
+    ///   when the two platforms disagree;
     /// - with ``CampaignCheck/resolves``, each click is resolved once (links that differ only in a fragment, the
     ///   case of the scheme or host, or a trailing dot are one click, as `LinkManager` coalesces them), at most
     ///   ``Configuration/maximumConcurrentResolutions`` at a time and all within
@@ -51,6 +54,7 @@ extension LinkDoctor {
 
         var report = CampaignReport(links: [])
         var matchers: [String: AppLinkMatcher?] = [:]
+        var androidStatements = AndroidStatementCache()
         let given = campaign.association.map { AppLinkMatcher($0) }
         var toResolve: [(index: Int, url: URL)] = []
 
@@ -94,6 +98,9 @@ extension LinkDoctor {
                 continue
             }
             link.kind = recognizer.kind(of: url) == .appLink ? .appLink : .webLink
+            // A local rehearsal (http allowed) stands in for the https domain: an http link is judged as its https
+            // form, on both platforms, by the files its own domain serves (fetched over http, see `originScheme`).
+            let judged = scheme == "http" && configuration.policy.allowsHTTP ? "https" + href.dropFirst(scheme.count) : href
             if scheme == "http", !configuration.policy.allowsHTTP {
                 link.opensApp = false
                 link.findings.append(Finding(
@@ -101,9 +108,6 @@ extension LinkDoctor {
                     message: "An http link on the branded domain \(host): universal links need https, so it "
                         + "opens the browser. Use https."))
             } else {
-                // A local rehearsal (http allowed) stands in for the https domain: an http link is judged as its
-                // https form, by the file its own domain serves (fetched over http, see `originScheme`).
-                let judged = scheme == "http" ? "https" + href.dropFirst(scheme.count) : href
                 let authority = url.port.map { "\(host):\($0)" } ?? host
                 let matcher: AppLinkMatcher?
                 if let given {
@@ -115,6 +119,9 @@ extension LinkDoctor {
                     matchers[authority] = .some(matcher)
                 }
                 if let matcher { judge(&link, judged, matcher: matcher, appIDs: campaign.appIDs) }
+            }
+            if let android = campaign.android {
+                await judgeAndroid(&link, judged, android, statements: &androidStatements, findings: &report.findings)
             }
             if campaign.resolves, link.kind == .appLink { toResolve.append((report.links.count, url)) }
             report.links.append(link)

@@ -54,6 +54,16 @@ extension LinkDoctor {
                 AssetLinks.normalisedFingerprint($0) ?? $0
             }
         }
+        if !matched {
+            // Android follows `include` statements one level deep.
+            let included = await includedFingerprints(statements, package: package, subject: subject)
+            findings += included.findings
+            if let prints = included.fingerprints {
+                matched = true
+                listed += prints
+            }
+        }
+        findings += androidVerifierFindings(response, package: package, subject: subject)
         guard matched else {
             findings.append(Finding(
                 code: .assetlinksPackageMissing, severity: .error, subject: subject,

@@ -14,7 +14,8 @@ internal import _LinkKitLocking
 /// wait). Waiting allocates the waiter and its continuation.
 ///
 /// ```swift
-/// // snippet: skip (package API: the shape of a use, with the owner's parts left out)
+/// // snippet: skip
+/// // (a package type, which the snippets module cannot see; `register` and `use` stand for the owner's code)
 /// let waiter = Waiter<Int>()
 /// register(waiter)                      // under the owner's lock, after checking the value is not there yet
 /// switch await waiter.wait(until: deadline, clock: clock) {

@@ -1,0 +1,138 @@
+/// One `<intent-filter>` of an `AndroidManifest.xml`, with its `<data>` elements combined as Android combines them:
+/// every `scheme` of every `<data>` goes into one list, each `host` (with the `port` of the same element) into
+/// another, every path attribute into a third, so `<data scheme="https" host="a"/><data scheme="http" host="b"/>`
+/// also takes `http://a`.
+///
+/// Matching follows `IntentFilter.matchData`: the scheme must be listed (case-sensitive); when hosts are listed one
+/// must match (case-insensitive; a host starting with `*` matches any host ending with the rest, so `*.example.com`
+/// takes `a.example.com` but not `example.com`); a listed port must equal the URL's explicit port; when paths or
+/// Android 15 groups are listed, the decoded path must match one path matcher *or* the groups must allow the URL.
+/// Paths are ignored when no host is listed.
+public struct AndroidIntentFilter: Sendable, Hashable {
+    /// One `android:host` (with the `android:port` of the same `<data>` element).
+    public struct Authority: Sendable, Hashable {
+        /// The host as written, `*.example.com` included.
+        public var host: String
+        /// The port, or `nil` for any.
+        public var port: Int?
+
+        /// Creates an authority.
+        /// - Parameters:
+        ///   - host: The host as written.
+        ///   - port: The port, or `nil` for any.
+        public init(host: String, port: Int? = nil) {
+            self.host = host
+            self.port = port
+        }
+
+        /// Whether the host starts with `*` (Android then matches by suffix).
+        public var isWildcard: Bool { host.hasPrefix("*") }
+
+        func matches(host uriHost: String?, port uriPort: Int) -> Bool {
+            guard let uriHost else { return false }
+            let wanted = isWildcard ? String(host.dropFirst()).lowercased() : host.lowercased()
+            let actual = uriHost.lowercased()
+            if isWildcard {
+                guard actual.utf16.count >= wanted.utf16.count, actual.hasSuffix(wanted) else { return false }
+            } else if actual != wanted {
+                return false
+            }
+            if let port, port != uriPort { return false }
+            return true
+        }
+    }
+
+    /// The `android:name` of the activity (or activity-alias) declaring the filter.
+    public var component: String
+    /// The line of `<intent-filter>` in the manifest, or 0 when built in code.
+    public var line: Int
+    /// `android:autoVerify="true"`.
+    public var autoVerify: Bool
+    /// The `<action android:name>` values.
+    public var actions: [String]
+    /// The `<category android:name>` values.
+    public var categories: [String]
+    /// Every `android:scheme`.
+    public var schemes: [String]
+    /// Every `android:host` with its port.
+    public var authorities: [Authority]
+    /// Every `android:path`, `pathPrefix`, `pathPattern`, `pathAdvancedPattern`, `pathSuffix`.
+    public var paths: [AndroidPattern]
+    /// Android 15 `<uri-relative-filter-group>`s, in order.
+    public var groups: [AndroidURIRelativeFilterGroup]
+
+    /// Creates a filter.
+    /// - Parameters:
+    ///   - component: The activity's name.
+    ///   - line: Where it was read, if anywhere.
+    ///   - autoVerify: `android:autoVerify`.
+    ///   - actions: Actions.
+    ///   - categories: Categories.
+    ///   - schemes: Schemes.
+    ///   - authorities: Hosts and ports.
+    ///   - paths: Path matchers.
+    ///   - groups: Android 15 groups.
+    public init(
+        component: String = "", line: Int = 0, autoVerify: Bool = false, actions: [String] = [], categories: [String] = [],
+        schemes: [String] = [], authorities: [Authority] = [], paths: [AndroidPattern] = [],
+        groups: [AndroidURIRelativeFilterGroup] = []
+    ) {
+        self.component = component
+        self.line = line
+        self.autoVerify = autoVerify
+        self.actions = actions
+        self.categories = categories
+        self.schemes = schemes
+        self.authorities = authorities
+        self.paths = paths
+        self.groups = groups
+    }
+
+    static let view = "android.intent.action.VIEW"
+    static let browsable = "android.intent.category.BROWSABLE"
+    static let defaultCategory = "android.intent.category.DEFAULT"
+
+    /// Whether a link tapped in an email can reach the filter: `VIEW`, `BROWSABLE` and `DEFAULT` are all declared.
+    public var takesTappedLinks: Bool {
+        actions.contains(Self.view) && categories.contains(Self.browsable) && categories.contains(Self.defaultCategory)
+    }
+
+    /// Whether Android verifies this filter's hosts: `autoVerify`, tapped links, and only `http`/`https` schemes.
+    public var isAppLinkFilter: Bool {
+        autoVerify && takesTappedLinks && !schemes.isEmpty && schemes.allSatisfy { $0 == "http" || $0 == "https" }
+    }
+
+    /// A short name for explanations: `.MainActivity (line 14)`.
+    public var label: String {
+        let name = component.isEmpty ? "intent-filter" : component
+        return line > 0 ? "\(name) (line \(line))" : name
+    }
+
+    /// Why the filter's data does not take `uri`, or `nil` when it does (`IntentFilter.matchData`).
+    /// - Parameters:
+    ///   - uri: The URL.
+    ///   - android15: Whether `<uri-relative-filter-group>`s count (Android 15+).
+    func dataMismatch(_ uri: AndroidURI, android15: Bool = true) -> String? {
+        guard !schemes.isEmpty else { return "it declares no android:scheme, so it takes no URL" }
+        guard schemes.contains(uri.scheme) else {
+            return "scheme \"\(uri.scheme)\" is not one of \(schemes.map { "\"\($0)\"" }.joined(separator: ", ")) (compared case-sensitively)"
+        }
+        guard !authorities.isEmpty else { return nil }
+        guard authorities.contains(where: { $0.matches(host: uri.host, port: uri.port) }) else {
+            let hosts = authorities.map { a in a.port.map { "\(a.host):\($0)" } ?? a.host }
+            return "host \"\(uri.host ?? "")\(uri.port >= 0 ? ":\(uri.port)" : "")\" is not one of \(hosts.map { "\"\($0)\"" }.joined(separator: ", "))"
+        }
+        let activeGroups = android15 ? groups : []
+        if paths.isEmpty && activeGroups.isEmpty { return nil }
+        if paths.contains(where: { $0.matches(utf16: uri.path) }) { return nil }
+        let path = String(decoding: uri.path, as: UTF16.self)
+        if let decision = AndroidURIRelativeFilterGroup.decide(activeGroups, uri) {
+            if decision.allow { return nil }
+            return "uri-relative-filter-group \(decision.index + 1)\(lineSuffix(activeGroups[decision.index].line)) blocks it (allow=\"false\") and no path attribute matches \"\(path)\""
+        }
+        let described = paths.prefix(4).map { "\($0.kind == .literal ? "path" : "path\($0.kind.attributeSuffix)")=\"\($0.pattern)\"" }
+        return "path \"\(path)\" matches none of \(described.joined(separator: ", "))\(paths.count > 4 ? ", ..." : "")\(activeGroups.isEmpty ? "" : " and no uri-relative-filter-group allows it")"
+    }
+
+    private func lineSuffix(_ line: Int) -> String { line > 0 ? " (line \(line))" : "" }
+}

@@ -1,0 +1,173 @@
+/// The parts of an `AndroidManifest.xml` (the source form, as written in a project) that decide which URLs open the
+/// app: the package and every `<intent-filter>` of its activities and activity aliases.
+///
+/// Attribute values are read as `aapt2` compiles them: a backslash escapes the next character (`\\.` in the file is
+/// `\.` in the pattern, `\.` is `.`), `\n`, `\t` and `\uXXXX` as in Android string resources. Not handled: resource
+/// references (`@string/host`) are kept as written, and `tools:node` merging is not applied (read the merged
+/// manifest from `build/intermediates/merged_manifests/` for the final answer).
+///
+/// ```swift
+/// let xml = #"<manifest xmlns:android="http://schemas.android.com/apk/res/android" package="com.example.app"/>"#
+/// let manifest = try AndroidManifest(parsing: Array(xml.utf8))
+/// let hosts = manifest.intentFilters.filter(\.isAppLinkFilter).flatMap(\.authorities)
+/// ```
+public struct AndroidManifest: Sendable, Hashable {
+    /// A finding made while reading: something Android rejects or ignores.
+    public struct Problem: Sendable, Hashable, CustomStringConvertible {
+        /// The line in the manifest.
+        public var line: Int
+        /// What is wrong and what Android does about it.
+        public var message: String
+
+        /// `12: ...`.
+        public var description: String { "\(line): \(message)" }
+    }
+
+    /// The `package` attribute of `<manifest>`, if written (Gradle projects may set it in `build.gradle` instead).
+    public var package: String?
+    /// Every intent filter of every `<activity>` and `<activity-alias>`, in file order.
+    public var intentFilters: [AndroidIntentFilter]
+    /// Patterns Android rejects (the install fails) and attributes it ignores.
+    public var problems: [Problem]
+
+    /// Creates a manifest from filters built in code.
+    /// - Parameters:
+    ///   - package: The application ID.
+    ///   - intentFilters: The filters.
+    public init(package: String? = nil, intentFilters: [AndroidIntentFilter]) {
+        self.package = package
+        self.intentFilters = intentFilters
+        self.problems = []
+    }
+
+    /// Reads a manifest.
+    ///
+    /// - Parameters:
+    ///   - bytes: The file, UTF-8.
+    ///   - configuration: Pattern choices where Android versions differ.
+    /// - Throws: ``AssociationError`` with code `unreadableManifest` when the file is not well-formed XML or its
+    ///   root is not `<manifest>`; the message says `line:column: expected ..., found ...`.
+    public init(parsing bytes: [UInt8], configuration: AndroidPattern.Configuration = .init()) throws(AssociationError) {
+        let root = try XMLReader.parse(bytes)
+        guard root.name == "manifest" else {
+            throw AssociationError(code: .unreadableManifest, message: "\(root.line):\(root.column): expected the root element <manifest>, found <\(root.name)>")
+        }
+        // The prefix bound to the Android namespace (almost always `android`).
+        let namespace = "http://schemas.android.com/apk/res/android"
+        let prefix = root.attributes.first { $0.name.hasPrefix("xmlns:") && $0.value == namespace }
+            .map { String($0.name.dropFirst(6)) } ?? "android"
+        var reader = Reader(prefix: prefix, configuration: configuration)
+        package = root.attribute("package")
+        // Walk application > activity|activity-alias > intent-filter without recursion: the depth is fixed.
+        for application in root.children where application.name == "application" {
+            for activity in application.children where activity.name == "activity" || activity.name == "activity-alias" {
+                let component = reader.value(activity, "name") ?? ""
+                for element in activity.children where element.name == "intent-filter" {
+                    reader.filters.append(reader.filter(element, component: component))
+                }
+            }
+        }
+        intentFilters = reader.filters
+        problems = reader.problems
+    }
+
+    /// Reads a manifest from text.
+    /// - Parameters:
+    ///   - text: The file.
+    ///   - configuration: Pattern choices where Android versions differ.
+    /// - Throws: ``AssociationError`` as ``init(parsing:configuration:)-([UInt8],_)``.
+    public init(parsing text: String, configuration: AndroidPattern.Configuration = .init()) throws(AssociationError) {
+        try self.init(parsing: Array(text.utf8), configuration: configuration)
+    }
+
+    private struct Reader {
+        var prefix: String
+        var configuration: AndroidPattern.Configuration
+        var filters: [AndroidIntentFilter] = []
+        var problems: [Problem] = []
+
+        func value(_ node: XMLNode, _ name: String) -> String? {
+            node.attribute("\(prefix):\(name)").map(Reader.unescaped)
+        }
+
+        /// `aapt2`'s string escapes.
+        static func unescaped(_ text: String) -> String {
+            guard text.contains("\\") else { return text }
+            var out = ""
+            var iterator = Array(text.unicodeScalars)[...]
+            while let c = iterator.popFirst() {
+                guard c == "\\", let next = iterator.popFirst() else { out.unicodeScalars.append(c); continue }
+                switch next {
+                case "n": out += "\n"
+                case "t": out += "\t"
+                case "u":
+                    let hex = String(String.UnicodeScalarView(iterator.prefix(4)))
+                    if hex.count == 4, let value = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(value) {
+                        out.unicodeScalars.append(scalar)
+                        iterator = iterator.dropFirst(4)
+                    } else {
+                        out += "u"
+                    }
+                default: out.unicodeScalars.append(next)
+                }
+            }
+            return out
+        }
+
+        mutating func pattern(_ text: String, _ kind: AndroidPattern.Kind, line: Int, attribute: String) -> AndroidPattern? {
+            do {
+                return try AndroidPattern(text, kind: kind, configuration: configuration)
+            } catch {
+                problems.append(Problem(line: line, message: "android:\(attribute): \(error.message) (the app does not install)"))
+                return nil
+            }
+        }
+
+        mutating func filter(_ element: XMLNode, component: String) -> AndroidIntentFilter {
+            var filter = AndroidIntentFilter(component: component, line: element.line)
+            filter.autoVerify = value(element, "autoVerify") == "true"
+            for child in element.children {
+                switch child.name {
+                case "action": if let name = value(child, "name") { filter.actions.append(name) }
+                case "category": if let name = value(child, "name") { filter.categories.append(name) }
+                case "data":
+                    if let scheme = value(child, "scheme"), !filter.schemes.contains(scheme) { filter.schemes.append(scheme) }
+                    if let host = value(child, "host") {
+                        var port: Int?
+                        if let text = value(child, "port") {
+                            port = Int(text)
+                            if port == nil { problems.append(Problem(line: child.line, message: "android:port \"\(text)\" is not a number")) }
+                        }
+                        filter.authorities.append(.init(host: host, port: port))
+                    } else if value(child, "port") != nil {
+                        problems.append(Problem(line: child.line, message: "android:port without android:host in the same <data> is ignored"))
+                    }
+                    for kind in AndroidPattern.Kind.allCases {
+                        let attribute = "path" + kind.attributeSuffix
+                        if let text = value(child, attribute), let p = pattern(text, kind, line: child.line, attribute: attribute) {
+                            filter.paths.append(p)
+                        }
+                    }
+                case "uri-relative-filter-group":
+                    var group = AndroidURIRelativeFilterGroup(allow: value(child, "allow") != "false", matchers: [], line: child.line)
+                    for data in child.children where data.name == "data" {
+                        for part in AndroidURIRelativeFilterGroup.Part.allCases {
+                            for kind in AndroidPattern.Kind.allCases {
+                                let attribute = part.rawValue + kind.attributeSuffix
+                                if let text = value(data, attribute), let p = pattern(text, kind, line: data.line, attribute: attribute) {
+                                    group.matchers.append(.init(part: part, pattern: p))
+                                }
+                            }
+                        }
+                    }
+                    if group.matchers.isEmpty {
+                        problems.append(Problem(line: child.line, message: "<uri-relative-filter-group> with no path, query or fragment matcher never matches"))
+                    }
+                    filter.groups.append(group)
+                default: break
+                }
+            }
+            return filter
+        }
+    }
+}

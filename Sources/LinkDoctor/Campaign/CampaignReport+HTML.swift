@@ -1,0 +1,129 @@
+extension CampaignReport {
+    /// The report as one self-contained HTML page a marketer can open: a summary, every link of the email with
+    /// where it goes, whether it opens the app on iOS and on Android, its route, and every finding, errors first.
+    ///
+    /// The page has inline CSS only: no script, no font, no image, nothing fetched. Every text from the email or
+    /// the findings is escaped, so a hostile link cannot inject markup.
+    ///
+    /// - Parameter title: The page title, e.g. the email's file name.
+    /// - Returns: The HTML document.
+    public func html(title: String) -> String {
+        let all = allFindings
+        let errors = all.filter { $0.severity == .error }.count
+        let warnings = all.filter { $0.severity == .warning }.count
+        let disagreements = links.filter { $0.opensApp != nil && $0.opensAppOnAndroid != nil && $0.opensApp != $0.opensAppOnAndroid }.count
+        var h = """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>Link check: \(Self.escape(title))</title>
+            <style>
+            body { font: 15px/1.45 -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif; margin: 24px; color: #1d1d1f; }
+            h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 17px; margin: 28px 0 8px; }
+            .summary { display: flex; gap: 12px; margin: 16px 0; flex-wrap: wrap; }
+            .tile { border-radius: 8px; padding: 10px 14px; background: #f2f2f4; min-width: 120px; }
+            .tile b { display: block; font-size: 22px; }
+            .tile.bad { background: #fde8e8; color: #8a1111; } .tile.ok { background: #e6f5ea; color: #14532d; }
+            table { border-collapse: collapse; width: 100%; }
+            th, td { text-align: left; vertical-align: top; padding: 6px 8px; border-bottom: 1px solid #e2e2e6; }
+            th { background: #fafafa; font-weight: 600; }
+            td.url, td.dest { overflow-wrap: anywhere; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 13px; }
+            .yes { color: #14532d; font-weight: 600; } .no { color: #8a1111; font-weight: 600; } .unknown { color: #6e6e73; }
+            tr.disagree td { background: #fff4e5; }
+            .sev { display: inline-block; border-radius: 4px; padding: 0 6px; font-size: 12px; font-weight: 600; text-transform: uppercase; }
+            .sev.error { background: #fde8e8; color: #8a1111; } .sev.warning { background: #fff4e5; color: #8a4b00; } .sev.info { background: #eef2ff; color: #1e3a8a; }
+            .why { color: #6e6e73; font-size: 12px; max-width: 320px; }
+            li { margin: 6px 0; } .code { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; color: #6e6e73; }
+            </style>
+            </head>
+            <body>
+            <h1>Link check: \(Self.escape(title))</h1>
+            <p>What each link of this email does when a reader taps it on an iPhone and on an Android phone.</p>
+            <div class="summary">
+            <div class="tile"><b>\(links.count)</b>links</div>
+            <div class="tile \(errors > 0 ? "bad" : "ok")"><b>\(errors)</b>errors</div>
+            <div class="tile"><b>\(warnings)</b>warnings</div>
+            <div class="tile \(disagreements > 0 ? "bad" : "ok")"><b>\(disagreements)</b>iOS/Android disagreements</div>
+            </div>
+
+            """
+        h += "<h2>Findings, errors first</h2>\n"
+        if all.isEmpty {
+            h += "<p>No findings.</p>\n"
+        } else {
+            h += "<ul id=\"findings\">\n"
+            for finding in all.enumerated().sorted(by: { ($0.element.severity, $0.offset) < ($1.element.severity, $1.offset) }).map(\.element) {
+                h += "<li data-severity=\"\(finding.severity.rawValue)\"><span class=\"sev \(finding.severity.rawValue)\">\(finding.severity.rawValue)</span> "
+                    + "\(Self.escape(finding.message)) <span class=\"code\">\(Self.escape(finding.code.rawValue)) · \(Self.escape(finding.subject))</span></li>\n"
+            }
+            h += "</ul>\n"
+        }
+        h += """
+            <h2>Links</h2>
+            <table id="links">
+            <thead><tr><th>#</th><th>Link</th><th>Kind</th><th>Goes to</th><th>Opens the app on iOS</th><th>Opens the app on Android</th><th>Route</th><th>Findings</th></tr></thead>
+            <tbody>
+
+            """
+        for (index, link) in links.enumerated() {
+            let disagree = link.opensApp != nil && link.opensAppOnAndroid != nil && link.opensApp != link.opensAppOnAndroid
+            let destination = [link.deepLink.map { "app: " + $0 }, link.webLink.map { "web: " + $0 }].compactMap { $0 }
+            let worst = link.findings.map(\.severity).min()
+            h += "<tr\(disagree ? " class=\"disagree\"" : "")>"
+                + "<td>\(index + 1)</td>"
+                + "<td class=\"url\">\(Self.escape(link.url))</td>"
+                + "<td>\(Self.kindName(link.kind))</td>"
+                + "<td class=\"dest\">\(destination.isEmpty ? "<span class=\"unknown\">not resolved</span>" : destination.map(Self.escape).joined(separator: "<br>"))</td>"
+                + "<td>\(Self.answer(link.opensApp, why: nil))</td>"
+                + "<td>\(Self.answer(link.opensAppOnAndroid, why: link.androidReason))</td>"
+                + "<td>\(link.route.map(Self.escape) ?? "<span class=\"unknown\">—</span>")</td>"
+                + "<td>\(worst.map { "<span class=\"sev \($0.rawValue)\">\(link.findings.count) \($0.rawValue == "error" ? "error" : "finding")\(link.findings.count == 1 ? "" : "s")</span>" } ?? "")</td>"
+                + "</tr>\n"
+        }
+        h += "</tbody>\n</table>\n</body>\n</html>\n"
+        return h
+    }
+
+    private static func kindName(_ kind: CampaignLink.Kind) -> String {
+        switch kind {
+        case .appLink: "app link"
+        case .webLink: "web link"
+        case .other: "other"
+        }
+    }
+
+    private static func answer(_ value: Bool?, why: String?) -> String {
+        let because = why.map { "<div class=\"why\">\(escape($0))</div>" } ?? ""
+        switch value {
+        case true?: return "<span class=\"yes\">Yes</span>" + because
+        case false?: return "<span class=\"no\">No, browser</span>" + because
+        case nil: return "<span class=\"unknown\">unknown</span>"
+        }
+    }
+
+    /// Escapes text for HTML content and double-quoted attributes.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for c in text.unicodeScalars {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default:
+                // Control characters (a terminal escape in a link) are shown, not passed through.
+                if c.value < 0x20 && c != "\n" && c != "\t" || c.value == 0x7F {
+                    let hex = String(c.value, radix: 16, uppercase: true)
+                    out += "[U+" + String(repeating: "0", count: 4 - hex.count) + hex + "]"
+                } else {
+                    out.unicodeScalars.append(c)
+                }
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,74 @@
+import AssociatedDomains
+import Foundation
+import UniversalLinkKit
+
+/// Android's verifier (AOSP `StatementService`) as far as a server decides it: https only, no redirect followed,
+/// 5 s connect and read timeouts, a declared `Content-Length` over 1 MiB refused unread, a status other than 200
+/// giving no statements, and `include` statements followed one level. The fetch itself, the redirect and the
+/// status are checked by ``LinkDoctor/checkAssetLinks(_:base:)``; this file adds the rest.
+extension LinkDoctor {
+    /// What Android's verifier adds to an `assetlinks.json` answered 200: the declared length and the package's
+    /// dynamic rules.
+    func androidVerifierFindings(_ response: TransportResponse, package: String, subject: String) -> [Finding] {
+        var findings: [Finding] = []
+        if let declared = response.headerField("Content-Length").flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }),
+           declared > Self.assetLinksSizeLimit {
+            findings.append(Finding(
+                code: .assetlinksDeclaredTooLarge, severity: .error, subject: subject,
+                message: "\(subject) declares Content-Length \(declared), over 1 MiB: Android's verifier refuses it "
+                    + "without reading it, so the domain does not verify."))
+        }
+        if let statements = try? AndroidAssetStatement.statements(in: Array(response.body)),
+           let statement = statements.first(where: { $0.packageName == package }),
+           let dropped = statement.droppedReason {
+            findings.append(Finding(
+                code: .assetlinksDynamicRulesDropped, severity: .error, subject: subject,
+                message: "\(dropped). Fix the field (`linux-host android check --assetlinks FILE` shows it), or Android 15+ "
+                    + "opens every path the manifest takes."))
+        }
+        return findings
+    }
+
+    /// The fingerprints listed for `package` by the files that `statements`' `include` entries name, fetched one
+    /// level deep as Android does; `nil` when no included file lists the package.
+    func includedFingerprints(_ statements: [Any], package: String, subject: String) async -> (fingerprints: [String]?, findings: [Finding]) {
+        var findings: [Finding] = []
+        var listed: [String]?
+        for case let statement as [String: Any] in statements {
+            guard let include = statement["include"] as? String else { continue }
+            guard let url = URL(string: include), url.scheme == originScheme else {
+                findings.append(Finding(
+                    code: .assetlinksInclude, severity: .error, subject: subject,
+                    message: "include \"\(include)\" is not an \(originScheme) URL: Android follows https includes only."))
+                continue
+            }
+            let answer = Answer(await fetcher.fetch(url, userAgent: configuration.userAgent, maxBodyBytes: Self.assetLinksSizeLimit))
+            guard case .file(let response) = answer,
+                  let included = (try? JSONSerialization.jsonObject(with: response.body)) as? [Any]
+            else {
+                findings.append(Finding(
+                    code: .assetlinksInclude, severity: .error, subject: include,
+                    message: "The included file \(include) \(answer.servesFile ? "is not a JSON array of statements" : answer.summary): "
+                        + "Android gets no statements from it."))
+                continue
+            }
+            for case let inner as [String: Any] in included {
+                if inner["include"] != nil {
+                    findings.append(Finding(
+                        code: .assetlinksInclude, severity: .warning, subject: include,
+                        message: "\(include) includes another file: Android follows includes one level only, so that "
+                            + "file's statements do not count."))
+                    continue
+                }
+                guard let relations = inner["relation"] as? [String], relations.contains(Self.handleAllURLs),
+                      let target = inner["target"] as? [String: Any],
+                      target["namespace"] as? String == "android_app", target["package_name"] as? String == package
+                else { continue }
+                listed = (listed ?? []) + (target["sha256_cert_fingerprints"] as? [String] ?? []).map {
+                    AssetLinks.normalisedFingerprint($0) ?? $0
+                }
+            }
+        }
+        return (listed, findings)
+    }
+}
