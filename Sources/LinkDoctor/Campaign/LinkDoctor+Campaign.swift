@@ -162,13 +162,14 @@ extension LinkDoctor {
         }
     }
 
-    /// Resolves each click once (links with the same ``CampaignClickKey`` share one resolution), at most
-    /// ``Configuration/maximumConcurrentResolutions`` at a time, all within ``Configuration/resolutionBudget``.
+    /// Resolves each click once (links with the same `ClickIdentity`, as `LinkManager` counts clicks, share one
+    /// resolution), at most ``Configuration/maximumConcurrentResolutions`` at a time, all within
+    /// ``Configuration/resolutionBudget``.
     private func resolveAll(_ pending: [(index: Int, url: URL)], into links: inout [CampaignLink], router: LinkRouter?) async {
         var keys: [String] = []
         var clicks: [String: (url: URL, indices: [Int])] = [:]
         for (index, url) in pending {
-            let key = CampaignClickKey.of(url)
+            let key = ClickIdentity(url).key
             if clicks[key] == nil { keys.append(key) }
             clicks[key, default: (url, [])].indices.append(index)
         }
