@@ -67,7 +67,8 @@ struct LinkBenchmarks {
           --json          one JSON object per measurement instead of the table
           --filter GROUP  only this group (routing, resolution, aasa, broadcast, manager); repeatable
           --quick         fewer, shorter batches (smoke runs only)
-          --profile NAME  run one case untimed for callgrind: route-hit, route-cold, aasa-realistic, aasa-shared
+          --profile NAME  run one case untimed for callgrind: route-hit, route-cold, aasa-realistic, aasa-shared,
+                          resolve-direct, transport-direct, manager-instant, manager-none
         """
 
     static func usage(_ message: String) -> Never {

@@ -9,7 +9,7 @@ import UniversalLinkKitTesting
 enum Profile {
     static let names = [
         "route-hit", "route-hit-full", "route-cold", "aasa-realistic", "aasa-shared",
-        "resolve-direct", "transport-direct", "resolve-none",
+        "resolve-direct", "transport-direct", "resolve-none", "manager-instant", "manager-none",
     ]
 
     static func run(_ name: String, iterations: Int) {
@@ -59,9 +59,33 @@ enum Profile {
                 finished.signal()
             }
             finished.wait()
+        case "manager-instant", "manager-none":
+            // `LinkManager.resolve` over a transport that answers at once, as `manager/resolve_instant` runs it:
+            // the difference of two runs with different N is what one link costs the manager and the resolver,
+            // apart from any network. `manager-none` creates the manager and sends one link: the fixed cost.
+            let finished = DispatchSemaphore(value: 0)
+            Task.detached {
+                await resolveInstantly(iterations: name == "manager-none" ? 0 : iterations)
+                finished.signal()
+            }
+            finished.wait()
         default:
             preconditionFailure("unknown profile \(name)")
         }
+    }
+
+    private static func resolveInstantly(iterations: Int) async {
+        let transport = ClosureTransport { _, _ in
+            TransportResponse(
+                statusCode: 200, headerFields: ["Content-Type": "application/json"],
+                body: Data(#"{"webLinkUrl":"https://www.example.com/p","mobileDeepLinkUrl":"example-app://p"}"#.utf8))
+        }
+        let manager = LinkManager(transport: transport, notificationCenter: NotificationCenter())
+        for serial in 0...iterations {
+            let outcome = try? await manager.resolve(URL(string: "https://news.example.com/pub/acc?_ri_=\(serial)")!)
+            precondition(outcome?.resolvedLink?.deepLinkURL != nil)
+        }
+        await manager.shutdown()
     }
 
     private static func resolveLinks(_ name: String, iterations: Int) async throws {
