@@ -265,12 +265,23 @@ public final class ResponseHandlerStub: Sendable {
     /// ```swift
     /// _ = try? await resolver.resolve(stub.url("/pub/acc?_ri_=endless"))
     /// let returned = ContinuousClock.now
-    /// // ... wait until stub.bytesSent > 0 ...
+    /// #expect(await stub.waitForAnswerEnd())
     /// let ended = try #require(stub.lastAnswerEnded)
     /// #expect(ended - returned < .seconds(1))
     /// ```
     public var lastAnswerEnded: ContinuousClock.Instant? {
         server.withState { $0.lastAnswerEnded }
+    }
+
+    /// Waits until the writing of an answer has ended (its bytes are in ``bytesSent`` and its end in
+    /// ``lastAnswerEnded``), resumed by that event, not by polling.
+    ///
+    /// - Parameter timeout: How long to wait at most. Default 10 s.
+    /// - Returns: `true` once an answer has ended since start or the last ``resetRecording()``; `false` at `timeout`
+    ///   or when the calling task is cancelled.
+    @discardableResult
+    public func waitForAnswerEnd(timeout: Duration = .seconds(10)) async -> Bool {
+        await server.waitForAnswerEnd(timeout: timeout)
     }
 
     /// Forgets recorded requests and counters; the link table, queues, default and responder stay.

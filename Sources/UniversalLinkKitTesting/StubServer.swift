@@ -18,6 +18,8 @@ final class StubServer: Sendable {
         var requests: [RecordedRequest] = []
         /// Callers of `waitForRequests`, resumed when the count reaches theirs.
         var requestWaiters: [(count: Int, waiter: Waiter<Void>)] = []
+        /// Callers of `waitForAnswerEnd`, resumed when an answer's writing ends.
+        var answerWaiters: [Waiter<Void>] = []
         var badRequestCount = 0
         /// Bytes written to clients by answers (head and body).
         var bytesSent = 0
@@ -66,6 +68,22 @@ final class StubServer: Sendable {
         // The package's one waiter, registered before its deadline is armed.
         if case .value = await waiter.wait(until: .now + timeout, clock: .continuous) { return true }
         withState { state in state.requestWaiters.removeAll { $0.waiter === waiter } }
+        return false
+    }
+
+    /// Waits until an answer's writing has ended (its bytes counted), since start or the last reset.
+    ///
+    /// - Returns: `true` once one has, `false` at `timeout` or when the calling task is cancelled.
+    func waitForAnswerEnd(timeout: Duration) async -> Bool {
+        let waiter = Waiter<Void>()
+        let ended = withState { state -> Bool in
+            if state.lastAnswerEnded != nil { return true }
+            state.answerWaiters.append(waiter)
+            return false
+        }
+        if ended { return true }
+        if case .value = await waiter.wait(until: .now + timeout, clock: .continuous) { return true }
+        withState { state in state.answerWaiters.removeAll { $0 === waiter } }
         return false
     }
 
@@ -192,10 +210,13 @@ final class StubServer: Sendable {
                 withState { $0.responseObserver }?(request, writer.sentStatus)
                 let sent = writer.sentBytes
                 let ended = ContinuousClock.now
-                withState { state in
+                let waiters = withState { state -> [Waiter<Void>] in
                     state.bytesSent += sent
                     state.lastAnswerEnded = ended
+                    defer { state.answerWaiters = [] }
+                    return state.answerWaiters
                 }
+                for waiter in waiters { waiter.resume(returning: ()) }
                 if ending == .answered, !keepAlive {
                     lingeringClose(fd)
                     ending = .close

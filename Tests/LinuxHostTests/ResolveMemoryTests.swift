@@ -77,10 +77,7 @@ struct ResolveMemoryTests {
     /// Waits until the stub has counted the bytes of its answer: it does when the answer's writing ends, which
     /// for a transfer the client stopped is when the stub's write fails, possibly after the child exited.
     static func bytesSent(by stub: ResponseHandlerStub, within limit: Duration = .seconds(5)) async -> Int {
-        let deadline = ContinuousClock.now + limit
-        while stub.bytesSent == 0, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(10))
-        }
+        await stub.waitForAnswerEnd(timeout: limit)
         return stub.bytesSent
     }
 

@@ -26,10 +26,7 @@ struct HostileServerTests {
 
     /// Waits until the stub has counted the bytes of its answers (it does when a connection's answer ends).
     static func bytesSent(by stub: ResponseHandlerStub, within limit: Duration = .seconds(5)) async -> Int {
-        let deadline = ContinuousClock.now + limit
-        while stub.bytesSent == 0, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(10))
-        }
+        await stub.waitForAnswerEnd(timeout: limit)
         return stub.bytesSent
     }
 
