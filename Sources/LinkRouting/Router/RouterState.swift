@@ -1,5 +1,10 @@
 /// Everything a ``LinkRouter`` knows, as one value: routing works on a copy taken under the lock.
 struct RouterState: Sendable {
+    init(options: LinkRouter.Options, maximumExpansions: Int = OptionalGroupExpander.maximumTableExpansions) {
+        self.options = options
+        self.maximumExpansions = maximumExpansions
+    }
+
     struct Entry: Sendable {
         let declaredPattern: String
         let registration: Int
@@ -33,6 +38,11 @@ struct RouterState: Sendable {
     /// A later registration with the same name takes the name over. One dictionary, not a field of ``Entry``:
     /// every routing pass copies the state, and every registration the entries.
     var names: [String: [Int]] = [:]
+    /// Routes registered from patterns with optional groups, all namespaces together; at most
+    /// ``OptionalGroupExpander/maximumTableExpansions``.
+    var expandedRoutes = 0
+    /// The budget for ``expandedRoutes``.
+    var maximumExpansions = OptionalGroupExpander.maximumTableExpansions
 
     /// The name of the route with entry number `number`, if it has one (a scan of the named routes: for reporting a
     /// match, not for routing).
@@ -117,13 +127,18 @@ struct RouterState: Sendable {
         // every expansion is compiled.
         var overlaps: [RouteDiagnostic] = []
         var compiledAny = false
-        let problems = CompiledPattern.compile(declared) { pattern in
+        var expansions = 0
+        let problems = CompiledPattern.compile(
+            declared, expansionBudget: maximumExpansions - expandedRoutes, expansionLimit: maximumExpansions
+        ) { pattern in
             compiledAny = true
+            expansions += 1
             // A mutating call: reading `self` in this closure would copy the whole state per route.
             add(pattern, declared: declared, registration: registration, namespace: namespace, priority: priority,
                 group: group, handler: handler, overlaps: &overlaps)
         }
         if !compiledAny { modify(namespace) { _ in } }
+        if expansions > 1 { expandedRoutes += expansions }
         if let name { overlaps += assign(name, to: declared, namespace: namespace, entries: firstEntry..<entries.count) }
         guard !problems.isEmpty || !overlaps.isEmpty else { return [] }
         var found = problems.map {

@@ -18,6 +18,7 @@ enum RouteTableReader {
         }
         let namespaces = try array(namespacesValue, at: "namespaces")
         var seen: Set<String?> = []
+        var expansions = 0
         for (index, value) in namespaces.enumerated() {
             let path = "namespaces[\(index)]"
             let object = try dictionary(value, at: path)
@@ -39,7 +40,18 @@ enum RouteTableReader {
             } ?? false
             let routes = try object["routes"].map { value throws(RouteTableError) in try array(value, at: path + ".routes") } ?? []
             for (routeIndex, routeValue) in routes.enumerated() {
-                namespace.routes.append(try route(routeValue, at: "\(path).routes[\(routeIndex)]"))
+                let routePath = "\(path).routes[\(routeIndex)]"
+                let route = try route(routeValue, at: routePath)
+                let count = OptionalGroupExpander.expansionCount(HostPattern.split(route.pattern)?.path ?? route.pattern)
+                if count > 1 {
+                    expansions += count
+                    if expansions > OptionalGroupExpander.maximumTableExpansions {
+                        throw RouteTableError(
+                            code: .invalidValue, keyPath: routePath + ".pattern",
+                            message: "the table's optional groups expand to more than \(OptionalGroupExpander.maximumTableExpansions) routes in all by this route (the table-wide limit, which keeps a table's memory proportional to its size); use fewer optional groups or list the routes you need")
+                    }
+                }
+                namespace.routes.append(route)
             }
             table.namespaces.append(namespace)
         }
