@@ -28,7 +28,7 @@ public struct AssociationDiagnostic: Sendable, Hashable, CustomStringConvertible
             case notJSON, notAnObject, tooLarge, byteOrderMark, invalidType, missingKey, appsNotEmpty,
                  malformedAppID, unknownKey, duplicateKey, notPrefixTypo, queryInLegacyPath,
                  exclusionBlocksEverything, unreachableRule, undefinedVariable, nonStringQueryPredicate,
-                 defaultsIgnoredForLegacyPaths, invalidPattern, shadowedRule
+                 defaultsIgnoredForLegacyPaths, invalidPattern, shadowedRule, tooManyVariableAlternatives
         }
         private let kind: Kind
         private init(_ kind: Kind) { self.kind = kind }
@@ -72,6 +72,9 @@ public struct AssociationDiagnostic: Sendable, Hashable, CustomStringConvertible
         /// A rule after an earlier rule of the same detail that matches every URL it matches, so it never decides
         /// anything (an exclusion after the broader include it was meant to carve out of, typically).
         public static let shadowedRule = Code(.shadowedRule)
+        /// Substitution variables with wildcard values used so often that matching would cost more than the
+        /// file-wide limit of alternatives × occurrences (100 000); the rules past it never match.
+        public static let tooManyVariableAlternatives = Code(.tooManyVariableAlternatives)
 
         /// The code's name, e.g. `malformedAppID`.
         public var description: String { kind.rawValue }

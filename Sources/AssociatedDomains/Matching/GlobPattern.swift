@@ -45,6 +45,9 @@ final class GlobPattern: Sendable {
     let isDeterministic: Bool
     /// Names in `$(name)` that are neither custom nor built-in; such a pattern never matches.
     let undefinedVariables: [String]
+    /// Names in `$(name)` refused for the file's budget (``SubstitutionVariables/maximumAlternativeUses``); such a
+    /// pattern never matches.
+    let overBudgetVariables: [String]
     /// The pattern's literal text up to its first wildcard or variable (folded if case-insensitive).
     let literalPrefix: [UInt8]
     /// The pattern's literal text after its last wildcard or variable (empty when it ends with one).
@@ -58,16 +61,17 @@ final class GlobPattern: Sendable {
     /// Compiles a pattern.
     /// - Parameters:
     ///   - text: The pattern's bytes.
-    ///   - variables: Custom substitution variables (they take precedence over built-ins); `nil` inside a
-    ///     variable value, where variables are not expanded.
+    ///   - variables: The file's custom substitution variables (they take precedence over built-ins), compiled once
+    ///     and shared by every pattern of the file; `nil` inside a variable value, where variables are not expanded.
     ///   - caseInsensitive: Fold the pattern to ASCII lower case.
-    init<C: Collection<UInt8>>(_ text: C, variables: [String: [String]]?, caseInsensitive: Bool)
+    init<C: Collection<UInt8>>(_ text: C, variables: SubstitutionVariables?, caseInsensitive: Bool)
     where C.Index == Int {
         var tokens: [Token] = []
         var pool: [UInt8] = []
         var codeSets: [CodeSet] = []
         var alternations: [[GlobPattern]] = []
         var undefined: [String] = []
+        var overBudget: [String] = []
         var literal: [UInt8] = []
         var prefix: [UInt8] = []
         var prefixOpen = true
@@ -109,17 +113,20 @@ final class GlobPattern: Sendable {
                 }
                 closePrefix()
                 let name = String(decoding: text[(i + 2)..<j], as: UTF8.self)
-                switch GlobPattern.variableToken(name, variables: variables ?? [:], caseInsensitive: caseInsensitive) {
-                case .byteClass(let set)?:
+                switch variables?.lookUp(name, caseInsensitive: caseInsensitive) ?? .undefined {
+                case .matcher(.byteClass(let set)):
                     tokens.append(.byteClass(set))
-                case .codeSet(let set)?:
+                case .matcher(.codeSet(let set)):
                     tokens.append(.codeSet(codeSets.count))
                     codeSets.append(set)
-                case .alternatives(let alternatives)?:
+                case .matcher(.alternatives(let alternatives)):
                     tokens.append(.alternation(alternations.count))
                     alternations.append(alternatives)
-                case nil:
+                case .undefined:
                     undefined.append(name)
+                    tokens.append(.never)
+                case .overBudget:
+                    overBudget.append(name)
                     tokens.append(.never)
                 }
                 i = j + 1
@@ -134,6 +141,7 @@ final class GlobPattern: Sendable {
         self.codeSets = codeSets
         self.alternations = alternations
         self.undefinedVariables = undefined
+        self.overBudgetVariables = overBudget
         self.literalPrefix = prefix
         self.matchesEverything = !tokens.isEmpty && tokens.allSatisfy { if case .star = $0 { true } else { false } }
         var deterministic = true
@@ -147,8 +155,13 @@ final class GlobPattern: Sendable {
         self.isDeterministic = deterministic
     }
 
-    convenience init(_ text: String, variables: [String: [String]]?, caseInsensitive: Bool) {
+    convenience init(_ text: String, variables: SubstitutionVariables?, caseInsensitive: Bool) {
         self.init(Array(text.utf8), variables: variables, caseInsensitive: caseInsensitive)
+    }
+
+    /// Compiles a pattern alone, with its own variables (tests and one-off comparisons).
+    convenience init(_ text: String, variables: [String: [String]], caseInsensitive: Bool) {
+        self.init(Array(text.utf8), variables: SubstitutionVariables(variables), caseInsensitive: caseInsensitive)
     }
 
     /// The names of the built-in substitution variables.
@@ -163,7 +176,7 @@ final class GlobPattern: Sendable {
     private static let languageSetFolded = makeCodeSet(
         ISOCodes.languages.map { Array($0.utf8) }, caseInsensitive: true)
 
-    private static func makeCodeSet(_ values: [[UInt8]], caseInsensitive: Bool) -> CodeSet {
+    static func makeCodeSet(_ values: [[UInt8]], caseInsensitive: Bool) -> CodeSet {
         var lengths = Set<Int>()
         var packed = Set<UInt64>()
         for value in values {
@@ -173,27 +186,9 @@ final class GlobPattern: Sendable {
         return CodeSet(lengths: lengths.sorted(by: >), values: packed)
     }
 
-    private enum VariableMatcher {
-        case byteClass(ByteSet)
-        case codeSet(CodeSet)
-        case alternatives([GlobPattern])
-    }
-
-    private static func variableToken(
-        _ name: String, variables: [String: [String]], caseInsensitive: Bool
-    ) -> VariableMatcher? {
-        if let values = variables[name] {
-            let bytes = values.map { Array($0.utf8) }
-            let plain = bytes.allSatisfy { value in
-                value.count <= 7 && !value.contains(UInt8(ascii: "*")) && !value.contains(UInt8(ascii: "?"))
-            }
-            if plain {
-                return .codeSet(makeCodeSet(bytes, caseInsensitive: caseInsensitive))
-            }
-            // Values may hold '*' and '?' but never other variables.
-            return .alternatives(bytes.map { GlobPattern($0, variables: nil, caseInsensitive: caseInsensitive) })
-        }
-        func byteClass(_ set: ByteSet) -> VariableMatcher { .byteClass(caseInsensitive ? set.folded : set) }
+    /// The compiled form of a built-in variable, or `nil` for any other name.
+    static func builtInVariable(_ name: String, caseInsensitive: Bool) -> SubstitutionVariables.Matcher? {
+        func byteClass(_ set: ByteSet) -> SubstitutionVariables.Matcher { .byteClass(caseInsensitive ? set.folded : set) }
         var alpha = upper
         for b in UInt8(ascii: "a")...UInt8(ascii: "z") { alpha.insert(b) }
         switch name {
