@@ -41,8 +41,14 @@ final class GlobPattern: Sendable {
     let pool: [UInt8]
     let codeSets: [CodeSet]
     let alternations: [[GlobPattern]]
-    /// No token can match input of more than one length at a given position: the linear algorithm applies.
+    /// No token can match input of more than one length at a given position: the segment algorithm applies.
     let isDeterministic: Bool
+    /// For each literal token of two bytes or more, its KMP failure function, at the token's offsets in ``pool``:
+    /// the length of the longest proper border of the literal's first k + 1 bytes. A literal between two stars is
+    /// found with it in one pass over the input, whatever the literal's length.
+    let failures: [Int32]
+    /// The indexes of the `*` tokens, in order.
+    let stars: [Int]
     /// Names in `$(name)` that are neither custom nor built-in; such a pattern never matches.
     let undefinedVariables: [String]
     /// Names in `$(name)` refused for the file's budget (``SubstitutionVariables/maximumAlternativeUses``); such a
@@ -153,6 +159,18 @@ final class GlobPattern: Sendable {
             }
         }
         self.isDeterministic = deterministic
+        self.stars = tokens.indices.filter { if case .star = tokens[$0] { true } else { false } }
+        var failures = [Int32](repeating: 0, count: pool.count)
+        for token in tokens {
+            guard case .literal(let start, let count) = token, count > 1 else { continue }
+            var border = 0
+            for k in 1..<count {
+                while border > 0, pool[start + k] != pool[start + border] { border = Int(failures[start + border - 1]) }
+                if pool[start + k] == pool[start + border] { border += 1 }
+                failures[start + k] = Int32(border)
+            }
+        }
+        self.failures = failures
     }
 
     convenience init(_ text: String, variables: SubstitutionVariables?, caseInsensitive: Bool) {
@@ -217,12 +235,24 @@ final class GlobPattern: Sendable {
     func matches(_ input: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
         pool.withUnsafeBufferPointer { pool in
             if isDeterministic {
-                return matchLinear(input, start, end, pool)
+                return matchSegments(input, start, end, pool)
             }
-            var initial = PositionSet(count: end - start + 1)
-            initial.insert(0)
-            return simulate(input, start, end, pool, from: initial).contains(end - start)
+            return matchesBySimulation(input, start, end, pool)
         }
+    }
+
+    /// The set simulation, for any pattern: the reference the segment algorithm is checked against by
+    /// `.ci/fuzz aasa-variables`.
+    func matchesBySimulation(_ input: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
+        pool.withUnsafeBufferPointer { matchesBySimulation(input, start, end, $0) }
+    }
+
+    private func matchesBySimulation(
+        _ input: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ pool: UnsafeBufferPointer<UInt8>
+    ) -> Bool {
+        var initial = PositionSet(count: end - start + 1)
+        initial.insert(0)
+        return simulate(input, start, end, pool, from: initial).contains(end - start)
     }
 
     /// Whether the pattern matches all of `bytes`.
@@ -266,40 +296,128 @@ final class GlobPattern: Sendable {
         }
     }
 
-    /// The classic last-star backtracking algorithm: correct when every token matches at most one length at a
-    /// given position, and linear in practice.
-    private func matchLinear(
+    /// For deterministic patterns: the tokens before the first `*` must match at the start; each run of tokens
+    /// between two stars is matched at its leftmost place after the previous one; the run after the last star must
+    /// end exactly at the end. That is what the classic last-star backtracking algorithm decides, without its
+    /// backtracking: a run that is one literal (the usual case, and the one a hostile file makes long) is found with
+    /// KMP, so each is O(input + literal) and the whole match is linear in the URL plus the pattern. A run that
+    /// mixes `?` or `$(...)` with text is tried at each character boundary (input × that run's length).
+    ///
+    /// A star stops only at character boundaries (see ``nextCharacter(_:_:_:)``); a byte that is not a UTF-8
+    /// continuation byte is always one, so only a literal starting with a continuation byte needs the walk.
+    private func matchSegments(
         _ input: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ pool: UnsafeBufferPointer<UInt8>
     ) -> Bool {
         tokens.withUnsafeBufferPointer { tokens in
-            let count = tokens.count
-            var t = 0
             var p = start
-            var starToken = -1
-            var starPosition = 0
-            while true {
-                if t < count {
-                    let token = tokens[t]
-                    if case .star = token {
-                        starToken = t
-                        starPosition = p
-                        t += 1
-                        continue
-                    }
-                    let q = step(token, input, p, end, pool)
-                    if q >= 0 {
-                        t += 1
-                        p = q
-                        continue
-                    }
-                } else if p == end {
-                    return true
-                }
-                guard starToken >= 0, starPosition < end else { return false }
-                starPosition = GlobPattern.nextCharacter(input, starPosition, end)
-                p = starPosition
-                t = starToken + 1
+            let firstStar = stars.first ?? tokens.count
+            for t in 0..<firstStar {
+                p = step(tokens[t], input, p, end, pool)
+                if p < 0 { return false }
             }
+            guard !stars.isEmpty else { return p == end }
+            for s in 0..<(stars.count - 1) {
+                let run = (stars[s] + 1)..<stars[s + 1]
+                p = leftmost(run, tokens, input, from: p, end, pool)
+                if p < 0 { return false }
+            }
+            return endsRun((stars[stars.count - 1] + 1)..<tokens.count, tokens, input, from: p, end, pool)
+        }
+    }
+
+    /// Matches the tokens of `run` at `p`; the index after them, or -1.
+    @inline(__always)
+    private func matchRun(
+        _ run: Range<Int>, _ tokens: UnsafeBufferPointer<Token>, _ input: UnsafeBufferPointer<UInt8>, at p: Int,
+        _ end: Int, _ pool: UnsafeBufferPointer<UInt8>
+    ) -> Int {
+        var q = p
+        for t in run {
+            q = step(tokens[t], input, q, end, pool)
+            if q < 0 { return -1 }
+        }
+        return q
+    }
+
+    /// The end of the leftmost match of `run` at a character boundary reached from `p`, or -1.
+    private func leftmost(
+        _ run: Range<Int>, _ tokens: UnsafeBufferPointer<Token>, _ input: UnsafeBufferPointer<UInt8>, from p: Int,
+        _ end: Int, _ pool: UnsafeBufferPointer<UInt8>
+    ) -> Int {
+        if run.count == 1, case .literal(let literalStart, let count) = tokens[run.lowerBound] {
+            return findLiteral(literalStart, count, input, from: p, end, pool)
+        }
+        var q = p
+        while true {
+            let e = matchRun(run, tokens, input, at: q, end, pool)
+            if e >= 0 { return e }
+            guard q < end else { return -1 }
+            q = GlobPattern.nextCharacter(input, q, end)
+        }
+    }
+
+    /// The end of the first occurrence of the literal `pool[literalStart..<literalStart + count]` in
+    /// `input[p..<end]` that starts at a character boundary reached from `p`, or -1: KMP, one pass.
+    private func findLiteral(
+        _ literalStart: Int, _ count: Int, _ input: UnsafeBufferPointer<UInt8>, from p: Int, _ end: Int,
+        _ pool: UnsafeBufferPointer<UInt8>
+    ) -> Int {
+        let checksBoundary = pool[literalStart] & 0xC0 == 0x80
+        var walker = p
+        return failures.withUnsafeBufferPointer { failures in
+            var matched = 0
+            var i = p
+            while i < end {
+                let b = input[i]
+                while matched > 0, b != pool[literalStart + matched] {
+                    matched = Int(failures[literalStart + matched - 1])
+                }
+                if b == pool[literalStart + matched] { matched += 1 }
+                i += 1
+                if matched == count {
+                    let occurrence = i - count
+                    if !checksBoundary { return i }
+                    while walker < occurrence { walker = GlobPattern.nextCharacter(input, walker, end) }
+                    if walker == occurrence { return i }
+                    matched = count > 1 ? Int(failures[literalStart + count - 1]) : 0
+                }
+            }
+            return -1
+        }
+    }
+
+    /// Whether `run` matches, from a character boundary reached from `p`, exactly up to `end`.
+    private func endsRun(
+        _ run: Range<Int>, _ tokens: UnsafeBufferPointer<Token>, _ input: UnsafeBufferPointer<UInt8>, from p: Int,
+        _ end: Int, _ pool: UnsafeBufferPointer<UInt8>
+    ) -> Bool {
+        if run.isEmpty { return true }
+        // A run of fixed byte length can only start `length` bytes before the end.
+        var length = 0
+        for t in run {
+            switch tokens[t] {
+            case .literal(_, let count): length += count
+            case .byteClass: length += 1
+            case .codeSet(let index): length += codeSets[index].lengths.first ?? 0
+            default: length = -1
+            }
+            if length < 0 { break }
+        }
+        if length >= 0 {
+            let q = end - length
+            guard q >= p else { return false }
+            if q < end, input[q] & 0xC0 == 0x80 {
+                var walker = p
+                while walker < q { walker = GlobPattern.nextCharacter(input, walker, end) }
+                if walker != q { return false }
+            }
+            return matchRun(run, tokens, input, at: q, end, pool) == end
+        }
+        var q = p
+        while true {
+            if matchRun(run, tokens, input, at: q, end, pool) == end { return true }
+            guard q < end else { return false }
+            q = GlobPattern.nextCharacter(input, q, end)
         }
     }
 
@@ -326,6 +444,9 @@ final class GlobPattern: Sendable {
         }
 
         var isEmpty: Bool { words.allSatisfy { $0 == 0 } }
+
+        /// How many positions are members.
+        var population: Int { words.reduce(0) { $0 + $1.nonzeroBitCount } }
 
         /// The smallest member, or `nil`.
         var first: Int? {
@@ -371,6 +492,33 @@ final class GlobPattern: Sendable {
                 current.forEach { p in
                     for length in set.lengths where n - p >= length {
                         if set.values.contains(CodeSet.pack(input, start + p, length)) { next.insert(p + length) }
+                    }
+                }
+            case .literal(let literalStart, let count) where count > 1:
+                guard let first = current.first else { break }
+                if current.population * count <= n - first {
+                    current.forEach { p in
+                        let q = step(token, input, start + p, end, pool)
+                        if q >= 0 { next.insert(q - start) }
+                    }
+                    break
+                }
+                // Many positions: one KMP pass finds every occurrence, instead of comparing `count` bytes at each
+                // position (which made a long literal cost its length times the URL's).
+                failures.withUnsafeBufferPointer { failures in
+                    var matched = 0
+                    var i = start + first
+                    while i < end {
+                        let b = input[i]
+                        while matched > 0, b != pool[literalStart + matched] {
+                            matched = Int(failures[literalStart + matched - 1])
+                        }
+                        if b == pool[literalStart + matched] { matched += 1 }
+                        i += 1
+                        if matched == count {
+                            if current.contains(i - count - start) { next.insert(i - start) }
+                            matched = Int(failures[literalStart + count - 1])
+                        }
                     }
                 }
             case .alternation(let index):
