@@ -48,4 +48,10 @@ struct RouteDepthTests {
         let url = try router.url(forRoute: "deep", parameters: ["v": "1"], scheme: "myapp")
         #expect(url.absoluteString.hasSuffix("/a/a"))
     }
+
+    @Test func aRouteTableNestedDeeplyIsAnErrorNotACrash() {
+        let json = #"{"namespaces": "# + String(repeating: "[", count: Self.depth) + String(repeating: "]", count: Self.depth) + "}"
+        let error = #expect(throws: RouteTableError.self) { try RouteTable(json: Data(json.utf8)) }
+        #expect(error?.code == .invalidJSON)
+    }
 }
