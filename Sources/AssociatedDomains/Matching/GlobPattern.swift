@@ -43,7 +43,8 @@ final class GlobPattern: Sendable {
     let alternations: [[GlobPattern]]
     /// No token can match input of more than one length at a given position: the segment algorithm applies.
     let isDeterministic: Bool
-    /// For each literal token of two bytes or more, its KMP failure function, at the token's offsets in ``pool``:
+    /// For each literal token of two bytes or more, its KMP failure function, at the token's offsets in ``pool``
+    /// (empty for a deterministic pattern with fewer than two stars, which never searches for a literal):
     /// the length of the longest proper border of the literal's first k + 1 bytes. A literal between two stars is
     /// found with it in one pass over the input, whatever the literal's length.
     let failures: [Int32]
@@ -159,9 +160,13 @@ final class GlobPattern: Sendable {
             }
         }
         self.isDeterministic = deterministic
-        self.stars = tokens.indices.filter { if case .star = tokens[$0] { true } else { false } }
-        var failures = [Int32](repeating: 0, count: pool.count)
-        for token in tokens {
+        let stars = tokens.indices.filter { if case .star = tokens[$0] { true } else { false } }
+        self.stars = stars
+        // Only literals searched for need the table: those between two stars, and any in a simulated pattern
+        // (a variable's value is simulated as an alternative). The usual `/path` and `/path/*` allocate none.
+        let searches = !deterministic || stars.count >= 2 || variables == nil
+        var failures = [Int32](repeating: 0, count: searches ? pool.count : 0)
+        for token in tokens where searches {
             guard case .literal(let start, let count) = token, count > 1 else { continue }
             var border = 0
             for k in 1..<count {
@@ -496,7 +501,7 @@ final class GlobPattern: Sendable {
                 }
             case .literal(let literalStart, let count) where count > 1:
                 guard let first = current.first else { break }
-                if current.population * count <= n - first {
+                if failures.isEmpty || current.population * count <= n - first {
                     current.forEach { p in
                         let q = step(token, input, start + p, end, pool)
                         if q >= 0 { next.insert(q - start) }
