@@ -31,14 +31,22 @@ struct RouteExpansionBudgetTests {
         #expect(error.message.contains("more than \(limit) routes"))
     }
 
-    @Test func routesWithoutGroupsDoNotCountAgainstTheBudget() throws {
-        let table = try RouteTable(json: Self.table(routes: OptionalGroupExpander.maximumTableExpansions + 1, pattern: "/a/:b"))
-        #expect(table.namespaces[0].routes.count == OptionalGroupExpander.maximumTableExpansions + 1)
+    @Test func routesWithoutGroupsDoNotCountAgainstTheBudget() async throws {
+        let count = await onOwnThread {
+            try? RouteTable(json: Self.table(routes: OptionalGroupExpander.maximumTableExpansions + 1, pattern: "/a/:b"))
+                .namespaces[0].routes.count
+        }
+        #expect(count == OptionalGroupExpander.maximumTableExpansions + 1)
     }
 
-    @Test func aRouterPastItsBudgetRegistersThePatternAsWritten() {
-        let router = LinkRouter(maximumExpansions: 1_000)
-        #expect(router.addRoute(Self.nineGroups) { _ in true }.isEmpty)
+    @Test func aRouterPastItsBudgetRegistersThePatternAsWritten() async {
+        // 512 registrations hold a thread for seconds in a debug build: not one of the cooperative pool's.
+        let router = await onOwnThread {
+            let router = LinkRouter(maximumExpansions: 1_000)
+            router.addRoute(Self.nineGroups) { _ in true }
+            return router
+        }
+        #expect(router.diagnostics.isEmpty)
         let found = router.addRoute("/c" + String(repeating: "(/d)", count: 9)) { _ in true }
         #expect(found.map(\.kind) == [.tooManyOptionalGroups])
         #expect(found.first?.message.contains("limit of 1000 optional-group expansions") == true)
