@@ -21,6 +21,17 @@ struct RouteExpansionBudgetTests {
         #expect(OptionalGroupExpander.expansionCount(Self.nineGroups + "(/b)") == 1)
     }
 
+    /// Found by `.ci/fuzz route-expansions`: a required part written twice doubles the combinations kept, so
+    /// 2^groups undercounted and the router went past its budget.
+    @Test(arguments: [
+        "/a(/b)(/c)(/d)(/e(/f)(/g)(/&)a(/b)a\u{FFFD}\u{FFFD}\u{01}\u{00}\u{00}\u{00}\u{FFFD}j\u{FFFD}", "/a(/b)a(/c)a", "/x(/y)",
+        "(/a)(/a)/a", "/a/b(/c)", "()", "/a(/b)/a(/b)/a",
+    ])
+    func theCountIsTheNumberOfExpansions(pattern: String) {
+        let expanded = OptionalGroupExpander.expand(pattern)
+        #expect(OptionalGroupExpander.expansionCount(pattern) == max(expanded.count, 1))
+    }
+
     @Test func aTableOverTheExpansionBudgetIsRefusedAtTheRouteThatCrossesIt() throws {
         let limit = OptionalGroupExpander.maximumTableExpansions
         let fitting = limit / 512

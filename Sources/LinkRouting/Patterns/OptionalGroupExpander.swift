@@ -22,14 +22,21 @@ enum OptionalGroupExpander {
     /// used as written (a router) or the table is refused (``RouteTable/init(json:)``).
     static let maximumTableExpansions = 100_000
 
-    /// How many routes `pattern` expands to: 1 without optional groups or when it is used as written, otherwise
-    /// 2 to the number of optional groups (an upper bound when an optional part repeats a required one). Counted
-    /// without expanding.
+    /// How many routes ``expand(_:)`` makes of `pattern` (1 without optional groups or when it is used as
+    /// written), counted without expanding: every combination of the optional subpaths, times, for each required
+    /// subpath written m times, the 2^m - 1 combinations that keep at least one copy (JLRoutes keeps a combination
+    /// when it holds every required subpath, compared by value).
     static func expansionCount(_ pattern: String) -> Int {
         guard pattern.utf8.contains(UInt8(ascii: "(")) else { return 1 }
         let subpaths = subpaths(of: pattern)
         guard !subpaths.isEmpty, subpaths.count <= maximumSubpaths else { return 1 }
-        return 1 << subpaths.count { $0.isOptional }
+        var copies: [Subpath: Int] = [:]
+        var count = 1
+        for subpath in subpaths {
+            if subpath.isOptional { count *= 2 } else { copies[subpath, default: 0] += 1 }
+        }
+        for (_, m) in copies { count *= (1 << m) - 1 }
+        return count
     }
 
     /// Whether `pattern` has more subpaths than ``maximumSubpaths``, and so is not expanded.
