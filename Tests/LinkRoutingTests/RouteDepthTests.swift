@@ -5,8 +5,9 @@ import Testing
 /// Patterns and URLs far deeper than any real one: each is an error or a match, never a stack overflow.
 ///
 /// Each runs on a thread with a 512 KiB stack (see ``onOwnThread(stackSize:_:)``), where the recursive index walks
-/// this replaced overflowed at this depth (a frame per component); the walks are loops now.
-struct RouteDepthTests {
+/// this replaced overflowed at this depth (a frame per component); the walks are loops now. One at a time, so that
+/// they take one core, not both, from the deadline tests running beside them.
+@Suite(.serialized) struct RouteDepthTests {
     static let depth = 20_000
 
     static func deepPath(_ component: String, count: Int = depth) -> String {

@@ -42,12 +42,15 @@ struct RouteExpansionBudgetTests {
         #expect(error.message.contains("more than \(limit) routes"))
     }
 
-    @Test func routesWithoutGroupsDoNotCountAgainstTheBudget() async throws {
-        let count = await onOwnThread {
-            try? RouteTable(json: Self.table(routes: OptionalGroupExpander.maximumTableExpansions + 1, pattern: "/a/:b"))
-                .namespaces[0].routes.count
+    @Test func routesWithoutGroupsDoNotCountAgainstTheBudget() throws {
+        let routes = (0..<20).map { ["pattern": "/a/\($0)"] } + [["pattern": "/b(/c)"], ["pattern": "/d(/e)"]]
+        let object: [String: Any] = ["namespaces": [["scheme": NSNull(), "routes": routes]]]
+        #expect(try RouteTableReader.table(from: object, maximumExpansions: 4).namespaces[0].routes.count == 22)
+        let error = try #require(throws: RouteTableError.self) {
+            try RouteTableReader.table(from: object, maximumExpansions: 3)
         }
-        #expect(count == OptionalGroupExpander.maximumTableExpansions + 1)
+        #expect(error.keyPath == "namespaces[0].routes[21].pattern")
+        #expect(error.message.contains("more than 3 routes"))
     }
 
     @Test func aRouterPastItsBudgetRegistersThePatternAsWritten() async {
