@@ -4,18 +4,20 @@ import Testing
 
 /// Patterns and URLs far deeper than any real one: each is an error or a match, never a stack overflow.
 ///
-/// Each runs on a thread with a 512 KiB stack (see ``onOwnThread(stackSize:_:)``), where the recursive index walks
-/// this replaced overflowed at this depth (a frame per component); the walks are loops now. One at a time, so that
+/// Each runs on a thread with a 128 KiB stack (see ``onOwnThread(stackSize:_:)``), where the recursive index walks
+/// this replaced overflowed from 2 000 components (a frame per component); the walks are loops now. One at a time, so that
 /// they take one core, not both, from the deadline tests running beside them.
 @Suite(.serialized) struct RouteDepthTests {
-    static let depth = 20_000
+    static let depth = 5_000
+    /// The old recursive walks overflowed this stack from 2 000 components.
+    static let stack = 128 << 10
 
     static func deepPath(_ component: String, count: Int = depth) -> String {
         "/" + Array(repeating: component, count: count).joined(separator: "/")
     }
 
     @Test func aDeepLiteralRouteMatchesADeepURL() async throws {
-        let (canRoute, routed, matched, explained) = await onOwnThread {
+        let (canRoute, routed, matched, explained) = await onOwnThread(stackSize: Self.stack) {
             let router = LinkRouter()
             router.addRoute(Self.deepPath("a")) { _ in true }
             // A variable route of the same depth makes the walk branch at every component.
@@ -30,7 +32,7 @@ import Testing
     }
 
     @Test func aDeepURLThatMatchesNothingIsExplained() async throws {
-        let (canRoute, explained) = await onOwnThread {
+        let (canRoute, explained) = await onOwnThread(stackSize: Self.stack) {
             let router = LinkRouter()
             router.addRoute(Self.deepPath("a")) { _ in true }
             router.addRoute(Self.deepPath(":v")) { _ in true }
@@ -42,7 +44,7 @@ import Testing
     }
 
     @Test func aDuplicateDeepRouteIsReported() async {
-        let kinds = await onOwnThread {
+        let kinds = await onOwnThread(stackSize: Self.stack) {
             let router = LinkRouter()
             router.addRoute(Self.deepPath(":v")) { _ in true }
             return router.addRoute(Self.deepPath("a")) { _ in true }.map(\.kind)
@@ -51,7 +53,7 @@ import Testing
     }
 
     @Test func aURLIsGeneratedForADeepRoute() async throws {
-        let url = await onOwnThread {
+        let url = await onOwnThread(stackSize: Self.stack) {
             let router = LinkRouter()
             router.addRoute(Self.deepPath(":v", count: 2) + Self.deepPath("a"), name: "deep") { _ in true }
             return try? router.url(forRoute: "deep", parameters: ["v": "1"], scheme: "myapp").absoluteString
@@ -60,7 +62,7 @@ import Testing
     }
 
     @Test func aRouteTableNestedDeeplyIsAnErrorNotACrash() async {
-        let code = await onOwnThread {
+        let code = await onOwnThread(stackSize: Self.stack) {
             let json = #"{"namespaces": "# + String(repeating: "[", count: Self.depth) + String(repeating: "]", count: Self.depth) + "}"
             do {
                 _ = try RouteTable(json: Data(json.utf8))
