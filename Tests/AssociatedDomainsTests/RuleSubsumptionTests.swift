@@ -114,4 +114,17 @@ struct RuleSubsumptionTests {
         let given: [AppLinkRuleSet.Rule] = [.exclude("/account/*"), .include("/products/*"), .include("/products/1"), .exclude("/x*")]
         #expect(AppLinkRuleSet(appIDs: [app], rules: given).orderedRules == given)
     }
+
+    /// Comparing two rules costs the product of their lengths: four 32 KB rules `/*a{32000}b*` held `aasa check` and
+    /// `aasa match` for minutes. A pair over the per-pair bound is not compared (a miss, never a false warning).
+    @Test func longRulesAreNotComparedPastThePerPairBound() {
+        func glob(_ length: Int) -> GlobPattern {
+            GlobPattern("/*" + String(repeating: "a", count: length) + "b*", variables: [:], caseInsensitive: false)
+        }
+        #expect(RuleSubsumption.globCovers(glob(1_000), glob(1_000)))
+        let side = Int(Double(RuleSubsumption.maximumCellsPerPair).squareRoot())
+        #expect(!RuleSubsumption.globCovers(glob(side), glob(side)))
+        let file = #"[{"/": "/*\#(String(repeating: "a", count: side))b*"}, {"/": "/*\#(String(repeating: "a", count: side))b*"}]"#
+        #expect(check(file).isEmpty)
+    }
 }

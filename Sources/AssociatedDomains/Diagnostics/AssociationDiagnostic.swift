@@ -29,7 +29,7 @@ public struct AssociationDiagnostic: Sendable, Hashable, CustomStringConvertible
                  malformedAppID, unknownKey, duplicateKey, notPrefixTypo, queryInLegacyPath,
                  exclusionBlocksEverything, unreachableRule, undefinedVariable, nonStringQueryPredicate,
                  defaultsIgnoredForLegacyPaths, invalidPattern, shadowedRule, filterNeverMatches, hostNotVerified,
-                 dynamicRulesDropped, platformsDisagree
+                 dynamicRulesDropped, platformsDisagree, tooManyVariableAlternatives
         }
         private let kind: Kind
         private init(_ kind: Kind) { self.kind = kind }
@@ -81,6 +81,9 @@ public struct AssociationDiagnostic: Sendable, Hashable, CustomStringConvertible
         public static let dynamicRulesDropped = Code(.dynamicRulesDropped)
         /// iOS and Android give different answers for the same URL.
         public static let platformsDisagree = Code(.platformsDisagree)
+        /// Substitution variables with wildcard values used so often that matching would cost more than the
+        /// file-wide limit of alternatives × occurrences (100 000); the rules past it never match.
+        public static let tooManyVariableAlternatives = Code(.tooManyVariableAlternatives)
 
         /// The code's name, e.g. `malformedAppID`.
         public var description: String { kind.rawValue }

@@ -62,7 +62,7 @@ public struct AppLinkMatcher: Sendable {
     public let association: AppSiteAssociation
     /// How it matches.
     public let configuration: Configuration
-    private let rulesByDetail: [[CompiledRule]]
+    let rulesByDetail: [[CompiledRule]]
     private let detailsByApp: [String: [Int]]
     /// Per rule, the literal text its path must start with: checked on plain bytes before the rule itself, so
     /// most rules of a large file are passed over without touching their compiled patterns.
@@ -95,6 +95,8 @@ public struct AppLinkMatcher: Sendable {
         var rulesByDetail: [[CompiledRule]] = []
         var detailsByApp: [String: [Int]] = [:]
         let legacy = configuration.platform == .iOS9To12
+        // One compiled form per variable for the whole file, and one budget (see SubstitutionVariables).
+        let variables = SubstitutionVariables(legacy ? [:] : applinks.substitutionVariables)
         for (d, detail) in applinks.details.enumerated() {
             let appIDs: [String] = legacy ? (detail.appID.map { [$0] } ?? []) : detail.modernAppIDs
             for appID in Set(appIDs) { detailsByApp[appID, default: []].append(d) }
@@ -106,7 +108,7 @@ public struct AppLinkMatcher: Sendable {
                         component.merged(over: mergedDefaults), detailIndex: d, ruleIndex: r,
                         keyPath: "applinks.details[\(d)].components[\(r)]",
                         source: JSONWriter.compact(component.jsonValue),
-                        variables: applinks.substitutionVariables,
+                        variables: variables,
                         foldsQueryItemNames: configuration.foldsQueryItemNames, ignoresQueryAndFragment: false))
                 }
             } else {
@@ -119,7 +121,7 @@ public struct AppLinkMatcher: Sendable {
                         component, detailIndex: d, ruleIndex: r,
                         keyPath: "applinks.details[\(d)].paths[\(r)]",
                         source: JSONWriter.write(.string(path)),
-                        variables: legacy ? [:] : applinks.substitutionVariables,
+                        variables: variables,
                         foldsQueryItemNames: configuration.foldsQueryItemNames,
                         ignoresQueryAndFragment: legacy))
                 }

@@ -50,6 +50,8 @@ final class CompiledRule: Sendable {
     let query: QueryPattern?
     let fragment: GlobPattern?
     let undefinedVariables: [String]
+    /// Variables refused for the file's budget (``SubstitutionVariables/maximumAlternativeUses``).
+    let overBudgetVariables: [String]
     /// The explanation of a URL this rule decides, written once here rather than for every matched URL.
     let decision: String
 
@@ -57,9 +59,10 @@ final class CompiledRule: Sendable {
     /// - Parameters:
     ///   - rule: The rule with defaults already merged.
     ///   - ignoresQueryAndFragment: iOS 9–12 mode: only the path counts.
+    ///   - variables: The file's variables, shared by all its rules.
     init(
         _ rule: AppLinkComponent, detailIndex: Int, ruleIndex: Int, keyPath: String, source: String,
-        variables: [String: [String]], foldsQueryItemNames: Bool, ignoresQueryAndFragment: Bool
+        variables: SubstitutionVariables, foldsQueryItemNames: Bool, ignoresQueryAndFragment: Bool
     ) {
         self.detailIndex = detailIndex
         self.ruleIndex = ruleIndex
@@ -71,22 +74,21 @@ final class CompiledRule: Sendable {
         self.percentEncoded = rule.percentEncoded ?? true
         self.foldsQueryItemNames = foldsQueryItemNames
         var undefined: [String] = []
-        func compile(_ text: String) -> GlobPattern {
+        var overBudget: [String] = []
+        func compile<C: Collection<UInt8>>(_ text: C) -> GlobPattern where C.Index == Int {
             let glob = GlobPattern(text, variables: variables, caseInsensitive: !caseSensitive)
             undefined += glob.undefinedVariables
+            overBudget += glob.overBudgetVariables
             return glob
         }
         var pathPattern: PathPattern?
         if let text = rule.path {
             let normalised = CompiledRule.normalisedPathPattern(Array(text.utf8))
-            let glob = GlobPattern(normalised, variables: variables, caseInsensitive: !caseSensitive)
-            undefined += glob.undefinedVariables
+            let glob = compile(normalised)
             var parent: GlobPattern?
             if normalised.count >= 2, normalised[normalised.count - 1] == UInt8(ascii: "*"),
                normalised[normalised.count - 2] == UInt8(ascii: "/") {
-                parent = GlobPattern(
-                    CompiledRule.normalisedPathPattern(Array(normalised.dropLast(2))),
-                    variables: variables, caseInsensitive: !caseSensitive)
+                parent = compile(CompiledRule.normalisedPathPattern(Array(normalised.dropLast(2))))
             }
             pathPattern = PathPattern(
                 glob: glob, parent: parent, alsoWithoutLeadingSlash: normalised.first != UInt8(ascii: "/"))
@@ -100,26 +102,38 @@ final class CompiledRule: Sendable {
         if !ignoresQueryAndFragment {
             switch rule.query {
             case .string(let text)?:
-                queryPattern = .whole(compile(text))
+                queryPattern = .whole(compile(Array(text.utf8)))
             case .items(let items)?:
                 queryPattern = .items(items.map { item in
                     let name = Array(item.name.utf8)
                     let foldName = !caseSensitive && foldsQueryItemNames
                     return QueryItemPattern(
-                        name: foldName ? ASCII.lowered(name) : name, displayName: item.name, value: compile(item.value))
+                        name: foldName ? ASCII.lowered(name) : name, displayName: item.name, value: compile(Array(item.value.utf8)))
                 })
             case .ignoredDictionary?, nil:
                 break
             }
             if let text = rule.fragment {
-                fragmentPattern = compile(text)
+                fragmentPattern = compile(Array(text.utf8))
             }
         }
         self.query = queryPattern
         self.fragment = fragmentPattern
         self.checksQueryOrFragment = queryPattern != nil || fragmentPattern != nil
         self.undefinedVariables = undefined
+        self.overBudgetVariables = overBudget
         self.decision = "\((rule.exclude ?? false) ? "excluded by" : "matched") \(keyPath) \(source)"
+    }
+
+    /// Compiles a merged rule with variables of its own (tests and one-off comparisons).
+    convenience init(
+        _ rule: AppLinkComponent, detailIndex: Int, ruleIndex: Int, keyPath: String, source: String,
+        variables: [String: [String]], foldsQueryItemNames: Bool, ignoresQueryAndFragment: Bool
+    ) {
+        self.init(
+            rule, detailIndex: detailIndex, ruleIndex: ruleIndex, keyPath: keyPath, source: source,
+            variables: SubstitutionVariables(variables), foldsQueryItemNames: foldsQueryItemNames,
+            ignoresQueryAndFragment: ignoresQueryAndFragment)
     }
 
     /// Trailing slashes dropped (a lone `/` stays), leading slashes collapsed to one: as for URL paths.

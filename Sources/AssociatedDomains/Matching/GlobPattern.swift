@@ -41,10 +41,20 @@ final class GlobPattern: Sendable {
     let pool: [UInt8]
     let codeSets: [CodeSet]
     let alternations: [[GlobPattern]]
-    /// No token can match input of more than one length at a given position: the linear algorithm applies.
+    /// No token can match input of more than one length at a given position: the segment algorithm applies.
     let isDeterministic: Bool
+    /// For each literal token of two bytes or more, its KMP failure function, at the token's offsets in ``pool``
+    /// (empty for a deterministic pattern with fewer than two stars, which never searches for a literal):
+    /// the length of the longest proper border of the literal's first k + 1 bytes. A literal between two stars is
+    /// found with it in one pass over the input, whatever the literal's length.
+    let failures: [Int32]
+    /// The indexes of the `*` tokens, in order.
+    let stars: [Int]
     /// Names in `$(name)` that are neither custom nor built-in; such a pattern never matches.
     let undefinedVariables: [String]
+    /// Names in `$(name)` refused for the file's budget (``SubstitutionVariables/maximumAlternativeUses``); such a
+    /// pattern never matches.
+    let overBudgetVariables: [String]
     /// The pattern's literal text up to its first wildcard or variable (folded if case-insensitive).
     let literalPrefix: [UInt8]
     /// The pattern's literal text after its last wildcard or variable (empty when it ends with one).
@@ -58,16 +68,17 @@ final class GlobPattern: Sendable {
     /// Compiles a pattern.
     /// - Parameters:
     ///   - text: The pattern's bytes.
-    ///   - variables: Custom substitution variables (they take precedence over built-ins); `nil` inside a
-    ///     variable value, where variables are not expanded.
+    ///   - variables: The file's custom substitution variables (they take precedence over built-ins), compiled once
+    ///     and shared by every pattern of the file; `nil` inside a variable value, where variables are not expanded.
     ///   - caseInsensitive: Fold the pattern to ASCII lower case.
-    init<C: Collection<UInt8>>(_ text: C, variables: [String: [String]]?, caseInsensitive: Bool)
+    init<C: Collection<UInt8>>(_ text: C, variables: SubstitutionVariables?, caseInsensitive: Bool)
     where C.Index == Int {
         var tokens: [Token] = []
         var pool: [UInt8] = []
         var codeSets: [CodeSet] = []
         var alternations: [[GlobPattern]] = []
         var undefined: [String] = []
+        var overBudget: [String] = []
         var literal: [UInt8] = []
         var prefix: [UInt8] = []
         var prefixOpen = true
@@ -109,17 +120,20 @@ final class GlobPattern: Sendable {
                 }
                 closePrefix()
                 let name = String(decoding: text[(i + 2)..<j], as: UTF8.self)
-                switch GlobPattern.variableToken(name, variables: variables ?? [:], caseInsensitive: caseInsensitive) {
-                case .byteClass(let set)?:
+                switch variables?.lookUp(name, caseInsensitive: caseInsensitive) ?? .undefined {
+                case .matcher(.byteClass(let set)):
                     tokens.append(.byteClass(set))
-                case .codeSet(let set)?:
+                case .matcher(.codeSet(let set)):
                     tokens.append(.codeSet(codeSets.count))
                     codeSets.append(set)
-                case .alternatives(let alternatives)?:
+                case .matcher(.alternatives(let alternatives)):
                     tokens.append(.alternation(alternations.count))
                     alternations.append(alternatives)
-                case nil:
+                case .undefined:
                     undefined.append(name)
+                    tokens.append(.never)
+                case .overBudget:
+                    overBudget.append(name)
                     tokens.append(.never)
                 }
                 i = j + 1
@@ -134,6 +148,7 @@ final class GlobPattern: Sendable {
         self.codeSets = codeSets
         self.alternations = alternations
         self.undefinedVariables = undefined
+        self.overBudgetVariables = overBudget
         self.literalPrefix = prefix
         self.matchesEverything = !tokens.isEmpty && tokens.allSatisfy { if case .star = $0 { true } else { false } }
         var deterministic = true
@@ -145,10 +160,31 @@ final class GlobPattern: Sendable {
             }
         }
         self.isDeterministic = deterministic
+        let stars = tokens.indices.filter { if case .star = tokens[$0] { true } else { false } }
+        self.stars = stars
+        // Only literals searched for need the table: those between two stars, and any in a simulated pattern
+        // (a variable's value is simulated as an alternative). The usual `/path` and `/path/*` allocate none.
+        let searches = !deterministic || stars.count >= 2 || variables == nil
+        var failures = [Int32](repeating: 0, count: searches ? pool.count : 0)
+        for token in tokens where searches {
+            guard case .literal(let start, let count) = token, count > 1 else { continue }
+            var border = 0
+            for k in 1..<count {
+                while border > 0, pool[start + k] != pool[start + border] { border = Int(failures[start + border - 1]) }
+                if pool[start + k] == pool[start + border] { border += 1 }
+                failures[start + k] = Int32(border)
+            }
+        }
+        self.failures = failures
     }
 
-    convenience init(_ text: String, variables: [String: [String]]?, caseInsensitive: Bool) {
+    convenience init(_ text: String, variables: SubstitutionVariables?, caseInsensitive: Bool) {
         self.init(Array(text.utf8), variables: variables, caseInsensitive: caseInsensitive)
+    }
+
+    /// Compiles a pattern alone, with its own variables (tests and one-off comparisons).
+    convenience init(_ text: String, variables: [String: [String]], caseInsensitive: Bool) {
+        self.init(Array(text.utf8), variables: SubstitutionVariables(variables), caseInsensitive: caseInsensitive)
     }
 
     /// The names of the built-in substitution variables.
@@ -163,7 +199,7 @@ final class GlobPattern: Sendable {
     private static let languageSetFolded = makeCodeSet(
         ISOCodes.languages.map { Array($0.utf8) }, caseInsensitive: true)
 
-    private static func makeCodeSet(_ values: [[UInt8]], caseInsensitive: Bool) -> CodeSet {
+    static func makeCodeSet(_ values: [[UInt8]], caseInsensitive: Bool) -> CodeSet {
         var lengths = Set<Int>()
         var packed = Set<UInt64>()
         for value in values {
@@ -173,27 +209,9 @@ final class GlobPattern: Sendable {
         return CodeSet(lengths: lengths.sorted(by: >), values: packed)
     }
 
-    private enum VariableMatcher {
-        case byteClass(ByteSet)
-        case codeSet(CodeSet)
-        case alternatives([GlobPattern])
-    }
-
-    private static func variableToken(
-        _ name: String, variables: [String: [String]], caseInsensitive: Bool
-    ) -> VariableMatcher? {
-        if let values = variables[name] {
-            let bytes = values.map { Array($0.utf8) }
-            let plain = bytes.allSatisfy { value in
-                value.count <= 7 && !value.contains(UInt8(ascii: "*")) && !value.contains(UInt8(ascii: "?"))
-            }
-            if plain {
-                return .codeSet(makeCodeSet(bytes, caseInsensitive: caseInsensitive))
-            }
-            // Values may hold '*' and '?' but never other variables.
-            return .alternatives(bytes.map { GlobPattern($0, variables: nil, caseInsensitive: caseInsensitive) })
-        }
-        func byteClass(_ set: ByteSet) -> VariableMatcher { .byteClass(caseInsensitive ? set.folded : set) }
+    /// The compiled form of a built-in variable, or `nil` for any other name.
+    static func builtInVariable(_ name: String, caseInsensitive: Bool) -> SubstitutionVariables.Matcher? {
+        func byteClass(_ set: ByteSet) -> SubstitutionVariables.Matcher { .byteClass(caseInsensitive ? set.folded : set) }
         var alpha = upper
         for b in UInt8(ascii: "a")...UInt8(ascii: "z") { alpha.insert(b) }
         switch name {
@@ -222,12 +240,24 @@ final class GlobPattern: Sendable {
     func matches(_ input: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
         pool.withUnsafeBufferPointer { pool in
             if isDeterministic {
-                return matchLinear(input, start, end, pool)
+                return matchSegments(input, start, end, pool)
             }
-            var initial = PositionSet(count: end - start + 1)
-            initial.insert(0)
-            return simulate(input, start, end, pool, from: initial).contains(end - start)
+            return matchesBySimulation(input, start, end, pool)
         }
+    }
+
+    /// The set simulation, for any pattern: the reference the segment algorithm is checked against by
+    /// `.ci/fuzz aasa-variables`.
+    func matchesBySimulation(_ input: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
+        pool.withUnsafeBufferPointer { matchesBySimulation(input, start, end, $0) }
+    }
+
+    private func matchesBySimulation(
+        _ input: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ pool: UnsafeBufferPointer<UInt8>
+    ) -> Bool {
+        var initial = PositionSet(count: end - start + 1)
+        initial.insert(0)
+        return simulate(input, start, end, pool, from: initial).contains(end - start)
     }
 
     /// Whether the pattern matches all of `bytes`.
@@ -271,40 +301,128 @@ final class GlobPattern: Sendable {
         }
     }
 
-    /// The classic last-star backtracking algorithm: correct when every token matches at most one length at a
-    /// given position, and linear in practice.
-    private func matchLinear(
+    /// For deterministic patterns: the tokens before the first `*` must match at the start; each run of tokens
+    /// between two stars is matched at its leftmost place after the previous one; the run after the last star must
+    /// end exactly at the end. That is what the classic last-star backtracking algorithm decides, without its
+    /// backtracking: a run that is one literal (the usual case, and the one a hostile file makes long) is found with
+    /// KMP, so each is O(input + literal) and the whole match is linear in the URL plus the pattern. A run that
+    /// mixes `?` or `$(...)` with text is tried at each character boundary (input × that run's length).
+    ///
+    /// A star stops only at character boundaries (see ``nextCharacter(_:_:_:)``); a byte that is not a UTF-8
+    /// continuation byte is always one, so only a literal starting with a continuation byte needs the walk.
+    private func matchSegments(
         _ input: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ pool: UnsafeBufferPointer<UInt8>
     ) -> Bool {
         tokens.withUnsafeBufferPointer { tokens in
-            let count = tokens.count
-            var t = 0
             var p = start
-            var starToken = -1
-            var starPosition = 0
-            while true {
-                if t < count {
-                    let token = tokens[t]
-                    if case .star = token {
-                        starToken = t
-                        starPosition = p
-                        t += 1
-                        continue
-                    }
-                    let q = step(token, input, p, end, pool)
-                    if q >= 0 {
-                        t += 1
-                        p = q
-                        continue
-                    }
-                } else if p == end {
-                    return true
-                }
-                guard starToken >= 0, starPosition < end else { return false }
-                starPosition = GlobPattern.nextCharacter(input, starPosition, end)
-                p = starPosition
-                t = starToken + 1
+            let firstStar = stars.first ?? tokens.count
+            for t in 0..<firstStar {
+                p = step(tokens[t], input, p, end, pool)
+                if p < 0 { return false }
             }
+            guard !stars.isEmpty else { return p == end }
+            for s in 0..<(stars.count - 1) {
+                let run = (stars[s] + 1)..<stars[s + 1]
+                p = leftmost(run, tokens, input, from: p, end, pool)
+                if p < 0 { return false }
+            }
+            return endsRun((stars[stars.count - 1] + 1)..<tokens.count, tokens, input, from: p, end, pool)
+        }
+    }
+
+    /// Matches the tokens of `run` at `p`; the index after them, or -1.
+    @inline(__always)
+    private func matchRun(
+        _ run: Range<Int>, _ tokens: UnsafeBufferPointer<Token>, _ input: UnsafeBufferPointer<UInt8>, at p: Int,
+        _ end: Int, _ pool: UnsafeBufferPointer<UInt8>
+    ) -> Int {
+        var q = p
+        for t in run {
+            q = step(tokens[t], input, q, end, pool)
+            if q < 0 { return -1 }
+        }
+        return q
+    }
+
+    /// The end of the leftmost match of `run` at a character boundary reached from `p`, or -1.
+    private func leftmost(
+        _ run: Range<Int>, _ tokens: UnsafeBufferPointer<Token>, _ input: UnsafeBufferPointer<UInt8>, from p: Int,
+        _ end: Int, _ pool: UnsafeBufferPointer<UInt8>
+    ) -> Int {
+        if run.count == 1, case .literal(let literalStart, let count) = tokens[run.lowerBound] {
+            return findLiteral(literalStart, count, input, from: p, end, pool)
+        }
+        var q = p
+        while true {
+            let e = matchRun(run, tokens, input, at: q, end, pool)
+            if e >= 0 { return e }
+            guard q < end else { return -1 }
+            q = GlobPattern.nextCharacter(input, q, end)
+        }
+    }
+
+    /// The end of the first occurrence of the literal `pool[literalStart..<literalStart + count]` in
+    /// `input[p..<end]` that starts at a character boundary reached from `p`, or -1: KMP, one pass.
+    private func findLiteral(
+        _ literalStart: Int, _ count: Int, _ input: UnsafeBufferPointer<UInt8>, from p: Int, _ end: Int,
+        _ pool: UnsafeBufferPointer<UInt8>
+    ) -> Int {
+        let checksBoundary = pool[literalStart] & 0xC0 == 0x80
+        var walker = p
+        return failures.withUnsafeBufferPointer { failures in
+            var matched = 0
+            var i = p
+            while i < end {
+                let b = input[i]
+                while matched > 0, b != pool[literalStart + matched] {
+                    matched = Int(failures[literalStart + matched - 1])
+                }
+                if b == pool[literalStart + matched] { matched += 1 }
+                i += 1
+                if matched == count {
+                    let occurrence = i - count
+                    if !checksBoundary { return i }
+                    while walker < occurrence { walker = GlobPattern.nextCharacter(input, walker, end) }
+                    if walker == occurrence { return i }
+                    matched = count > 1 ? Int(failures[literalStart + count - 1]) : 0
+                }
+            }
+            return -1
+        }
+    }
+
+    /// Whether `run` matches, from a character boundary reached from `p`, exactly up to `end`.
+    private func endsRun(
+        _ run: Range<Int>, _ tokens: UnsafeBufferPointer<Token>, _ input: UnsafeBufferPointer<UInt8>, from p: Int,
+        _ end: Int, _ pool: UnsafeBufferPointer<UInt8>
+    ) -> Bool {
+        if run.isEmpty { return true }
+        // A run of fixed byte length can only start `length` bytes before the end.
+        var length = 0
+        for t in run {
+            switch tokens[t] {
+            case .literal(_, let count): length += count
+            case .byteClass: length += 1
+            case .codeSet(let index): length += codeSets[index].lengths.first ?? 0
+            default: length = -1
+            }
+            if length < 0 { break }
+        }
+        if length >= 0 {
+            let q = end - length
+            guard q >= p else { return false }
+            if q < end, input[q] & 0xC0 == 0x80 {
+                var walker = p
+                while walker < q { walker = GlobPattern.nextCharacter(input, walker, end) }
+                if walker != q { return false }
+            }
+            return matchRun(run, tokens, input, at: q, end, pool) == end
+        }
+        var q = p
+        while true {
+            if matchRun(run, tokens, input, at: q, end, pool) == end { return true }
+            guard q < end else { return false }
+            q = GlobPattern.nextCharacter(input, q, end)
         }
     }
 
@@ -331,6 +449,9 @@ final class GlobPattern: Sendable {
         }
 
         var isEmpty: Bool { words.allSatisfy { $0 == 0 } }
+
+        /// How many positions are members.
+        var population: Int { words.reduce(0) { $0 + $1.nonzeroBitCount } }
 
         /// The smallest member, or `nil`.
         var first: Int? {
@@ -376,6 +497,33 @@ final class GlobPattern: Sendable {
                 current.forEach { p in
                     for length in set.lengths where n - p >= length {
                         if set.values.contains(CodeSet.pack(input, start + p, length)) { next.insert(p + length) }
+                    }
+                }
+            case .literal(let literalStart, let count) where count > 1:
+                guard let first = current.first else { break }
+                if failures.isEmpty || current.population * count <= n - first {
+                    current.forEach { p in
+                        let q = step(token, input, start + p, end, pool)
+                        if q >= 0 { next.insert(q - start) }
+                    }
+                    break
+                }
+                // Many positions: one KMP pass finds every occurrence, instead of comparing `count` bytes at each
+                // position (which made a long literal cost its length times the URL's).
+                failures.withUnsafeBufferPointer { failures in
+                    var matched = 0
+                    var i = start + first
+                    while i < end {
+                        let b = input[i]
+                        while matched > 0, b != pool[literalStart + matched] {
+                            matched = Int(failures[literalStart + matched - 1])
+                        }
+                        if b == pool[literalStart + matched] { matched += 1 }
+                        i += 1
+                        if matched == count {
+                            if current.contains(i - count - start) { next.insert(i - start) }
+                            matched = Int(failures[literalStart + count - 1])
+                        }
                     }
                 }
             case .alternation(let index):

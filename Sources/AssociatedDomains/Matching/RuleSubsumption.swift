@@ -11,8 +11,16 @@
 /// or one ASCII byte, an earlier literal byte takes the same literal byte. Whatever string the later glob matches
 /// is then matched by the earlier one, symbol by symbol. A dynamic programme over the two patterns: at most
 /// (|earlier| + 1) × (|later| + 1) steps, after a cheaper test that rejects most pairs (each literal run of the
-/// earlier glob must lie inside a literal run of the later one).
+/// earlier glob must lie inside a literal run of the later one). That product is bounded: a pair of globs over
+/// ``maximumCellsPerPair`` is not compared (a miss), and ``EarlierRules`` stops comparing a detail's rules after
+/// ``maximumCellsPerDetail`` in all, so two 32 KB rules cannot hold the check for a billion steps.
 enum RuleSubsumption {
+    /// The largest (|earlier| + 1) × (|later| + 1) compared for one pair of globs: 4 million steps, a few
+    /// milliseconds.
+    static let maximumCellsPerPair = 1 << 22
+    /// The most steps the comparisons of one detail's rules may take in all (about 67 million: well under a second).
+    static let maximumCellsPerDetail = 1 << 26
+
     /// One glob token as the comparison sees it.
     private enum Symbol: Equatable {
         case byte(UInt8)
@@ -37,6 +45,8 @@ enum RuleSubsumption {
         private var byPrefix: [[UInt8]: [Int]] = [:]
         /// Rule pairs compared so far.
         private(set) var comparisons = 0
+        /// The comparison steps those pairs may have taken, at most.
+        private(set) var cells = 0
 
         /// The first earlier rule that covers `later`, comparing at most up to `limit` pairs in all.
         mutating func firstCovering(_ later: CompiledRule, limit: Int) -> CompiledRule? {
@@ -49,9 +59,11 @@ enum RuleSubsumption {
             } else {
                 candidates = byPrefix[[]] ?? []
             }
+            let laterSize = RuleSubsumption.size(of: later)
             for index in candidates {
-                guard comparisons < limit else { return nil }
+                guard comparisons < limit, cells < RuleSubsumption.maximumCellsPerDetail else { return nil }
                 comparisons += 1
+                cells += min(RuleSubsumption.size(of: rules[index]) * laterSize, RuleSubsumption.maximumCellsPerPair)
                 if RuleSubsumption.covers(rules[index], later) { return rules[index] }
             }
             return nil
@@ -62,6 +74,18 @@ enum RuleSubsumption {
             byPrefix[(rule.pathParent ?? rule.pathGlob)?.literalPrefix ?? [], default: []].append(rules.count)
             rules.append(rule)
         }
+    }
+
+    /// A bound on the symbols of a rule's globs plus one: what one side of a comparison can cost.
+    static func size(of rule: CompiledRule) -> Int {
+        func size(_ glob: GlobPattern?) -> Int { glob.map { $0.pool.count + $0.tokens.count } ?? 0 }
+        var total = 1 + size(rule.pathGlob) + size(rule.pathParent) + size(rule.fragment)
+        switch rule.query {
+        case .whole(let glob)?: total += size(glob)
+        case .items(let items)?: total += items.reduce(0) { $0 + size($1.value) }
+        case nil: break
+        }
+        return total
     }
 
     /// Whether `earlier`'s literal path prefix allows it to cover `later` at all: a cheap test before ``covers(_:_:)``.
@@ -111,6 +135,9 @@ enum RuleSubsumption {
     /// Whether every string `later` matches, `earlier` matches.
     static func globCovers(_ earlier: GlobPattern, _ later: GlobPattern) -> Bool {
         if earlier.matchesEverything { return true }
+        let earlierSize = earlier.pool.count + earlier.tokens.count + 1
+        let laterSize = later.pool.count + later.tokens.count + 1
+        guard earlierSize <= maximumCellsPerPair / laterSize else { return false }
         guard literalRunsFit(earlier, in: later), let inner = symbols(later) else { return false }
         let count = inner.count + 1
         // reachable[j]: the earlier tokens so far can take the first j later symbols. Two rows on the stack: this

@@ -3,7 +3,11 @@
 struct AssociationReader {
     let configuration: AppSiteAssociation.Configuration
     private(set) var diagnostics: [AssociationDiagnostic] = []
-    private var variables: [String: [String]] = [:]
+    /// The file's variables, compiled once for every rule's check, with the file-wide budget.
+    private var variables = SubstitutionVariables([:])
+    /// The first rule with a variable refused for that budget, and how many rules were.
+    private var firstOverBudgetRule: String?
+    private var overBudgetRules = 0
     private var fileDefaults: AppLinkComponent?
     /// App IDs whose earlier detail ends in a catch-all rule, with that rule's key path.
     private var caughtApps: [String: String] = [:]
@@ -160,7 +164,7 @@ struct AssociationReader {
         // Variables and defaults first: the details' checks depend on them wherever they appear in the file.
         for (key, member) in members where key == "substitutionVariables" {
             applinks.substitutionVariables = readVariables(member, path: AssociationReader.child(path, key))
-            variables = applinks.substitutionVariables
+            variables = SubstitutionVariables(applinks.substitutionVariables)
         }
         for (key, member) in members where key == "defaults" {
             applinks.defaults = readComponent(member, path: AssociationReader.child(path, key), isDefaults: true)
@@ -184,6 +188,7 @@ struct AssociationReader {
                 }
             case "details":
                 applinks.details = readDetails(member, path: memberPath)
+                reportOverBudgetVariables()
             default:
                 unknownKey(path, key, known: "\"apps\", \"details\", \"defaults\", \"substitutionVariables\"")
             }
@@ -381,6 +386,10 @@ struct AssociationReader {
             let compiled = CompiledRule(
                 merged, detailIndex: index, ruleIndex: r, keyPath: rulePath, source: "", variables: variables,
                 foldsQueryItemNames: true, ignoresQueryAndFragment: false)
+            if !compiled.overBudgetVariables.isEmpty {
+                if firstOverBudgetRule == nil { firstOverBudgetRule = rulePath }
+                overBudgetRules += 1
+            }
             for name in compiled.undefinedVariables {
                 let builtIns = GlobPattern.builtInVariableNames.sorted().joined(separator: ", ")
                 error(.undefinedVariable, rulePath, "expected a substitution variable defined in applinks.substitutionVariables or built in (\(builtIns)), found \"$(\(name))\"; this rule never matches")
@@ -398,6 +407,17 @@ struct AssociationReader {
             earlierRules.append(compiled)
         }
         return catchAll.map { AssociationReader.child(AssociationReader.child(path, key), $0) }
+    }
+
+    /// One finding for every rule refused for the variable budget: the first rule and a count, so the report stays
+    /// as small as the file.
+    private mutating func reportOverBudgetVariables() {
+        guard let first = firstOverBudgetRule else { return }
+        let others = overBudgetRules - 1
+        let more = others == 0 ? "" : " (and \(others) later \(others == 1 ? "rule" : "rules"))"
+        error(.tooManyVariableAlternatives, first, "expected substitution variables whose wildcard values, times the number of places they are used, stay within \(variables.maximumAlternativeUses) alternatives per file (the limit that keeps matching time proportional to the file), found more from this rule on; this rule\(more) never matches: use fewer values with * or ?, or the variable in fewer rules")
+        firstOverBudgetRule = nil
+        overBudgetRules = 0
     }
 
     /// How many rule pairs one detail compares for ``AssociationDiagnostic/Code/shadowedRule`` at most (only pairs

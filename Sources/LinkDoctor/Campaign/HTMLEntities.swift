@@ -20,48 +20,55 @@ enum HTMLEntities {
     ]
 
     /// The value with its character references decoded; unknown or malformed references stay as written.
+    ///
+    /// One pass over the UTF-8 bytes into one growing byte buffer: linear in the value's length. (Appending to a
+    /// `String.UnicodeScalarView` reference by reference made 800 000 `&amp` take 7.6 s and 4 million 382 s.)
+    /// Every byte the syntax looks at is ASCII, and no byte of a multi-byte UTF-8 sequence is ASCII, so working on
+    /// bytes reads what a reading by scalars reads.
     static func decode(_ value: String) -> String {
-        guard value.contains("&") else { return value }
-        let scalars = Array(value.unicodeScalars)
-        var out = String.UnicodeScalarView()
-        var index = 0
-        while index < scalars.count {
-            guard scalars[index] == "&" else {
-                out.append(scalars[index])
-                index += 1
-                continue
+        var value = value
+        return value.withUTF8 { bytes in
+            guard bytes.contains(UInt8(ascii: "&")) else { return String(decoding: bytes, as: UTF8.self) }
+            var out: [UInt8] = []
+            out.reserveCapacity(bytes.count)
+            var index = 0
+            while index < bytes.count {
+                guard bytes[index] == UInt8(ascii: "&") else {
+                    out.append(bytes[index])
+                    index += 1
+                    continue
+                }
+                if let length = numeric(bytes, at: index, into: &out) ?? namedReference(bytes, at: index, into: &out) {
+                    index += length
+                } else {
+                    out.append(UInt8(ascii: "&"))
+                    index += 1
+                }
             }
-            if let (decoded, length) = numeric(scalars, at: index) ?? namedReference(scalars, at: index) {
-                out.append(contentsOf: decoded.unicodeScalars)
-                index += length
-            } else {
-                out.append("&")
-                index += 1
-            }
+            return String(decoding: out, as: UTF8.self)
         }
-        return String(out)
     }
 
-    /// `&#NNN;` or `&#xHH;` (the `;` optional, as browsers accept it), with HTML's replacements.
-    private static func numeric(_ scalars: [Unicode.Scalar], at start: Int) -> (String, Int)? {
+    /// `&#NNN;` or `&#xHH;` (the `;` optional, as browsers accept it), with HTML's replacements, appended to `out`;
+    /// the length read, or `nil` (nothing appended).
+    private static func numeric(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, into out: inout [UInt8]) -> Int? {
         var index = start + 1
-        guard index < scalars.count, scalars[index] == "#" else { return nil }
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "#") else { return nil }
         index += 1
         var radix: UInt32 = 10
-        if index < scalars.count, scalars[index] == "x" || scalars[index] == "X" {
+        if index < bytes.count, bytes[index] == UInt8(ascii: "x") || bytes[index] == UInt8(ascii: "X") {
             radix = 16
             index += 1
         }
         var value: UInt32 = 0
         var digits = 0
-        while index < scalars.count, scalars[index].isASCII, let digit = Character(scalars[index]).hexDigitValue,
-              UInt32(digit) < radix {
-            value = min(value &* radix &+ UInt32(digit), 0x110000)
+        while index < bytes.count, let digit = hexDigitValue(bytes[index]), digit < radix {
+            value = min(value &* radix &+ digit, 0x110000)
             digits += 1
             index += 1
         }
         guard digits > 0 else { return nil }
-        if index < scalars.count, scalars[index] == ";" { index += 1 }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ";") { index += 1 }
         let code: UInt32
         if let mapped = windows1252[value] {
             code = mapped
@@ -70,32 +77,47 @@ enum HTMLEntities {
         } else {
             code = value
         }
-        return (String(Character(Unicode.Scalar(code) ?? "\u{FFFD}")), index - start)
+        out.append(contentsOf: String(Character(Unicode.Scalar(code) ?? "\u{FFFD}")).utf8)
+        return index - start
     }
 
-    /// The longest known name after `&`; without `;` only a legacy name not followed by an alphanumeric or `=`.
-    private static func namedReference(_ scalars: [Unicode.Scalar], at start: Int) -> (String, Int)? {
-        var name = ""
+    private static func hexDigitValue(_ byte: UInt8) -> UInt32? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
+        default: nil
+        }
+    }
+
+    /// The longest known name after `&` (at most 8 characters: a constant per reference); without `;` only a legacy
+    /// name not followed by an alphanumeric or `=`. Appends the text to `out`; the length read, or `nil`.
+    private static func namedReference(
+        _ bytes: UnsafeBufferPointer<UInt8>, at start: Int, into out: inout [UInt8]
+    ) -> Int? {
         var index = start + 1
         var best: (String, Int)?
-        while index < scalars.count, isASCIIAlphanumeric(scalars[index]), name.count < 8 {
-            name.unicodeScalars.append(scalars[index])
+        while index < bytes.count, isASCIIAlphanumeric(bytes[index]), index - start - 1 < 8 {
             index += 1
+            let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[(start + 1)..<index]), as: UTF8.self)
             guard let text = named[name] else { continue }
-            if index < scalars.count, scalars[index] == ";" {
-                return (text, index + 1 - start)
+            if index < bytes.count, bytes[index] == UInt8(ascii: ";") {
+                best = (text, index + 1 - start)
+                break
             }
             if legacy.contains(name) {
-                let next = index < scalars.count ? scalars[index] : " "
-                let blocked = next == "=" || isASCIIAlphanumeric(next)
+                let next = index < bytes.count ? bytes[index] : UInt8(ascii: " ")
+                let blocked = next == UInt8(ascii: "=") || isASCIIAlphanumeric(next)
                 best = blocked ? nil : (text, index - start)
             }
         }
-        return best
+        guard let (text, length) = best else { return nil }
+        out.append(contentsOf: text.utf8)
+        return length
     }
 
     /// HTML's "ASCII alphanumeric": what a reference's name is made of, and what blocks a legacy one.
-    private static func isASCIIAlphanumeric(_ scalar: Unicode.Scalar) -> Bool {
-        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+    private static func isASCIIAlphanumeric(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
     }
 }

@@ -30,14 +30,16 @@ public enum HTMLLinkExtractor {
 
     /// What the URL parser strips: leading and trailing C0 controls and spaces, and every tab and newline.
     static func cleanURL(_ text: String) -> String {
-        var scalars = Substring(text).unicodeScalars
-        while let first = scalars.first, first.value <= 0x20 { scalars.removeFirst() }
-        while let last = scalars.last, last.value <= 0x20 { scalars.removeLast() }
-        var out = String.UnicodeScalarView()
-        for scalar in scalars where scalar != "\t" && scalar != "\n" && scalar != "\r" {
-            out.append(scalar)
+        // On UTF-8 bytes into one buffer (linear): every byte removed is ASCII, never part of a multi-byte scalar.
+        var bytes = text.utf8[...]
+        while let first = bytes.first, first <= 0x20 { bytes.removeFirst() }
+        while let last = bytes.last, last <= 0x20 { bytes.removeLast() }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        for byte in bytes where byte != UInt8(ascii: "\t") && byte != UInt8(ascii: "\n") && byte != UInt8(ascii: "\r") {
+            out.append(byte)
         }
-        return String(out)
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// A start tag: its lower-cased name and its attributes, values still encoded.

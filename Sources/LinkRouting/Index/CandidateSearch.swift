@@ -6,7 +6,8 @@
 /// A node whose best rank below is no better than the best route found so far is not entered, so the walk follows
 /// one path in the common case and never visits routes the URL cannot reach. Because every step returns the best
 /// remaining rank, candidates come out in exactly JLRoutes' list order; later ones (for a handler that returns
-/// `false`) are looked for only when asked for. A step allocates nothing.
+/// `false`) are looked for only when asked for. The walk is a loop, not a recursion, so its depth is not bounded
+/// by the stack; a step allocates nothing unless the URL reaches a node with both a literal and a variable child.
 struct CandidateSearch {
     /// The host-aware roots (`scheme://host`, `scheme://*.suffix`) the request's scheme and host reach.
     private var hostRoots: [Int] = []
@@ -32,12 +33,12 @@ struct CandidateSearch {
         let previous = self.previous
         request.bytes.withUnsafeBytes { bytes in
             Self.visit(
-                SegmentIndex.plainRoot, depth: 0, spans: request.spans(hostAware: false), bytes: bytes, index: index,
+                SegmentIndex.plainRoot, spans: request.spans(hostAware: false), bytes: bytes, index: index,
                 after: previous, found: &found)
             if !hostRoots.isEmpty {
                 let hostless = request.spans(hostAware: true)
                 for root in hostRoots {
-                    Self.visit(root, depth: 0, spans: hostless, bytes: bytes, index: index, after: previous, found: &found)
+                    Self.visit(root, spans: hostless, bytes: bytes, index: index, after: previous, found: &found)
                 }
             }
         }
@@ -46,28 +47,42 @@ struct CandidateSearch {
         return found.entry
     }
 
+    /// A depth-first walk from `root`, without recursion: a URL or a pattern of a million components costs a
+    /// million steps, never a million stack frames. Where both a literal and a variable child can be entered, the
+    /// better-ranked one is walked first and the other kept on `pending`; the order, and so the pruning, is what a
+    /// recursion would do. A walk along one path allocates nothing; only a branch point pushes onto `pending`.
     private static func visit(
-        _ node: Int, depth: Int, spans: ArraySlice<Range<Int>>, bytes: UnsafeRawBufferPointer, index: SegmentIndex,
+        _ root: Int, spans: ArraySlice<Range<Int>>, bytes: UnsafeRawBufferPointer, index: SegmentIndex,
         after previous: RouteRank?, found: inout SegmentIndex.Leaf?
     ) {
-        if let found, !(index.nodes[node].best < found.rank) { return }
-        if depth == spans.count { consider(index.nodes[node].terminal, after: previous, found: &found) }
-        consider(index.nodes[node].wildcard, after: previous, found: &found)
-        guard depth < spans.count else { return }
-        let span = spans[spans.startIndex + depth]
-        let literal = index.literalChild(of: node, UnsafeRawBufferPointer(rebasing: bytes[span]))
-        let variable = index.nodes[node].variable
-        // The better-ranked subtree first, so that the other is more often skipped.
-        if let literal, let variable, index.nodes[variable].best < index.nodes[literal].best {
-            visit(variable, depth: depth + 1, spans: spans, bytes: bytes, index: index, after: previous, found: &found)
-            visit(literal, depth: depth + 1, spans: spans, bytes: bytes, index: index, after: previous, found: &found)
-            return
-        }
-        if let literal {
-            visit(literal, depth: depth + 1, spans: spans, bytes: bytes, index: index, after: previous, found: &found)
-        }
-        if let variable {
-            visit(variable, depth: depth + 1, spans: spans, bytes: bytes, index: index, after: previous, found: &found)
+        var pending: [(node: Int, depth: Int)] = []
+        var next: (node: Int, depth: Int)? = (root, 0)
+        while let (node, depth) = next ?? pending.popLast() {
+            next = nil
+            if let found, !(index.nodes[node].best < found.rank) { continue }
+            if depth == spans.count { consider(index.nodes[node].terminal, after: previous, found: &found) }
+            consider(index.nodes[node].wildcard, after: previous, found: &found)
+            guard depth < spans.count else { continue }
+            let span = spans[spans.startIndex + depth]
+            let literal = index.literalChild(of: node, UnsafeRawBufferPointer(rebasing: bytes[span]))
+            let variable = index.nodes[node].variable
+            switch (literal, variable) {
+            case let (literal?, variable?):
+                // The better-ranked subtree first, so that the other is more often skipped.
+                if index.nodes[variable].best < index.nodes[literal].best {
+                    pending.append((literal, depth + 1))
+                    next = (variable, depth + 1)
+                } else {
+                    pending.append((variable, depth + 1))
+                    next = (literal, depth + 1)
+                }
+            case let (literal?, nil):
+                next = (literal, depth + 1)
+            case let (nil, variable?):
+                next = (variable, depth + 1)
+            case (nil, nil):
+                break
+            }
         }
     }
 

@@ -20,14 +20,17 @@ struct CompiledPattern: Sendable, Hashable {
     /// Compiles `declared` into its expansions (one when it has no optional group), with registration warnings.
     static func compile(_ declared: String) -> (patterns: [CompiledPattern], problems: [(RouteDiagnostic.Kind, String)]) {
         var patterns: [CompiledPattern] = []
-        let problems = compile(declared) { patterns.append($0) }
+        let problems = compile(declared, expansionBudget: .max) { patterns.append($0) }
         return (patterns, problems)
     }
 
     /// Compiles `declared`, handing each expansion to `body` in order (longest first), and returns the registration
-    /// warnings; registration uses it so that the usual single pattern goes into no array of its own.
+    /// warnings; registration uses it so that the usual single pattern goes into no array of its own. A pattern with
+    /// more expansions than `expansionBudget` (what is left of the router's `expansionLimit`) is used as written,
+    /// with a warning.
     static func compile(
-        _ declared: String, each body: (CompiledPattern) -> Void
+        _ declared: String, expansionBudget: Int, expansionLimit: Int = OptionalGroupExpander.maximumTableExpansions,
+        each body: (CompiledPattern) -> Void
     ) -> [(RouteDiagnostic.Kind, String)] {
         var problems: [(RouteDiagnostic.Kind, String)] = []
         let split = HostPattern.split(declared)
@@ -45,7 +48,13 @@ struct CompiledPattern: Sendable, Hashable {
         if OptionalGroupExpander.hasTooManySubpaths(path) {
             problems.append((.tooManyOptionalGroups, "it has more than \(OptionalGroupExpander.maximumSubpaths) optional groups and parts, too many to expand; it is used as written, parentheses included"))
         }
-        var expansions = OptionalGroupExpander.expand(path)
+        var expansions: [String] = []
+        let count = OptionalGroupExpander.expansionCount(path)
+        if count > 1, count > expansionBudget {
+            problems.append((.tooManyOptionalGroups, "its \(count) expansions would take the router past its limit of \(expansionLimit) optional-group expansions in all (the limit that keeps a table's memory proportional to its size); it is used as written, parentheses included: register fewer optional groups"))
+        } else {
+            expansions = OptionalGroupExpander.expand(path)
+        }
         if expansions.isEmpty { expansions = [path] }
         for expansion in expansions {
             let components = Self.components(of: expansion, problems: &problems)

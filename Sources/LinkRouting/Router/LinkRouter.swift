@@ -38,6 +38,12 @@ public final class LinkRouter: Sendable {
         state = Mutex(RouterState(options: options))
     }
 
+    /// Creates an empty router with another optional-group expansion budget than
+    /// ``OptionalGroupExpander/maximumTableExpansions`` (tests reach it without registering 100 000 routes).
+    init(options: Options = .init(), maximumExpansions: Int) {
+        state = Mutex(RouterState(options: options, maximumExpansions: maximumExpansions))
+    }
+
     /// The options; changing them affects URLs routed afterwards.
     public var options: Options {
         get { state.withTrackedLock { $0.options } }

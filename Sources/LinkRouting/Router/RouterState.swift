@@ -1,5 +1,10 @@
 /// Everything a ``LinkRouter`` knows, as one value: routing works on a copy taken under the lock.
 struct RouterState: Sendable {
+    init(options: LinkRouter.Options, maximumExpansions: Int = OptionalGroupExpander.maximumTableExpansions) {
+        self.options = options
+        self.maximumExpansions = maximumExpansions
+    }
+
     struct Entry: Sendable {
         let declaredPattern: String
         let registration: Int
@@ -33,6 +38,11 @@ struct RouterState: Sendable {
     /// A later registration with the same name takes the name over. One dictionary, not a field of ``Entry``:
     /// every routing pass copies the state, and every registration the entries.
     var names: [String: [Int]] = [:]
+    /// Routes registered from patterns with optional groups, all namespaces together; at most
+    /// ``OptionalGroupExpander/maximumTableExpansions``.
+    var expandedRoutes = 0
+    /// The budget for ``expandedRoutes``.
+    var maximumExpansions = OptionalGroupExpander.maximumTableExpansions
 
     /// The name of the route with entry number `number`, if it has one (a scan of the named routes: for reporting a
     /// match, not for routing).
@@ -117,13 +127,18 @@ struct RouterState: Sendable {
         // every expansion is compiled.
         var overlaps: [RouteDiagnostic] = []
         var compiledAny = false
-        let problems = CompiledPattern.compile(declared) { pattern in
+        var expansions = 0
+        let problems = CompiledPattern.compile(
+            declared, expansionBudget: maximumExpansions - expandedRoutes, expansionLimit: maximumExpansions
+        ) { pattern in
             compiledAny = true
+            expansions += 1
             // A mutating call: reading `self` in this closure would copy the whole state per route.
             add(pattern, declared: declared, registration: registration, namespace: namespace, priority: priority,
                 group: group, handler: handler, overlaps: &overlaps)
         }
         if !compiledAny { modify(namespace) { _ in } }
+        if expansions > 1 { expandedRoutes += expansions }
         if let name { overlaps += assign(name, to: declared, namespace: namespace, entries: firstEntry..<entries.count) }
         guard !problems.isEmpty || !overlaps.isEmpty else { return [] }
         var found = problems.map {
@@ -240,9 +255,9 @@ struct RouterState: Sendable {
     /// The best-ranked existing route that matches every URL `pattern` matches, as a diagnostic.
     ///
     /// Walks the index with the pattern itself: a literal may follow a literal or a variable edge, a variable only a
-    /// variable edge; a `*` met on the way, or a route ending where the pattern ends, covers it. The walk recurses
-    /// instead of keeping a stack array and reads nodes in place: it runs for every registered route, and nothing is
-    /// formatted unless a route is found.
+    /// variable edge; a `*` met on the way, or a route ending where the pattern ends, covers it. The walk runs
+    /// as a loop and reads nodes in place: it runs for every registered route, and nothing is formatted unless a route
+    /// is found.
     private func earlierRoute(
         covering pattern: CompiledPattern, in namespace: RouteNamespace, before rank: RouteRank, registration: Int
     ) -> RouteDiagnostic? {
@@ -286,50 +301,45 @@ struct RouterState: Sendable {
         let patternIsWildcard = pattern.components.last == .wildcard
         let fixedCount = pattern.components.count - (patternIsWildcard ? 1 : 0)
         walkCovering(
-            start, depth: 0, exact: true, pattern: pattern, patternIsWildcard: patternIsWildcard, fixedCount: fixedCount,
+            start, pattern: pattern, patternIsWildcard: patternIsWildcard, fixedCount: fixedCount,
             index: index, entries: entries, before: rank, registration: registration, best: &best)
     }
 
-    /// One node of the walk of ``earlierRoute(covering:in:before:registration:)``. The best candidate does not depend
-    /// on the order nodes are visited in (ranks are unique), so a recursion finds what a stack would.
+    /// The walk of ``earlierRoute(covering:in:before:registration:)`` from `start`. The best candidate does not
+    /// depend on the order nodes are visited in (ranks are unique), so a loop with a stack of the branches not yet
+    /// taken finds what a recursion would, without a stack frame per component: a pattern of a million components
+    /// is a million steps. Only a node with both a literal and a variable child pushes onto `pending`.
     private static func walkCovering(
-        _ node: Int, depth: Int, exact: Bool, pattern: CompiledPattern, patternIsWildcard: Bool, fixedCount: Int,
+        _ start: Int, pattern: CompiledPattern, patternIsWildcard: Bool, fixedCount: Int,
         index: SegmentIndex, entries: [Entry], before rank: RouteRank, registration: Int, best: inout Covering?
     ) {
-        if !index.nodes[node].wildcard.isEmpty {
-            considerCovering(
-                index.nodes[node].wildcard, sameShape: exact && patternIsWildcard && depth == fixedCount,
-                entries: entries, before: rank, registration: registration, best: &best)
-        }
-        if depth == fixedCount {
-            if !patternIsWildcard, !index.nodes[node].terminal.isEmpty {
+        var pending: [(node: Int, depth: Int, exact: Bool)] = []
+        var next: (node: Int, depth: Int, exact: Bool)? = (start, 0, true)
+        while let (node, depth, exact) = next ?? pending.popLast() {
+            next = nil
+            if !index.nodes[node].wildcard.isEmpty {
                 considerCovering(
-                    index.nodes[node].terminal, sameShape: exact, entries: entries, before: rank, registration: registration,
-                    best: &best)
+                    index.nodes[node].wildcard, sameShape: exact && patternIsWildcard && depth == fixedCount,
+                    entries: entries, before: rank, registration: registration, best: &best)
             }
-            return
-        }
-        let variable = index.nodes[node].variable
-        switch pattern.components[depth] {
-        case .literal(let bytes):
-            if let child = index.literalChild(of: node, bytes) {
-                walkCovering(
-                    child, depth: depth + 1, exact: exact, pattern: pattern, patternIsWildcard: patternIsWildcard,
-                    fixedCount: fixedCount, index: index, entries: entries, before: rank, registration: registration, best: &best)
+            if depth == fixedCount {
+                if !patternIsWildcard, !index.nodes[node].terminal.isEmpty {
+                    considerCovering(
+                        index.nodes[node].terminal, sameShape: exact, entries: entries, before: rank,
+                        registration: registration, best: &best)
+                }
+                continue
             }
-            if let variable {
-                walkCovering(
-                    variable, depth: depth + 1, exact: false, pattern: pattern, patternIsWildcard: patternIsWildcard,
-                    fixedCount: fixedCount, index: index, entries: entries, before: rank, registration: registration, best: &best)
+            let variable = index.nodes[node].variable
+            switch pattern.components[depth] {
+            case .literal(let bytes):
+                if let variable { pending.append((variable, depth + 1, false)) }
+                if let child = index.literalChild(of: node, bytes) { next = (child, depth + 1, exact) }
+            case .variable:
+                if let variable { next = (variable, depth + 1, exact) }
+            case .wildcard:
+                continue
             }
-        case .variable:
-            if let variable {
-                walkCovering(
-                    variable, depth: depth + 1, exact: exact, pattern: pattern, patternIsWildcard: patternIsWildcard,
-                    fixedCount: fixedCount, index: index, entries: entries, before: rank, registration: registration, best: &best)
-            }
-        case .wildcard:
-            return
         }
     }
 

@@ -5,7 +5,10 @@ import Foundation
 /// `JSONSerialization` returns `NSNumber` for booleans and numbers alike, and `as? Bool` accepts `1`, so types are
 /// told apart by the number's type code: `c` for JSON booleans, on Linux and Darwin.
 enum RouteTableReader {
-    static func table(from object: Any) throws(RouteTableError) -> RouteTable {
+    /// Reads a table; its optional groups may expand to at most `maximumExpansions` routes in all.
+    static func table(
+        from object: Any, maximumExpansions: Int = OptionalGroupExpander.maximumTableExpansions
+    ) throws(RouteTableError) -> RouteTable {
         let root = try dictionary(object, at: "")
         try rejectUnknownKeys(root, allowed: ["decodePlusSymbols", "alwaysTreatsHostAsPathComponent", "namespaces"], at: "")
         var table = RouteTable()
@@ -18,6 +21,7 @@ enum RouteTableReader {
         }
         let namespaces = try array(namespacesValue, at: "namespaces")
         var seen: Set<String?> = []
+        var expansions = 0
         for (index, value) in namespaces.enumerated() {
             let path = "namespaces[\(index)]"
             let object = try dictionary(value, at: path)
@@ -39,7 +43,18 @@ enum RouteTableReader {
             } ?? false
             let routes = try object["routes"].map { value throws(RouteTableError) in try array(value, at: path + ".routes") } ?? []
             for (routeIndex, routeValue) in routes.enumerated() {
-                namespace.routes.append(try route(routeValue, at: "\(path).routes[\(routeIndex)]"))
+                let routePath = "\(path).routes[\(routeIndex)]"
+                let route = try route(routeValue, at: routePath)
+                let count = OptionalGroupExpander.expansionCount(HostPattern.split(route.pattern)?.path ?? route.pattern)
+                if count > 1 {
+                    expansions += count
+                    if expansions > maximumExpansions {
+                        throw RouteTableError(
+                            code: .invalidValue, keyPath: routePath + ".pattern",
+                            message: "the table's optional groups expand to more than \(maximumExpansions) routes in all by this route (the table-wide limit, which keeps a table's memory proportional to its size); use fewer optional groups or list the routes you need")
+                    }
+                }
+                namespace.routes.append(route)
             }
             table.namespaces.append(namespace)
         }
