@@ -342,6 +342,23 @@ struct LinkDoctorInjectedTests {
         #expect(findings.allSatisfy { $0.message.contains("no answer within 3600 s") })
     }
 
+    /// Issue 20: Android's verifier waits 5 s; an `assetlinks.json` slower than that does not verify on a device,
+    /// whatever the doctor's own (longer) timeout, while the AASA fetches keep the doctor's.
+    @Test func theAssetLinksFetchGivesUpAfterAndroidsFiveSeconds() async {
+        let transport = ClosureTransport { _, _ in
+            try await Task.sleep(for: .seconds(3600))
+            return TransportResponse(statusCode: 200)
+        }
+        let clock = LinkClock(now: { ContinuousClock.now }, sleep: { _ in })
+        let doctor = LinkDoctor(configuration: .init(timeout: .seconds(3600)), transport: transport, clock: clock)
+        let findings = await doctor.checkDomain(DomainCheck(
+            domain: "news.example.com", appIDs: [Fixtures.app], androidPackage: "com.example.app",
+            fingerprints: [Fixtures.fingerprint]))
+        let assetLinks = findings.first(.assetlinksUnreachable)
+        #expect(assetLinks?.message.contains("no answer within 5 s") == true, "\(findings)")
+        #expect(findings.first(.aasaUnreachable)?.message.contains("no answer within 3600 s") == true)
+    }
+
     /// Issue 18: operators read `within 10 s`, not `within 9.999969194 s`.
     @Test(arguments: [
         (Duration.milliseconds(250), "250 ms"), (.milliseconds(1500), "1.5 s"), (.seconds(10) - .microseconds(31), "10 s"),

@@ -4,14 +4,19 @@ import UniversalLinkKit
 
 extension LinkDoctor {
     static let handleAllURLs = "delegate_permission/common.handle_all_urls"
+    /// How long Android's verifier (AOSP `StatementService`) waits to connect and to read: 5 s each.
+    static let androidVerifierTimeout: Duration = .seconds(5)
 
     /// The `assetlinks.*` findings for ``DomainCheck/androidPackage``; empty when no package is given.
     func checkAssetLinks(_ check: DomainCheck, base: String) async -> [Finding] {
         guard let package = check.androidPackage else { return [] }
         guard let url = URL(string: base + "/.well-known/assetlinks.json") else { return [] }
         let subject = url.absoluteString
+        // Android's verifier gives up after 5 s (its connect and read timeouts): a file slower than that does not
+        // verify on a device, whatever the doctor's own timeout.
         let answer = Answer(await fetcher.fetch(
-            url, userAgent: configuration.userAgent, maxBodyBytes: Self.assetLinksSizeLimit))
+            url, userAgent: configuration.userAgent, maxBodyBytes: Self.assetLinksSizeLimit,
+            limit: Self.androidVerifierTimeout))
         let response: TransportResponse
         switch answer {
         case .file(let file):

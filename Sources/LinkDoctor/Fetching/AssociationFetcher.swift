@@ -28,14 +28,16 @@ struct AssociationFetcher: Sendable {
     let policy: ResolutionPolicy
     let timeout: Duration
 
-    /// Sends one `GET` and waits at most ``timeout`` for the whole answer.
+    /// Sends one `GET` and waits at most ``timeout`` (or `limit`, when shorter) for the whole answer.
     ///
     /// - Parameters:
     ///   - url: The file's URL.
     ///   - userAgent: The `User-Agent` to send.
     ///   - maxBodyBytes: The cap; a longer body is ``Outcome/tooLarge``.
+    ///   - limit: A shorter wait of the fetcher being imitated (Android's verifier: 5 s), if any.
     /// - Returns: The outcome; never throws.
-    func fetch(_ url: URL, userAgent: String, maxBodyBytes: Int) async -> Outcome {
+    func fetch(_ url: URL, userAgent: String, maxBodyBytes: Int, limit: Duration? = nil) async -> Outcome {
+        let wait = limit.map { min($0, timeout) } ?? timeout
         if let refusal = policy.check(url) { return .refused(refusal.message) }
         let request = TransportRequest(
             url: url, headerFields: ["User-Agent": userAgent, "Accept": "*/*"],
@@ -43,7 +45,7 @@ struct AssociationFetcher: Sendable {
         let transport = transport
         do {
             // The package's one deadline mechanism, on the injected clock, whatever the transport.
-            let response = try await withDeadline(clock.now + timeout, clock: clock) {
+            let response = try await withDeadline(clock.now + wait, clock: clock) {
                 do {
                     return try await transport.send(request, maxBodyBytes: maxBodyBytes)
                 } catch let error as TransportError where error.kind == .noAnswer {
@@ -56,7 +58,7 @@ struct AssociationFetcher: Sendable {
         } catch let error as TransportError where error.kind == .bodyTooLarge {
             return .tooLarge
         } catch is DeadlineExceeded {
-            return .failed("no answer within \(timeout.roundedText)")
+            return .failed("no answer within \(wait.roundedText)")
         } catch {
             return .failed(Self.describe(error))
         }
