@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .library(name: "UniversalLinkKitLogging", targets: ["UniversalLinkKitLogging"]),
         .library(name: "UniversalLinkKitMetrics", targets: ["UniversalLinkKitMetrics"]),
+        .library(name: "UniversalLinkKitHummingbird", targets: ["UniversalLinkKitHummingbird"]),
         .executable(name: "link-service", targets: ["LinkService"]),
     ],
     dependencies: [
@@ -38,9 +39,11 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
-        // The service's code, a library so that the tests build the same application `main` runs.
+        // The routes, the status mapping, the manager's lifecycle service, the environment configuration and the
+        // whole `link-service` application: a product, so that an existing Hummingbird app mounts the same routes
+        // `link-service` serves, and `main` is a few lines over it.
         .target(
-            name: "LinkServiceCore",
+            name: "UniversalLinkKitHummingbird",
             dependencies: [
                 "UniversalLinkKitLogging",
                 "UniversalLinkKitMetrics",
@@ -48,20 +51,20 @@ let package = Package(
                 .product(name: "LinkRouting", package: "UniversalLinkKit"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
         .executableTarget(
             name: "LinkService",
             dependencies: [
-                "LinkServiceCore",
+                "UniversalLinkKitHummingbird",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
         .testTarget(
@@ -69,7 +72,7 @@ let package = Package(
             dependencies: [
                 "UniversalLinkKitLogging",
                 "UniversalLinkKitMetrics",
-                "LinkServiceCore",
+                "UniversalLinkKitHummingbird",
                 .product(name: "UniversalLinkKit", package: "UniversalLinkKit"),
                 .product(name: "UniversalLinkKitTesting", package: "UniversalLinkKit"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -82,6 +85,7 @@ let package = Package(
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
     ],
