@@ -29,7 +29,7 @@ struct LinkServiceProcessTests {
         #expect(status == 200)
         #expect(String(decoding: data, as: UTF8.self).contains(#""deepLinkURL":"example-app://products/1""#))
         #expect(await service.exitStatus() == 0)
-        let log = service.log
+        let log = await service.finalLog()
         #expect(log.contains("link.outcome=resolved"), "log: \(log)")
         #expect(log.contains("link handled"))
     }
@@ -67,7 +67,7 @@ struct LinkServiceProcessTests {
         #expect(await service.exitStatus() == 0)
         let elapsed = ContinuousClock.now - signalled
         #expect(elapsed < .seconds(grace + 1), "SIGTERM to exit: \(elapsed)")
-        let log = service.log
+        let log = await service.finalLog()
         #expect(log.contains("link.inFlight=1"), "log: \(log)")
         #expect(log.contains("shutdown.grace=2 s"))
         #expect(log.contains("shutdown finished"))
@@ -97,17 +97,16 @@ struct LinkServiceProcessTests {
         let service = try ServiceProcess(environment: environment)
         defer { service.stop() }
         #expect(await service.exitStatus() == 2)
-        _ = await service.waitForOutput { _ in false }  // the whole message
-        #expect(service.log.hasPrefix("link-service: \(variable): "), "stderr: \(service.log)")
-        #expect(!service.log.contains("listening"))
+        let log = await service.finalLog()
+        #expect(log.hasPrefix("link-service: \(variable): "), "stderr: \(log)")
+        #expect(!log.contains("listening"))
     }
 
     @Test func withoutBrandedDomainsItRefusesToStartAndSaysWhichVariable() async throws {
         let service = try ServiceProcess(environment: ["PORT": "0"])
         defer { service.stop() }
         #expect(await service.exitStatus() == 2)
-        _ = await service.waitForOutput { _ in false }
-        #expect(service.log.contains("ULK_BRANDED_DOMAINS"))
+        #expect(await service.finalLog().contains("ULK_BRANDED_DOMAINS"))
     }
 
     /// Privacy by default: a whole run at `trace` (every event of the manager, refusals, errors, the metrics)
@@ -135,16 +134,16 @@ struct LinkServiceProcessTests {
         let metrics = String(decoding: try await Self.request(base + "/metrics").body, as: UTF8.self)
         service.signal(SIGTERM)
         #expect(await service.exitStatus() == 0)
-        _ = await service.waitForOutput { _ in false }
-        let everything = service.log + metrics
-        #expect(service.log.contains("link handled"))
-        #expect(service.log.contains("link received"), "trace events are in the log")
+        let log = await service.finalLog()
+        let everything = log + metrics
+        #expect(log.contains("link handled"))
+        #expect(log.contains("link received"), "trace events are in the log")
         #expect(!everything.contains("hunter2"))
         #expect(!everything.contains("alice"))
         #expect(everything.contains("RECIPIENT42") == fullURLs)
         #expect(everything.contains("EMAIL7") == fullURLs)
         #expect(everything.contains("frag9") == fullURLs)
-        #expect(service.log.contains("ULK_LOG_FULL_URLS=1") == fullURLs)
+        #expect(log.contains("ULK_LOG_FULL_URLS=1") == fullURLs)
     }
 
     /// More idle connections than the limit: the oldest idle ones are closed, the descriptors stay bounded, a line

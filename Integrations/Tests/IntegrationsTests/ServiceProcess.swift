@@ -41,25 +41,32 @@ final class ServiceProcess: Sendable {
         process.standardOutput = FileHandle.nullDevice
         let stderr = Pipe()
         process.standardError = stderr
-        stderr.fileHandleForReading.readabilityHandler = { [shared] handle in
-            let data = handle.availableData
-            let ready: [CheckedContinuation<Bool, Never>] = shared.state.withLock { state in
-                if data.isEmpty {
-                    handle.readabilityHandler = nil
-                    state.outputEnded = true
-                    defer { state.waiters = [] }
-                    return state.waiters.map(\.continuation)
+        try process.run()
+        // A thread of its own blocks on the pipe (readabilityHandler missed the end of output of a process that
+        // exits at once, under load); the exit is awaited with waitUntilExit on another.
+        let reading = stderr.fileHandleForReading
+        Thread.detachNewThread { [shared] in
+            while true {
+                let data = reading.availableData
+                let ready: [CheckedContinuation<Bool, Never>] = shared.state.withLock { state in
+                    if data.isEmpty {
+                        state.outputEnded = true
+                        defer { state.waiters = [] }
+                        return state.waiters.map(\.continuation)
+                    }
+                    state.log += String(decoding: data, as: UTF8.self)
+                    let log = state.log
+                    let (met, unmet) = (state.waiters.filter { $0.condition(log) }, state.waiters.filter { !$0.condition(log) })
+                    state.waiters = unmet
+                    return met.map(\.continuation)
                 }
-                state.log += String(decoding: data, as: UTF8.self)
-                let log = state.log
-                let (met, unmet) = (state.waiters.filter { $0.condition(log) }, state.waiters.filter { !$0.condition(log) })
-                state.waiters = unmet
-                return met.map(\.continuation)
+                // Resumed with whether the condition holds: false once the output ended without it.
+                for continuation in ready { continuation.resume(returning: !data.isEmpty) }
+                if data.isEmpty { return }
             }
-            // Resumed with whether the condition holds: false once the output ended without it.
-            for continuation in ready { continuation.resume(returning: !data.isEmpty) }
         }
-        process.terminationHandler = { [shared] process in
+        Thread.detachNewThread { [shared, process] in
+            process.waitUntilExit()
             let status = process.terminationStatus
             let waiters = shared.state.withLock { state in
                 state.exit = status
@@ -68,7 +75,6 @@ final class ServiceProcess: Sendable {
             }
             for waiter in waiters { waiter.resume(returning: status) }
         }
-        try process.run()
     }
 
     deinit { stop() }
@@ -89,6 +95,19 @@ final class ServiceProcess: Sendable {
             }
             if let now { continuation.resume(returning: now) }
         }
+    }
+
+    /// Everything the process wrote, once it exited: waits for the end of its output, at most 5 s after the exit
+    /// (a descriptor of the pipe inherited by another child would hold the end back).
+    func finalLog() async -> String {
+        _ = await exitStatus()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { _ = await self.waitForOutput { _ in false } }
+            group.addTask { try? await Task.sleep(for: .seconds(5)) }
+            await group.next()
+            group.cancelAll()
+        }
+        return log
     }
 
     /// Waits for a line containing `text`.
