@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .library(name: "UniversalLinkKitLogging", targets: ["UniversalLinkKitLogging"]),
         .library(name: "UniversalLinkKitMetrics", targets: ["UniversalLinkKitMetrics"]),
+        .library(name: "UniversalLinkKitTracing", targets: ["UniversalLinkKitTracing"]),
         .library(name: "UniversalLinkKitHummingbird", targets: ["UniversalLinkKitHummingbird"]),
         .executable(name: "link-service", targets: ["LinkService"]),
     ],
@@ -20,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
         // Already in Hummingbird's graph; named because the service's code uses their types' members directly.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
@@ -37,6 +39,14 @@ let package = Package(
             dependencies: [
                 .product(name: "UniversalLinkKit", package: "UniversalLinkKit"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
+            ]
+        ),
+        .target(
+            name: "UniversalLinkKitTracing",
+            dependencies: [
+                "UniversalLinkKitLogging",
+                .product(name: "UniversalLinkKit", package: "UniversalLinkKit"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]
         ),
         // The routes, the status mapping, the manager's lifecycle service, the environment configuration and the
@@ -73,6 +83,8 @@ let package = Package(
                 "UniversalLinkKitLogging",
                 "UniversalLinkKitMetrics",
                 "UniversalLinkKitHummingbird",
+                "UniversalLinkKitTracing",
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "UniversalLinkKit", package: "UniversalLinkKit"),
                 .product(name: "UniversalLinkKitTesting", package: "UniversalLinkKit"),
                 .product(name: "Hummingbird", package: "hummingbird"),
