@@ -57,6 +57,8 @@ let package = Package(
             dependencies: [
                 "UniversalLinkKitLogging",
                 "UniversalLinkKitMetrics",
+                "UniversalLinkKitTracing",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "UniversalLinkKit", package: "UniversalLinkKit"),
                 .product(name: "LinkRouting", package: "UniversalLinkKit"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -10,6 +10,7 @@ public import UnixSignals
 public import UniversalLinkKit
 import UniversalLinkKitLogging
 import UniversalLinkKitMetrics
+import UniversalLinkKitTracing
 
 /// The whole `link-service`: a manager configured from a ``LinkServiceConfiguration``, its logs and Prometheus
 /// metrics, ``LinkRoutes`` with the probes, `GET /metrics`, the connection limits, and the shutdown order.
@@ -52,6 +53,7 @@ public struct LinkService: Sendable {
         factory.durationHistogramBuckets[LinkEventMetrics.durationLabel] = Self.durationBuckets(deadline: configuration.timeout)
         let metrics = LinkEventMetrics(factory: factory)
         let events = LinkEventLogger(logger: logger, logsFullURLs: configuration.logsFullURLs)
+        let spans = LinkEventTracer()
 
         var managerConfiguration = LinkManager.Configuration()
         managerConfiguration.resolution.policy.brandedDomains = configuration.resolvedHosts
@@ -63,6 +65,7 @@ public struct LinkService: Sendable {
         managerConfiguration.eventHandler = LinkEventHandler { event in
             events.log(event)
             metrics.record(event)
+            spans.record(event)
         }
         manager = LinkManager(
             configuration: managerConfiguration,
@@ -80,6 +83,8 @@ public struct LinkService: Sendable {
     /// the manager's shutdown: ``run(gracefulShutdownSignals:)`` runs ``managerService`` after it.
     public var application: some ApplicationProtocol {
         let router = Router()
+        // The caller's trace continues (with the tracer main bootstraps; none by default).
+        router.add(middleware: LinkTracingMiddleware())
         routes.add(to: router)
         let registry = registry
         router.get("/metrics") { _, _ in

@@ -1,8 +1,12 @@
 import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
 import InMemoryTracing
 import Testing
 import Tracing
 import UniversalLinkKit
+import UniversalLinkKitHummingbird
 import UniversalLinkKitTesting
 import UniversalLinkKitTracing
 
@@ -50,5 +54,40 @@ struct LinkEventTracerTests {
         #expect(span.status?.code == .error)
         #expect(span.attributes["link.outcome"]?.toSpanAttribute() == "timeout")
         #expect(tracer.activeSpans.isEmpty)
+    }
+
+    /// The routes behind `LinkTracingMiddleware`: the request's span continues the caller's trace, the resolution's
+    /// span is its child, and no attribute carries the tracking link's query.
+    @Test func aRequestContinuesTheCallersTraceAndTheResolutionIsItsChild() async throws {
+        let fixture = try ServiceFixture()
+        let tracer = InMemoryTracer()
+        var configuration = LinkManager.Configuration(brandedDomains: ["127.0.0.1"], timeout: .seconds(5))
+        configuration.resolution.policy.allowsLocalHosts = true
+        configuration.resolution.policy.allowsHTTP = true
+        configuration.eventHandler = LinkEventTracer(tracer: tracer).handler
+        let manager = LinkManager(configuration: configuration)
+        let router = Router()
+        router.add(middleware: LinkTracingMiddleware(tracer: tracer))
+        LinkRoutes(manager: manager).add(to: router)
+        let headers: HTTPFields = [
+            try #require(HTTPField.Name(InMemoryTracer.traceIDKey)): "caller-trace",
+            try #require(HTTPField.Name(InMemoryTracer.spanIDKey)): "caller-span",
+        ]
+        try await Application(router: router).test(.router) { client in
+            let response = try await client.execute(uri: fixture.openPath("/pub/acc?_ri_=deep"), method: .get, headers: headers)
+            #expect(response.status == .found)
+        }
+        await manager.waitUntilIdle()
+        let spans = tracer.finishedSpans
+        let request = try #require(spans.first { $0.operationName == "GET /open" })
+        let resolution = try #require(spans.first { $0.operationName == "link.resolve" })
+        #expect(request.traceID == "caller-trace")
+        #expect(request.parentSpanID == "caller-span")
+        #expect(resolution.traceID == "caller-trace")
+        #expect(resolution.parentSpanID == request.spanID)
+        #expect(request.attributes["http.response.status_code"]?.toSpanAttribute() == 302)
+        let described = spans.map { "\($0.attributes)" + $0.events.map { "\($0.attributes)" }.joined() }.joined()
+        #expect(!described.contains("_ri_"), "\(described)")
+        #expect(!described.contains("deep"))
     }
 }
