@@ -10,6 +10,8 @@ let package = Package(
     products: [
         .library(name: "UniversalLinkKitLogging", targets: ["UniversalLinkKitLogging"]),
         .library(name: "UniversalLinkKitMetrics", targets: ["UniversalLinkKitMetrics"]),
+        .library(name: "UniversalLinkKitTracing", targets: ["UniversalLinkKitTracing"]),
+        .library(name: "UniversalLinkKitHummingbird", targets: ["UniversalLinkKitHummingbird"]),
         .executable(name: "link-service", targets: ["LinkService"]),
     ],
     dependencies: [
@@ -19,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
         // Already in Hummingbird's graph; named because the service's code uses their types' members directly.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
@@ -38,30 +41,42 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
-        // The service's code, a library so that the tests build the same application `main` runs.
         .target(
-            name: "LinkServiceCore",
+            name: "UniversalLinkKitTracing",
+            dependencies: [
+                "UniversalLinkKitLogging",
+                .product(name: "UniversalLinkKit", package: "UniversalLinkKit"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ]
+        ),
+        // The routes, the status mapping, the manager's lifecycle service, the environment configuration and the
+        // whole `link-service` application: a product, so that an existing Hummingbird app mounts the same routes
+        // `link-service` serves, and `main` is a few lines over it.
+        .target(
+            name: "UniversalLinkKitHummingbird",
             dependencies: [
                 "UniversalLinkKitLogging",
                 "UniversalLinkKitMetrics",
+                "UniversalLinkKitTracing",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "UniversalLinkKit", package: "UniversalLinkKit"),
                 .product(name: "LinkRouting", package: "UniversalLinkKit"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
         .executableTarget(
             name: "LinkService",
             dependencies: [
-                "LinkServiceCore",
+                "UniversalLinkKitHummingbird",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
         .testTarget(
@@ -69,7 +84,9 @@ let package = Package(
             dependencies: [
                 "UniversalLinkKitLogging",
                 "UniversalLinkKitMetrics",
-                "LinkServiceCore",
+                "UniversalLinkKitHummingbird",
+                "UniversalLinkKitTracing",
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "UniversalLinkKit", package: "UniversalLinkKit"),
                 .product(name: "UniversalLinkKitTesting", package: "UniversalLinkKit"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -82,6 +99,7 @@ let package = Package(
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
     ],

@@ -1,33 +1,38 @@
 // `link-service`: the server counterpart of `linux-host`. Reads its settings from the environment (see
-// LinkServiceConfiguration), then serves until SIGTERM or SIGINT, after which it stops accepting, finishes the
-// requests in flight and exits 0.
+// LinkServiceConfiguration), then serves until SIGTERM or SIGINT, after which it shuts down within the grace period
+// plus one second and exits 0. A configuration it cannot use exits 2 with a message naming the variable.
 import Foundation
-import LinkServiceCore
 import Logging
-import ServiceLifecycle
-import UnixSignals
+import UniversalLinkKitHummingbird
 
-LoggingSystem.bootstrap { label in
-    var handler = StreamLogHandler.standardError(label: label)
-    handler.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
-    return handler
+func refuse(_ error: LinkServiceConfiguration.Error) -> Never {
+    FileHandle.standardError.write(Data("link-service: \(error)\n".utf8))
+    exit(2)
 }
-let logger = Logger(label: "link-service")
 
 let configuration: LinkServiceConfiguration
 do {
     configuration = try LinkServiceConfiguration()
 } catch {
-    FileHandle.standardError.write(Data("link-service: \(error)\n".utf8))
-    exit(2)
+    refuse(error)
+}
+
+LoggingSystem.bootstrap { label in
+    var handler = StreamLogHandler.standardError(label: label)
+    handler.logLevel = configuration.logLevel
+    return handler
+}
+let logger = Logger(label: "link-service")
+
+let service: LinkService
+do {
+    service = try LinkService(configuration: configuration, logger: logger)
+} catch {
+    refuse(error)
 }
 
 do {
-    let application = try buildApplication(configuration: configuration, logger: logger)
-    let services = ServiceGroup(
-        configuration: .init(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
-    )
-    try await services.run()
+    try await service.run()
 } catch {
     logger.error("link-service stopped", metadata: ["error": .string("\(error)")])
     exit(1)

@@ -27,17 +27,25 @@ public import UniversalLinkKit
 ///
 /// A kind added to `LinkEvent` later is logged at `trace`. Metadata keys (set only when the event carries the
 /// field): `link.event` (the kind), `link.url`, `link.attempt`, `link.status`, `link.bytes`, `link.duration`
-/// (seconds, as a decimal), `link.error` (the `LinkError.Code`), `link.target`, `link.reason`. URLs come without
-/// user or password, as `LinkEvent` carries them.
+/// (seconds, as a decimal), `link.error` (the `LinkError.Code`), `link.target`, `link.reason`.
+///
+/// URLs are logged without user, password, query or fragment (`https://news.example.com/pub/acc?…`): a tracking
+/// link's query identifies the recipient. ``logsFullURLs`` keeps query and fragment, for local debugging.
 public struct LinkEventLogger: Sendable {
     /// The logger entries go to; its own log level filters them as usual.
     public var logger: Logger
+    /// Whether `link.url` and `link.target` keep their query and fragment. Default `false`: a tracking link's query
+    /// identifies the recipient; turn it on for local debugging only.
+    public var logsFullURLs: Bool
 
     /// Creates an adapter.
     ///
-    /// - Parameter logger: The logger entries go to.
-    public init(logger: Logger) {
+    /// - Parameters:
+    ///   - logger: The logger entries go to.
+    ///   - logsFullURLs: Keep the URLs' query and fragment in the entries. Default `false`.
+    public init(logger: Logger, logsFullURLs: Bool = false) {
         self.logger = logger
+        self.logsFullURLs = logsFullURLs
     }
 
     /// The handler to set as the manager's event handler.
@@ -53,7 +61,7 @@ public struct LinkEventLogger: Sendable {
         let level = Self.level(for: event.kind)
         // The metadata is built only when the entry will be written.
         guard logger.logLevel <= level else { return }
-        logger.log(level: level, "link \(event.kind)", metadata: Self.metadata(of: event))
+        logger.log(level: level, "link \(event.kind)", metadata: Self.metadata(of: event, fullURLs: logsFullURLs))
     }
 
     /// The level an event of this kind is logged at.
@@ -69,19 +77,21 @@ public struct LinkEventLogger: Sendable {
 
     /// The structured metadata of an event: the keys listed on ``LinkEventLogger``.
     ///
-    /// - Parameter event: The event.
+    /// - Parameters:
+    ///   - event: The event.
+    ///   - fullURLs: Keep the URLs' query and fragment. Default `false`.
     /// - Returns: The metadata.
-    public static func metadata(of event: LinkEvent) -> Logger.Metadata {
+    public static func metadata(of event: LinkEvent, fullURLs: Bool = false) -> Logger.Metadata {
         var metadata: Logger.Metadata = [
             "link.event": .string(event.kind.description),
-            "link.url": .string(event.url.absoluteString),
+            "link.url": .string(event.url.loggedString(full: fullURLs)),
         ]
         if let attempt = event.attempt { metadata["link.attempt"] = .string(String(attempt)) }
         if let status = event.statusCode { metadata["link.status"] = .string(String(status)) }
         if let bytes = event.bytes { metadata["link.bytes"] = .string(String(bytes)) }
         if let duration = event.duration { metadata["link.duration"] = .string(Self.seconds(duration)) }
         if let code = event.errorCode { metadata["link.error"] = .string(code.description) }
-        if let target = event.target { metadata["link.target"] = .string(target.absoluteString) }
+        if let target = event.target { metadata["link.target"] = .string(target.loggedString(full: fullURLs)) }
         if let reason = event.reason { metadata["link.reason"] = .string(reason) }
         return metadata
     }

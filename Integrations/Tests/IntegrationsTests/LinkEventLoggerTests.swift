@@ -47,7 +47,8 @@ struct LinkEventLoggerTests {
         let entry = try #require(entries.first)
         #expect(entry.message.description == "link answered")
         #expect(entry.metadata["link.event"] == "answered")
-        #expect(entry.metadata["link.url"] == "https://news.example.com/pub/acc?_ri_=1")
+        // The query identifies the recipient: logged only on request (`logsFullURLs`).
+        #expect(entry.metadata["link.url"] == "https://news.example.com/pub/acc?…")
         #expect(entry.metadata["link.attempt"] == "2")
         #expect(entry.metadata["link.status"] == "200")
         #expect(entry.metadata["link.bytes"] == "87")
@@ -74,5 +75,13 @@ struct LinkEventLoggerTests {
         let url = try #require(entries.first?.metadata["link.url"]).description
         #expect(!url.contains("secret"))
         #expect(!url.contains("user"))
+    }
+
+    @Test func fullURLsKeepTheQueryOnlyWhenAskedAndNeverTheCredentials() throws {
+        let url = URL(string: "https://user:secret@news.example.com/pub/acc?_ri_=1#top")!
+        let redacted = LinkEventLogger.metadata(of: LinkEvent(.received, url: url))
+        #expect(redacted["link.url"] == "https://news.example.com/pub/acc?…#…")
+        let full = LinkEventLogger.metadata(of: LinkEvent(.received, url: url), fullURLs: true)
+        #expect(full["link.url"] == "https://news.example.com/pub/acc?_ri_=1#top")
     }
 }

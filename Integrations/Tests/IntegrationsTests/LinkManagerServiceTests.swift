@@ -1,5 +1,5 @@
 import Foundation
-import LinkServiceCore
+import UniversalLinkKitHummingbird
 import Logging
 import ServiceLifecycle
 import Testing

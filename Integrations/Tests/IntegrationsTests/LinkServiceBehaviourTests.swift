@@ -97,6 +97,21 @@ struct LinkServiceBehaviourTests {
         }
     }
 
+    /// Issue 18, item 10: the top bucket was the default deadline, so timeouts landed only in `+Inf`.
+    @Test func theDurationBucketsRunPastTheDeadline() async throws {
+        let fixture = try ServiceFixture(timeout: .seconds(5))
+        try await fixture.application().test(.router) { client in
+            _ = try await client.execute(uri: fixture.openPath("/pub/acc?_ri_=deep"), method: .get)
+            let text = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
+            let bounds = text.split(separator: "\n")
+                .filter { $0.hasPrefix("ulk_resolution_duration_seconds_bucket{") }
+                .compactMap { line in line.split(separator: "\"").dropFirst().first.flatMap { Double($0) } }
+            #expect(bounds.contains(5))
+            #expect(bounds.contains { $0 > 5 }, "buckets: \(bounds)")
+            #expect((bounds.max() ?? 0) >= 10)
+        }
+    }
+
     @Test func metricsCountTheRequestsByStatusAndTheRetries() async throws {
         let fixture = try ServiceFixture()
         fixture.stub.enqueue([.status(503), .normal], for: "/pub/acc?_ri_=web")

@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import LinkServiceCore
+import UniversalLinkKitHummingbird
 import NIOCore
 import Testing
 import UniversalLinkKitTesting
@@ -185,6 +185,21 @@ struct LinkServiceContractTests {
         } throws: { error in
             (error as? LinkServiceConfiguration.Error)?.variable == "ULK_ROUTES_FILE"
         }
+    }
+
+    /// Issue 19, item 13: was 413 with an empty body.
+    @Test func resolveWithABodyOver64KiBIsABadRequestWithTheJSONError() async throws {
+        let fixture = try ServiceFixture()
+        let body = #"{"url": "\#(fixture.link("/pub/acc?_ri_=deep"))", "padding": "\#(String(repeating: "a", count: 70_000))"}"#
+        try await fixture.application().test(.live) { client in
+            let response = try await client.execute(uri: "/resolve", method: .post, body: ByteBuffer(string: body))
+            #expect(response.status == .badRequest)
+            #expect(response.headers[.contentType] == "application/json")
+            let error = try #require(try JSON(response.body)["error"] as? [String: Any])
+            #expect(error["code"] as? String == "invalidRequest")
+            #expect((error["message"] as? String)?.contains("65536 bytes") == true)
+        }
+        #expect(fixture.stub.requestCount == 0)
     }
 
     @Test func healthzAnswers200() async throws {

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import LinkServiceCore
+import UniversalLinkKitHummingbird
 import Logging
 import UniversalLinkKitTesting
 
@@ -27,7 +27,7 @@ struct ServiceFixture {
 
     /// The application; its logs go nowhere unless `logger` says otherwise.
     func application(logger: Logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })) throws -> some ApplicationProtocol {
-        try buildApplication(configuration: configuration, logger: logger)
+        try LinkService(configuration: configuration, logger: logger).application
     }
 
     /// The stub's tracking link for a request target.

@@ -1,7 +1,8 @@
 import Foundation
 import HTTPTypes
+import UniversalLinkKit
 
-/// What the service answers about one link, for both `GET /open` and `POST /resolve`.
+/// What the routes answer about one link, for both `GET /open` and `POST /resolve`.
 struct LinkAnswer: Sendable, Hashable {
     /// The matched route of `POST /resolve`'s `route` field.
     struct Route: Sendable, Hashable, Encodable {
@@ -9,10 +10,35 @@ struct LinkAnswer: Sendable, Hashable {
         var parameters: [String: String]
     }
 
-    /// The `error` object: a `LinkError.Code` name (or `invalidRequest`) and its message.
+    /// The `error` object: a `LinkError.Code` name (or `invalidRequest`), its message, and the status it maps to.
     struct Failure: Sendable, Hashable, Encodable {
         var code: String
         var message: String
+        /// The status of `GET /open`: ``UniversalLinkKit/LinkError/Code/responseStatus`` for a library code.
+        var status: HTTPResponse.Status
+
+        init(_ error: LinkError) {
+            self.init(code: error.code, message: error.message)
+        }
+
+        init(code: LinkError.Code, message: String) {
+            self.code = code.description
+            self.message = message
+            self.status = code.responseStatus
+        }
+
+        /// The service's own code for a request that names no usable link.
+        static func invalidRequest(_ message: String) -> Failure {
+            Failure(code: "invalidRequest", message: message, status: .badRequest)
+        }
+
+        private init(code: String, message: String, status: HTTPResponse.Status) {
+            self.code = code
+            self.message = message
+            self.status = status
+        }
+
+        enum CodingKeys: String, CodingKey { case code, message }
     }
 
     var requestedURL: String
@@ -33,31 +59,12 @@ struct LinkAnswer: Sendable, Hashable {
     /// The status of `GET /open`: `302` with a location, else the error's status.
     var openStatus: HTTPResponse.Status {
         if location != nil { return .found }
-        return Self.status(forCode: error?.code ?? "missingDestination")
-    }
-
-    /// The status of `GET /open` for an error code.
-    ///
-    /// 400 for a request that is not a pub-web app link, 403 for a host the policy refuses, 404 for a link without
-    /// destination, 504 when the deadline passed, 503 while shutting down, 502 for whatever the Response Handler did
-    /// wrong (network, HTTP status, invalid or oversized answer, unsafe link).
-    static func status(forCode code: String) -> HTTPResponse.Status {
-        switch code {
-        case "notPubWebLink", "invalidRequest": .badRequest
-        case "hostNotAllowed": .forbidden
-        case "missingDestination": .notFound
-        case "timeout": .gatewayTimeout
-        case "shuttingDown", "cancelled": .serviceUnavailable
-        default: .badGateway
-        }
+        return error?.status ?? LinkError.Code.missingDestination.responseStatus
     }
 
     /// An answer for a request that names no usable URL.
     static func invalidRequest(_ requested: String, message: String) -> LinkAnswer {
-        LinkAnswer(
-            requestedURL: requested, isPubWeb: false, isDuplicate: false,
-            error: Failure(code: "invalidRequest", message: message)
-        )
+        LinkAnswer(requestedURL: requested, isPubWeb: false, isDuplicate: false, error: .invalidRequest(message))
     }
 }
 

@@ -2,26 +2,27 @@ import Foundation
 import LinkRouting
 import UniversalLinkKit
 
-/// Turns one incoming link into the service's answer: the one call to the manager each request makes.
+/// Turns one incoming link into the routes' answer: the one call to the manager each request makes.
 struct LinkEndpoint: Sendable {
     let manager: LinkManager
-    /// The longest one request waits, the configured deadline.
-    let timeout: Duration
+    /// The longest one request waits; `nil`: the manager's configured deadline.
+    let timeout: Duration?
 
     /// Resolves `requested` through the manager (recognition, coalescing, deadline, routing) and describes the
     /// result.
+    ///
+    /// A resolution the manager cancelled because its shutdown grace period ended is `shuttingDown` (503), as is a
+    /// link refused once shutdown began: the client may retry on another replica.
     ///
     /// - Parameter requested: The link as the client sent it.
     /// - Returns: The answer; a text that is no URL at all is `notPubWebLink`, like any other URL the manager does
     ///   not take.
     func answer(for requested: String) async -> LinkAnswer {
         guard let url = URL(string: requested) else {
+            // The text itself stays out of the message: messages end up in logs, and it may hold a recipient's query.
             return LinkAnswer(
                 requestedURL: requested, isPubWeb: false, isDuplicate: false,
-                error: .init(
-                    code: LinkError.Code.notPubWebLink.description,
-                    message: "\"\(requested)\" is not a URL: send the tracking link, percent-encoded, as ?url="
-                )
+                error: .init(code: .notPubWebLink, message: "requestedURL is not a URL: send the tracking link, percent-encoded, as ?url=")
             )
         }
         let outcome: LinkOutcome
@@ -31,7 +32,7 @@ struct LinkEndpoint: Sendable {
             // Refused before any resolution (not a pub-web link, shutting down), or this request gave up waiting.
             return LinkAnswer(
                 requestedURL: requested, isPubWeb: error.code != .notPubWebLink, isDuplicate: false,
-                error: .init(code: error.code.description, message: error.message)
+                error: failure(error)
             )
         }
         let link = outcome.resolvedLink
@@ -42,7 +43,16 @@ struct LinkEndpoint: Sendable {
             isPubWeb: link?.isPubWeb ?? true,
             isDuplicate: outcome.isDuplicate,
             route: outcome.route.map { .init(pattern: $0.pattern, parameters: $0.parameters) },
-            error: link?.error.map { .init(code: $0.code.description, message: $0.message) }
+            error: link?.error.map { failure($0) }
+        )
+    }
+
+    /// The answer's error: a cancellation during shutdown is the shutdown's doing, not the client's.
+    private func failure(_ error: LinkError) -> LinkAnswer.Failure {
+        guard error.code == .cancelled, !manager.isAcceptingLinks else { return .init(error) }
+        return .init(
+            code: .shuttingDown,
+            message: "The service is shutting down and its grace period ended before this link was resolved; retry on another instance."
         )
     }
 }

@@ -1,0 +1,180 @@
+import Foundation
+public import Hummingbird
+import HTTPTypes
+import LinkRouting
+public import Logging
+import NIOCore
+import Prometheus
+import ServiceLifecycle
+public import UnixSignals
+public import UniversalLinkKit
+import UniversalLinkKitLogging
+import UniversalLinkKitMetrics
+import UniversalLinkKitTracing
+
+/// The whole `link-service`: a manager configured from a ``LinkServiceConfiguration``, its logs and Prometheus
+/// metrics, ``LinkRoutes`` with the probes, `GET /metrics`, the connection limits, and the shutdown order.
+///
+/// `link-service`'s `main` is `try await LinkService(configuration: .init(), logger: logger).run()`; tests drive
+/// ``application`` with HummingbirdTesting.
+///
+/// Routes: those of ``LinkRoutes`` at the root (`/open`, `/resolve`, `/healthz`, `/readyz`) and `GET /metrics`,
+/// the Prometheus text exposition of the `ulk_` metrics.
+///
+/// Connections: Hummingbird's idle timeout (``LinkServiceConfiguration/idleTimeout``), a header-read timeout
+/// (``LinkServiceConfiguration/headerTimeout``), and at most ``LinkServiceConfiguration/maximumConnections`` open:
+/// a new connection beyond closes the oldest idle one (a `warning` line says so, at most every 10 s), so a flood of
+/// idle connections neither exhausts the file descriptors nor keeps `/healthz` out.
+public struct LinkService: Sendable {
+    /// The settings.
+    public let configuration: LinkServiceConfiguration
+    /// The manager every request goes through.
+    public let manager: LinkManager
+    /// The routes mounted at the root.
+    public let routes: LinkRoutes
+    /// The service's logger: startup and shutdown lines, one `info` line per handled link, the manager's events
+    /// at `debug` / `trace`.
+    public let logger: Logger
+    private let registry: PrometheusCollectorRegistry
+    private let connections: ConnectionGuard
+
+    /// Builds the service.
+    ///
+    /// - Parameters:
+    ///   - configuration: The settings.
+    ///   - logger: The service's logger.
+    /// - Throws: ``LinkServiceConfiguration/Error`` for `ULK_ROUTES_FILE` when the route table cannot be read or
+    ///   is not one.
+    public init(configuration: LinkServiceConfiguration, logger: Logger = Logger(label: "link-service")) throws(LinkServiceConfiguration.Error) {
+        self.configuration = configuration
+        self.logger = logger
+        let registry = PrometheusCollectorRegistry()
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.durationHistogramBuckets[LinkEventMetrics.durationLabel] = Self.durationBuckets(deadline: configuration.timeout)
+        let metrics = LinkEventMetrics(factory: factory)
+        let events = LinkEventLogger(logger: logger, logsFullURLs: configuration.logsFullURLs)
+        let spans = LinkEventTracer()
+
+        var managerConfiguration = LinkManager.Configuration()
+        managerConfiguration.resolution.policy.brandedDomains = configuration.resolvedHosts
+        managerConfiguration.resolution.timeout = configuration.timeout
+        if configuration.allowsLocalHosts {
+            managerConfiguration.resolution.policy.allowsLocalHosts = true
+            managerConfiguration.resolution.policy.allowsHTTP = true
+        }
+        managerConfiguration.eventHandler = LinkEventHandler { event in
+            events.log(event)
+            metrics.record(event)
+            spans.record(event)
+        }
+        manager = LinkManager(
+            configuration: managerConfiguration,
+            router: try configuration.routesFile.map(Self.loadRouter(from:))
+        )
+        routes = LinkRoutes(
+            manager: manager,
+            configuration: .init(timeout: configuration.timeout, includesProbes: true, logsFullURLs: configuration.logsFullURLs)
+        )
+        self.registry = registry
+        connections = ConnectionGuard(limit: configuration.maximumConnections, logger: logger)
+    }
+
+    /// The HTTP application: the routes, `/metrics`, and the guarded HTTP/1 server. Its services do not include
+    /// the manager's shutdown: ``run(gracefulShutdownSignals:)`` runs ``managerService`` after it.
+    public var application: some ApplicationProtocol {
+        let router = Router()
+        // The caller's trace continues (with the tracer main bootstraps; none by default).
+        router.add(middleware: LinkTracingMiddleware())
+        routes.add(to: router)
+        let registry = registry
+        router.get("/metrics") { _, _ in
+            var text: [UInt8] = []
+            registry.emit(into: &text)
+            return Response(
+                status: .ok,
+                headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(bytes: text))
+            )
+        }
+        return Application(
+            router: router,
+            server: .guardedHTTP1(
+                idleTimeout: configuration.idleTimeout, headerTimeout: configuration.headerTimeout, connections: connections
+            ),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "link-service"),
+            logger: logger
+        )
+    }
+
+    /// The manager's shutdown as a service, with the service's logger.
+    public var managerService: LinkManagerService {
+        LinkManagerService(routes: routes, gracePeriod: configuration.shutdownGracePeriod, logger: logger)
+    }
+
+    /// Serves until one of the signals, then shuts down within the grace period plus one second: the manager first
+    /// (`/readyz` 503, new links `503 shuttingDown`, links in flight finish or are cancelled at the end of the grace
+    /// period and answered `503 shuttingDown`), then the HTTP server, which has nothing left to wait for.
+    ///
+    /// - Parameter gracefulShutdownSignals: The signals that start the shutdown. Default SIGTERM and SIGINT.
+    /// - Throws: What the server throws (the port taken, ...).
+    public func run(gracefulShutdownSignals: [UnixSignal] = [.sigterm, .sigint]) async throws {
+        logStartup()
+        var group = ServiceGroupConfiguration(
+            services: [.init(service: application), .init(service: managerService)],
+            gracefulShutdownSignals: gracefulShutdownSignals,
+            logger: logger
+        )
+        // The backstop of the bound: whatever still runs then (a connection stuck in a write) is cancelled.
+        group.maximumGracefulShutdownDuration = configuration.shutdownGracePeriod + .milliseconds(700)
+        group.maximumCancellationDuration = .milliseconds(200)
+        try await ServiceGroup(configuration: group).run()
+    }
+
+    /// The startup lines: what is resolved, the limits, and a warning when full URLs are logged.
+    func logStartup() {
+        logger.info(
+            "link-service configured",
+            metadata: [
+                "link.hosts": .string(configuration.resolvedHosts.joined(separator: ",")),
+                "link.allowLocal": .stringConvertible(configuration.allowsLocalHosts),
+                "link.timeout": .string(DurationText.rounded(configuration.timeout)),
+                "shutdown.grace": .string(DurationText.rounded(configuration.shutdownGracePeriod)),
+                "connections.limit": .stringConvertible(configuration.maximumConnections),
+                "connections.fileDescriptorLimit": .stringConvertible(LinkServiceConfiguration.fileDescriptorLimit),
+                "connections.idleTimeout": .string(DurationText.rounded(configuration.idleTimeout)),
+                "connections.headerTimeout": .string(DurationText.rounded(configuration.headerTimeout)),
+            ]
+        )
+        if configuration.logsFullURLs {
+            logger.warning(
+                "ULK_LOG_FULL_URLS=1: logs carry full tracking links, with the query that identifies the recipient; for local debugging only"
+            )
+        }
+    }
+
+    /// The resolution-duration histogram's buckets: Prometheus' usual ladder under the deadline, then the deadline
+    /// itself, 10 % past it (where timed-out resolutions land) and twice it, so no resolution falls only in `+Inf`.
+    static func durationBuckets(deadline: Duration) -> [Duration] {
+        let ladder: [Duration] = [
+            .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
+            .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2500), .seconds(5), .seconds(10),
+            .seconds(25), .seconds(50), .seconds(100), .seconds(250), .seconds(500), .seconds(1000), .seconds(2500),
+        ]
+        return ladder.filter { $0 < deadline } + [deadline, deadline * 1.1, deadline * 2]
+    }
+
+    /// Loads `ULK_ROUTES_FILE` into a router whose routes accept what the table says they accept.
+    private static func loadRouter(from path: String) throws(LinkServiceConfiguration.Error) -> LinkRouter {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw .init(variable: "ULK_ROUTES_FILE", message: "cannot read \(path): \(error.localizedDescription)")
+        }
+        do {
+            return try RouteTable(json: data).makeRouter()
+        } catch {
+            throw .init(variable: "ULK_ROUTES_FILE", message: "\(path) is not a route table: \(error)")
+        }
+    }
+}

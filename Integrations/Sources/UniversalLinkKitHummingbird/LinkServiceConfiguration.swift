@@ -1,0 +1,279 @@
+public import Foundation
+public import Logging
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The settings of `link-service`, read from the environment (``init(environment:fileDescriptorLimit:)``) or built
+/// in code.
+///
+/// | Variable | Meaning | Default |
+/// | --- | --- | --- |
+/// | `HOST` | the address to listen on | `127.0.0.1` |
+/// | `PORT` | the port to listen on (`0`: any free port) | `8080` |
+/// | `LOG_LEVEL` | `trace`, `debug`, `info`, `notice`, `warning`, `error` or `critical` | `info` |
+/// | `ULK_BRANDED_DOMAINS` | comma-separated host names (`*.example.net` for subdomains) whose links are resolved; required unless `ULK_ALLOW_LOCAL=1` | none |
+/// | `ULK_ALLOW_LOCAL` | `1` also admits loopback and IP hosts, any port and `http`, for local runs and tests; the hosts are still only the branded domains, or the loopback hosts when none are set | `0` |
+/// | `ULK_TIMEOUT_SECONDS` | the deadline of one resolution, in seconds (a decimal, at most 3600) | `10` |
+/// | `ULK_SHUTDOWN_GRACE_SECONDS` | how long links in flight may still take after SIGTERM (0 to 3600) | `10` |
+/// | `ULK_ROUTES_FILE` | a route table JSON file, as `linux-host route` reads | none |
+/// | `ULK_LOG_FULL_URLS` | `1` logs tracking links with their query and fragment (the recipient's identity): local debugging only | `0` |
+/// | `ULK_IDLE_TIMEOUT_SECONDS` | a connection with no request in progress is closed after this | `15` |
+/// | `ULK_HEADER_TIMEOUT_SECONDS` | a request's head must arrive whole within this of its first byte | `5` |
+/// | `ULK_MAX_CONNECTIONS` | open connections at most; beyond, the oldest idle one is closed | 10 000, or the file-descriptor limit minus a reserve |
+///
+/// Any other `ULK_` variable is refused as a probable typo.
+public struct LinkServiceConfiguration: Sendable, Hashable {
+    /// Why the environment does not make a usable configuration: the variable and what is wrong with it.
+    public struct Error: Swift.Error, Sendable, Hashable, CustomStringConvertible {
+        /// The environment variable at fault.
+        public var variable: String
+        /// What is wrong and what to do about it.
+        public var message: String
+
+        /// Creates an error.
+        ///
+        /// - Parameters:
+        ///   - variable: The variable at fault.
+        ///   - message: What is wrong and what to do.
+        public init(variable: String, message: String) {
+            self.variable = variable
+            self.message = message
+        }
+
+        /// `"<variable>: <message>"`.
+        public var description: String { "\(variable): \(message)" }
+    }
+
+    /// The address to listen on. Default `127.0.0.1`.
+    public var host: String
+    /// The port to listen on; `0` picks a free one. Default 8080.
+    public var port: Int
+    /// The level of the service's logger. Default `info`; `debug` or `trace` shows the manager's events.
+    public var logLevel: Logger.Level
+    /// The hosts whose links are resolved (`ULK_BRANDED_DOMAINS`): host names, `*.example.net` for any subdomain.
+    /// Empty is allowed only with ``allowsLocalHosts``, and then means the loopback hosts (``resolvedHosts``).
+    public var brandedDomains: [String]
+    /// Whether loopback and IP hosts, any port and `http` links are resolved (`ULK_ALLOW_LOCAL=1`), for local runs
+    /// and tests. It widens what a link may look like, never which hosts: those stay ``resolvedHosts``.
+    public var allowsLocalHosts: Bool
+    /// The deadline of one resolution, retry and redirects included; also the longest a request waits. Default 10 s.
+    public var timeout: Duration
+    /// The route table file (`ULK_ROUTES_FILE`), if any: resolved links are routed through it and `POST /resolve`
+    /// reports the matched route.
+    public var routesFile: String?
+    /// How long in-flight resolutions may still take once shutdown began (`ULK_SHUTDOWN_GRACE_SECONDS`). Default 10 s.
+    public var shutdownGracePeriod: Duration
+    /// Whether logs show tracking links with their query and fragment (`ULK_LOG_FULL_URLS=1`). Default `false`.
+    public var logsFullURLs: Bool
+    /// How long a connection with no request in progress stays open (`ULK_IDLE_TIMEOUT_SECONDS`). Default 15 s.
+    public var idleTimeout: Duration
+    /// How long a request's head may take to arrive, from its first byte (`ULK_HEADER_TIMEOUT_SECONDS`). Default 5 s.
+    public var headerTimeout: Duration
+    /// The most connections open at once (`ULK_MAX_CONNECTIONS`); a new one beyond closes the oldest idle one, or
+    /// is closed itself when every connection has a request in progress.
+    public var maximumConnections: Int
+
+    /// The hosts the manager resolves: ``brandedDomains``, or with ``allowsLocalHosts`` and no branded domains,
+    /// the loopback hosts (`127.0.0.1`, `localhost`, `::1`).
+    public var resolvedHosts: [String] {
+        if brandedDomains.isEmpty && allowsLocalHosts { return ["127.0.0.1", "localhost", "::1", "[::1]"] }
+        return brandedDomains
+    }
+
+    /// Creates a configuration.
+    ///
+    /// - Parameters:
+    ///   - host: The address to listen on.
+    ///   - port: The port; `0` picks a free one.
+    ///   - logLevel: The level of the service's logger.
+    ///   - brandedDomains: The hosts whose links are resolved.
+    ///   - allowsLocalHosts: Admit loopback and IP hosts, any port and `http`.
+    ///   - timeout: The resolution deadline.
+    ///   - routesFile: A route table JSON file.
+    ///   - shutdownGracePeriod: How long in-flight resolutions may take after shutdown began.
+    ///   - logsFullURLs: Log tracking links with their query and fragment.
+    ///   - idleTimeout: How long a connection with no request in progress stays open.
+    ///   - headerTimeout: How long a request's head may take to arrive.
+    ///   - maximumConnections: The most connections open at once.
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        logLevel: Logger.Level = .info,
+        brandedDomains: [String] = [],
+        allowsLocalHosts: Bool = false,
+        timeout: Duration = .seconds(10),
+        routesFile: String? = nil,
+        shutdownGracePeriod: Duration = .seconds(10),
+        logsFullURLs: Bool = false,
+        idleTimeout: Duration = .seconds(15),
+        headerTimeout: Duration = .seconds(5),
+        maximumConnections: Int = 10_000
+    ) {
+        self.host = host
+        self.port = port
+        self.logLevel = logLevel
+        self.brandedDomains = brandedDomains
+        self.allowsLocalHosts = allowsLocalHosts
+        self.timeout = timeout
+        self.routesFile = routesFile
+        self.shutdownGracePeriod = shutdownGracePeriod
+        self.logsFullURLs = logsFullURLs
+        self.idleTimeout = idleTimeout
+        self.headerTimeout = headerTimeout
+        self.maximumConnections = maximumConnections
+    }
+
+    /// The variables ``init(environment:fileDescriptorLimit:)`` reads; any other `ULK_` variable is refused.
+    public static let variables: Set<String> = [
+        "HOST", "PORT", "LOG_LEVEL", "ULK_BRANDED_DOMAINS", "ULK_ALLOW_LOCAL", "ULK_TIMEOUT_SECONDS",
+        "ULK_SHUTDOWN_GRACE_SECONDS", "ULK_ROUTES_FILE", "ULK_LOG_FULL_URLS", "ULK_IDLE_TIMEOUT_SECONDS",
+        "ULK_HEADER_TIMEOUT_SECONDS", "ULK_MAX_CONNECTIONS",
+    ]
+
+    /// Descriptors kept out of the connection limit: the listening socket, the Response Handler connections, the
+    /// route table, the logs.
+    public static let reservedFileDescriptors = 1024
+
+    /// The open-file limit of this process (`RLIMIT_NOFILE`, soft).
+    public static var fileDescriptorLimit: Int {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1024 }
+        // RLIM_INFINITY is the largest value: clamped like any limit above Int32.max.
+        return Int(clamping: min(UInt64(limit.rlim_cur), UInt64(Int32.max)))
+    }
+
+    /// The default connection limit under `fileDescriptorLimit` descriptors: 10 000, or fewer so that
+    /// ``reservedFileDescriptors`` (at most half the limit) stay free. 20 000 descriptors: 10 000; 1 024: 512.
+    ///
+    /// - Parameter fileDescriptorLimit: The process's open-file limit.
+    /// - Returns: The limit.
+    public static func defaultMaximumConnections(fileDescriptorLimit: Int) -> Int {
+        max(1, min(10_000, fileDescriptorLimit - min(reservedFileDescriptors, fileDescriptorLimit / 2)))
+    }
+
+    /// Reads the configuration from environment variables (the table on ``LinkServiceConfiguration``), refusing
+    /// every value it cannot use.
+    ///
+    /// - Parameters:
+    ///   - environment: The variables, by default the process's.
+    ///   - fileDescriptorLimit: The open-file limit the connection limit must stay under; by default the
+    ///     process's.
+    /// - Throws: ``Error`` naming the first variable that is malformed, unusable, missing or unknown.
+    public init(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        fileDescriptorLimit: Int = LinkServiceConfiguration.fileDescriptorLimit
+    ) throws(Error) {
+        self.init(maximumConnections: Self.defaultMaximumConnections(fileDescriptorLimit: fileDescriptorLimit))
+        for name in environment.keys.sorted() where name.hasPrefix("ULK_") && !Self.variables.contains(name) {
+            throw Error(
+                variable: name,
+                message: "unknown variable (a typo?); link-service reads "
+                    + Self.variables.filter { $0.hasPrefix("ULK_") }.sorted().joined(separator: ", ")
+            )
+        }
+        func value(_ name: String) -> String? {
+            guard let text = environment[name]?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+            return text
+        }
+        if let host = value("HOST") { self.host = host }
+        if let text = value("PORT") {
+            guard let port = Int(text), (0...65535).contains(port) else {
+                throw Error(variable: "PORT", message: "expected a port number from 0 to 65535, found \"\(text)\"")
+            }
+            self.port = port
+        }
+        if let text = value("LOG_LEVEL") {
+            guard let level = Logger.Level(rawValue: text.lowercased()) else {
+                let levels = Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")
+                throw Error(variable: "LOG_LEVEL", message: "expected one of \(levels), found \"\(text)\"")
+            }
+            logLevel = level
+        }
+        allowsLocalHosts = try Self.flag("ULK_ALLOW_LOCAL", value("ULK_ALLOW_LOCAL"), meaning: "allow loopback hosts and http")
+        logsFullURLs = try Self.flag("ULK_LOG_FULL_URLS", value("ULK_LOG_FULL_URLS"), meaning: "log links with their query")
+        brandedDomains = (environment["ULK_BRANDED_DOMAINS"] ?? "")
+            .split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+        for entry in brandedDomains where !Self.isHostName(entry) {
+            throw Error(
+                variable: "ULK_BRANDED_DOMAINS",
+                message: "\"\(entry)\" is not a host name: list hosts only, without scheme, port or path"
+                    + " (news.example.com,*.example.net)"
+            )
+        }
+        if brandedDomains.isEmpty && !allowsLocalHosts {
+            throw Error(
+                variable: "ULK_BRANDED_DOMAINS",
+                message: "set the comma-separated hosts of your tracking links (news.example.com,click.example.com),"
+                    + " or ULK_ALLOW_LOCAL=1 for a local run against a loopback Response Handler"
+            )
+        }
+        if let text = value("ULK_TIMEOUT_SECONDS") {
+            timeout = try Self.seconds("ULK_TIMEOUT_SECONDS", text, allowsZero: false)
+        }
+        if let text = value("ULK_SHUTDOWN_GRACE_SECONDS") {
+            shutdownGracePeriod = try Self.seconds("ULK_SHUTDOWN_GRACE_SECONDS", text, allowsZero: true)
+        }
+        if let text = value("ULK_IDLE_TIMEOUT_SECONDS") {
+            idleTimeout = try Self.seconds("ULK_IDLE_TIMEOUT_SECONDS", text, allowsZero: false)
+        }
+        if let text = value("ULK_HEADER_TIMEOUT_SECONDS") {
+            headerTimeout = try Self.seconds("ULK_HEADER_TIMEOUT_SECONDS", text, allowsZero: false)
+        }
+        if let text = value("ULK_MAX_CONNECTIONS") {
+            let ceiling = fileDescriptorLimit - 64
+            guard let limit = Int(text), limit >= 1 else {
+                throw Error(variable: "ULK_MAX_CONNECTIONS", message: "expected a whole number of connections, at least 1, found \"\(text)\"")
+            }
+            guard limit <= ceiling else {
+                throw Error(
+                    variable: "ULK_MAX_CONNECTIONS",
+                    message: "\(limit) connections would not fit under the file-descriptor limit (\(fileDescriptorLimit));"
+                        + " use at most \(ceiling), or raise the limit (ulimit -n)"
+                )
+            }
+            maximumConnections = limit
+        }
+        if let path = value("ULK_ROUTES_FILE") { routesFile = path }
+    }
+
+    /// `0` / `1`.
+    private static func flag(_ name: String, _ text: String?, meaning: String) throws(Error) -> Bool {
+        guard let text else { return false }
+        guard text == "1" || text == "0" else {
+            throw Error(variable: name, message: "expected 1 (\(meaning)) or 0, found \"\(text)\"")
+        }
+        return text == "1"
+    }
+
+    /// A decimal number of seconds, greater than 0 (or equal, with `allowsZero`), at most an hour.
+    private static func seconds(_ name: String, _ text: String, allowsZero: Bool) throws(Error) -> Duration {
+        guard let seconds = Double(text), seconds.isFinite, allowsZero ? seconds >= 0 : seconds > 0, seconds <= 3600 else {
+            let least = allowsZero ? "0 or more" : "greater than 0"
+            throw Error(variable: name, message: "expected seconds \(least) (at most 3600), found \"\(text)\"")
+        }
+        return .milliseconds((seconds * 1000).rounded())
+    }
+
+    /// A DNS host name (letters, digits, `-`, non-ASCII letters of an internationalised name; labels of 1 to 63
+    /// characters), optionally `*.`-prefixed, or an IP address.
+    static func isHostName(_ text: String) -> Bool {
+        var name = Substring(text.lowercased())
+        if name.hasPrefix("*.") { name = name.dropFirst(2) }
+        if name.hasSuffix(".") { name = name.dropLast() }
+        if name.contains(":") {
+            // An IPv6 literal, with or without brackets.
+            let bare = name.hasPrefix("[") && name.hasSuffix("]") ? name.dropFirst().dropLast() : name
+            return !bare.isEmpty && bare.allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." }
+        }
+        guard !name.isEmpty, name.count <= 253 else { return false }
+        return name.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { label in
+            !label.isEmpty && label.count <= 63 && label.first != "-" && label.last != "-"
+                && label.unicodeScalars.allSatisfy { $0.value > 0x7F || ($0.properties.isASCIIHexDigit || ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-") }
+        }
+    }
+}
