@@ -59,7 +59,9 @@ struct TransportDeadlineTests {
         let stub = try ResponseHandlerStub(links: ["/pub/acc": Self.product])
         defer { stub.shutdown() }
         stub.setDefaultBehavior(.noResponse)
-        let clock = ManualClock()
+        // An injected clock an hour behind the system's: its deadline, read on the system clock, passed long ago.
+        // The request must still be sent: the transport is given the time left on the resolver's clock.
+        let clock = ManualClock(start: .now - .seconds(3600))
         let subject = try Subject(kind)
         let resolver = resolver(subject, clock: clock.linkClock, timeout: .seconds(10))
         let finished = Tally()

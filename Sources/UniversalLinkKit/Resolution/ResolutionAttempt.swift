@@ -65,7 +65,8 @@ struct ResolutionAttempt: Sendable {
             allowsLocalAddresses: configuration.policy.allowsLocalHosts,
             allowsReusedConnection: attempt == 1
         )
-        request.deadline = deadline.instant
+        // The transport keeps the system's clock, which an injected clock need not follow: hand it the time left.
+        request.deadline = ContinuousClock.now + (deadline.instant - clock.now)
         guard let onStep else { return try await transport.send(request, maxBodyBytes: configuration.maxBodyBytes) }
         onStep(.requestSent(attempt: attempt, url: url.redacted))
         let sent = clock.now

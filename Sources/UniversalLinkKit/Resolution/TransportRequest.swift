@@ -46,6 +46,9 @@ public struct TransportRequest: Sendable, Hashable {
     /// The instant after which the request must not be sent: the resolution's deadline. A transport that queues
     /// requests (for a connection slot) drops one whose deadline passed before it started, so no click is counted
     /// for a caller that was already answered. `nil` (the default): none.
+    ///
+    /// It is an instant of the system's `ContinuousClock` (the clock a transport's own timers keep), never of an
+    /// injected ``LinkClock``: the resolver translates its deadline into time left on its clock.
     public var deadline: ContinuousClock.Instant?
 
     /// Creates a request.
