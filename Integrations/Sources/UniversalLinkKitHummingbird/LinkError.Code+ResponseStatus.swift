@@ -30,7 +30,7 @@ extension LinkError.Code {
         case .hostNotAllowed: .forbidden
         case .missingDestination: .notFound
         case .timeout: .gatewayTimeout
-        case .shuttingDown, .cancelled: .serviceUnavailable
+        case .shuttingDown, .cancelled, .claimStoreUnavailable: .serviceUnavailable
         case .network, .httpStatus, .invalidResponse, .responseTooLarge, .unsafeLink: .badGateway
         default: .badGateway
         }

@@ -67,9 +67,11 @@ public struct LinkEventLogger: Sendable {
     /// The level an event of this kind is logged at.
     ///
     /// - Parameter kind: The event's kind.
-    /// - Returns: `debug` for decisions and results, `trace` for the steps in between.
+    /// - Returns: `warning` for a failed claim store, `debug` for decisions and results, `trace` for the steps in
+    ///   between.
     public static func level(for kind: LinkEvent.Kind) -> Logger.Level {
         switch kind {
+        case .claimStoreFailed: .warning
         case .coalesced, .refused, .retrying, .resolved, .failed, .routed, .opened: .debug
         default: .trace
         }

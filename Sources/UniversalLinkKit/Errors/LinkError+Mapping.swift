@@ -125,6 +125,15 @@ extension LinkError {
     }
 
     /// A resolution ended by the manager's shutdown.
+    /// The shared claim store failed and the policy is to reject: nothing was sent.
+    static func claimStoreUnavailable(_ url: URL, _ error: any Error) -> LinkError {
+        LinkError(
+            code: .claimStoreUnavailable,
+            message: "The link \(url.redactedString) was not resolved: the shared claim store failed (\(error)); retry later.",
+            underlyingError: error
+        )
+    }
+
     static func cancelledByShutdown(_ url: URL) -> LinkError {
         LinkError(
             code: .cancelled,

@@ -79,6 +79,7 @@ extension LinkError {
             case cancelled
             case notPubWebLink
             case shuttingDown
+            case claimStoreUnavailable
         }
 
         let storage: Storage
@@ -110,6 +111,9 @@ extension LinkError {
         public static var notPubWebLink: Self { .init(.notPubWebLink) }
         /// The manager is shutting down and takes no new links: no request was made.
         public static var shuttingDown: Self { .init(.shuttingDown) }
+        /// The shared ``ClaimStore`` could not be reached or failed, and ``ClaimStoreFailurePolicy/reject`` is
+        /// configured: nothing was sent, so no click was counted.
+        public static var claimStoreUnavailable: Self { .init(.claimStoreUnavailable) }
 
         /// The code's name, spelled as its static member: `"hostNotAllowed"`, `"timeout"`, ...
         public var description: String {
@@ -125,12 +129,22 @@ extension LinkError {
             case .cancelled: "cancelled"
             case .notPubWebLink: "notPubWebLink"
             case .shuttingDown: "shuttingDown"
+            case .claimStoreUnavailable: "claimStoreUnavailable"
             }
         }
 
         /// The stable integer used as `NSError.code` (1 = `hostNotAllowed` ... 9 = `cancelled`, 10 = `notPubWebLink`,
         /// 11 = `shuttingDown`).
         public var rawValue: Int { storage.rawValue }
+
+        /// The code with a ``rawValue``, for reading one back from storage.
+        ///
+        /// - Parameter rawValue: A code's ``rawValue``.
+        /// - Returns: `nil` when no code has it.
+        public init?(rawValue: Int) {
+            guard let storage = Storage(rawValue: rawValue) else { return nil }
+            self.storage = storage
+        }
     }
 }
 

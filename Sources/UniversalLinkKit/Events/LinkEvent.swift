@@ -21,6 +21,7 @@ public struct LinkEvent: Sendable, Hashable, CustomStringConvertible {
             case resolved, failed
             case delivered, held, released
             case routed, opened
+            case claimStoreFailed
         }
 
         let storage: Storage
@@ -59,6 +60,9 @@ public struct LinkEvent: Sendable, Hashable, CustomStringConvertible {
         public static var routed: Self { .init(.routed) }
         /// ``LinkEvent/target`` was handed to the opener.
         public static var opened: Self { .init(.opened) }
+        /// The shared ``ClaimStore`` failed for the link; ``LinkEvent/reason`` is the store's error, and what the
+        /// manager did follows ``ClaimStoreFailurePolicy``.
+        public static var claimStoreFailed: Self { .init(.claimStoreFailed) }
 
         /// The kind's name, spelled as its static member: `"received"`, `"requestSent"`, ...
         public var description: String {
@@ -77,6 +81,7 @@ public struct LinkEvent: Sendable, Hashable, CustomStringConvertible {
             case .released: "released"
             case .routed: "routed"
             case .opened: "opened"
+            case .claimStoreFailed: "claimStoreFailed"
             }
         }
     }

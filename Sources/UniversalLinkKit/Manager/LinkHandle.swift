@@ -45,7 +45,7 @@ public struct LinkHandle: Sendable {
         get async {
             guard let pending else { return immediate }
             var outcome = await pending.value
-            outcome.isDuplicate = isDuplicate
+            outcome.isDuplicate = outcome.isDuplicate || isDuplicate
             return outcome
         }
     }

@@ -21,6 +21,11 @@ extension LinkManager {
         /// Receives a ``LinkEvent`` for every step of every link, for logs and metrics. Default `nil`: no event is
         /// built.
         public var eventHandler: LinkEventHandler?
+        /// Claims shared with the other replicas of a fleet, so a click is counted once across them. Default `nil`:
+        /// this process's claims alone, at no added cost. See ``ClaimStore``.
+        public var claimStore: (any ClaimStore)?
+        /// What happens when ``claimStore`` fails. Default ``ClaimStoreFailurePolicy/resolveLocally``.
+        public var claimStoreFailure: ClaimStoreFailurePolicy = .resolveLocally
 
         /// Creates a configuration.
         ///
@@ -71,5 +76,10 @@ extension LinkManager {
             get { resolution.timeout }
             set { resolution.timeout = newValue }
         }
+
+        /// How long a claim in ``claimStore`` holds when its holder publishes nothing: the resolution's time
+        /// allowed and 2 s more, so a live holder is never taken over, and a dead one's click is taken over soon
+        /// after its deadline.
+        public var claimLease: Duration { resolution.timeout + .seconds(2) }
     }
 }

@@ -55,6 +55,8 @@ public final class LinkManager: Sendable {
     private let executeFlag: Mutex<Bool>
     /// The transport the manager created, which its shutdown releases.
     private let ownedTransport: (any LinkTransport)?
+    /// The fleet step, when a ``Configuration/claimStore`` is set.
+    private let shared: SharedClaims?
 
     /// Creates a manager.
     ///
@@ -102,9 +104,15 @@ public final class LinkManager: Sendable {
             center: notificationCenter, startsPaused: configuration.startsPaused, events: configuration.eventHandler)
         self.registry = ActivationRegistry(window: configuration.duplicateWindow)
         self.dispatcher = LinkDispatcher(router: router, opener: opener)
-        self.events = EventReporter(handler: configuration.eventHandler)
+        let events = EventReporter(handler: configuration.eventHandler)
+        self.events = events
         self.clock = clock
         self.executeFlag = Mutex(configuration.executeRsysWebURL)
+        self.shared = configuration.claimStore.map {
+            SharedClaims(
+                store: $0, failure: configuration.claimStoreFailure, lease: configuration.claimLease, clock: clock,
+                events: events)
+        }
     }
 
     /// Whether hyperlinks tapped in in-app messages (and push URLs on pub-web links) are resolved and notified
@@ -160,7 +168,7 @@ public final class LinkManager: Sendable {
         guard let pending = handle.pending else { return await handle.outcome }
         switch await pending.wait(until: limit, clock: clock) {
         case var .value(outcome):
-            outcome.isDuplicate = handle.isDuplicate
+            outcome.isDuplicate = outcome.isDuplicate || handle.isDuplicate
             return outcome
         case .deadline:
             throw .waitTimedOut(url)
@@ -293,13 +301,9 @@ public final class LinkManager: Sendable {
         // task to run it on. A tapped link is user-initiated work: it must not queue behind the host's background
         // jobs.
         let task = Task(priority: .userInitiated) { [self] in
-            let link: ResolvedLink
-            do throws(LinkError) {
-                link = try await resolver.resolve(flight.url, until: deadline, onStep: events.steps(of: flight.url))
-            } catch {
-                link = ResolvedLink(requestedURL: flight.url, isPubWeb: true, error: error)
-            }
-            finish(flight, with: link)
+            guard let shared else { return finish(flight, with: await resolveHere(flight, deadline)) }
+            let result = await shared.resolve(flight, deadline: deadline) { await resolveHere(flight, deadline) }
+            finish(flight, with: result.link, isDuplicate: result.isDuplicate)
         }
         // At the deadline the callers get their answer even when the transport ignores the task's cancellation.
         // The action runs on the clock's one scheduler task, which must never wait for host code (observers,
@@ -318,12 +322,22 @@ public final class LinkManager: Sendable {
     }
 
     /// Ends a flight once: reports it, delivers its link, releases its claim and hands the outcome to its callers.
-    private func finish(_ flight: Flight, with link: ResolvedLink) {
+    private func resolveHere(_ flight: Flight, _ deadline: Deadline) async -> ResolvedLink {
+        do throws(LinkError) {
+            return try await resolver.resolve(flight.url, until: deadline, onStep: events.steps(of: flight.url))
+        } catch {
+            return ResolvedLink(requestedURL: flight.url, isPubWeb: true, error: error)
+        }
+    }
+
+    /// Ends `flight` with `link`, once. `isDuplicate`: another process of the fleet resolved the click.
+    private func finish(_ flight: Flight, with link: ResolvedLink, isDuplicate: Bool = false) {
         let (won, ticket) = flight.finish()
         guard won else { return }
         if let ticket { clock.scheduler.cancel(ticket) }
         events.finished(link, duration: clock.now - flight.startedAt)
-        let outcome = deliver(link)
+        var outcome = deliver(link)
+        outcome.isDuplicate = isDuplicate
         registry.complete(flight.identity, now: clock.now)
         flight.pending.complete(outcome)
     }

@@ -1,0 +1,97 @@
+import Foundation
+
+/// The fleet step of a resolution: this process's winning activation of a click claims it in a ``ClaimStore``, and
+/// resolves it only when no other process has it.
+///
+/// Invariant: it calls `resolve` at most once, and only while it holds a won claim, or when the store failed and the
+/// policy is ``ClaimStoreFailurePolicy/resolveLocally``. It returns by the deadline as long as the store honours
+/// cancellation; the manager's deadline action answers the callers at the deadline whatever the store does.
+struct SharedClaims: Sendable {
+    /// What the step gave: the link, and whether it came from another process (a duplicate of its click).
+    struct Result {
+        var link: ResolvedLink
+        var isDuplicate: Bool
+    }
+
+    let store: any ClaimStore
+    let failure: ClaimStoreFailurePolicy
+    let lease: Duration
+    let clock: LinkClock
+    let events: EventReporter
+
+    /// Resolves `flight` once across the fleet.
+    ///
+    /// - Parameters:
+    ///   - flight: This process's flight of the click.
+    ///   - deadline: The resolution's deadline.
+    ///   - resolve: Resolves the link here (sends the request).
+    /// - Returns: The link, resolved here or by another process.
+    func resolve(
+        _ flight: Flight, deadline: Deadline, here resolve: () async -> ResolvedLink
+    ) async -> Result {
+        let url = flight.url
+        while true {
+            if Task.isCancelled || clock.now >= deadline.instant { return Result(link: timedOut(flight, deadline), isDuplicate: false) }
+            let claim: SharedClaim
+            do {
+                claim = try await store.claim(flight.identity, lease: lease)
+            } catch {
+                return await failed(error, flight, resolve: resolve)
+            }
+            switch claim {
+            case let .settled(outcome):
+                events.emit(.coalesced, url, reason: "resolved by another process")
+                return Result(link: outcome.resolvedLink(for: url), isDuplicate: true)
+            case let .won(ticket):
+                let link = await resolve()
+                await settle(link, flight: flight, ticket: ticket)
+                return Result(link: link, isDuplicate: false)
+            case .heldElsewhere:
+                let timeLeft = deadline.instant - clock.now
+                guard timeLeft > .zero else { return Result(link: timedOut(flight, deadline), isDuplicate: false) }
+                do {
+                    if let outcome = try await store.awaitOutcome(of: flight.identity, within: timeLeft) {
+                        events.emit(.coalesced, url, reason: "resolved by another process")
+                        return Result(link: outcome.resolvedLink(for: url), isDuplicate: true)
+                    }
+                    // The holder's lease ended with no outcome: claim again, and take the click over if it is free.
+                } catch is CancellationError {
+                    return Result(link: timedOut(flight, deadline), isDuplicate: false)
+                } catch {
+                    return await failed(error, flight, resolve: resolve)
+                }
+            }
+        }
+    }
+
+    /// Publishes a resolution's outcome, or releases the claim when the resolution was cut short by this process
+    /// (shutdown, cancellation), so another process need not wait for the lease.
+    private func settle(_ link: ResolvedLink, flight: Flight, ticket: ClaimTicket) async {
+        do {
+            switch link.error?.code {
+            case .cancelled?, .shuttingDown?:
+                try await store.release(flight.identity, ticket: ticket)
+            default:
+                try await store.publish(SharedOutcome(link), of: flight.identity, ticket: ticket)
+            }
+        } catch {
+            // The callers here have their answer; the other processes' joiners take the click over after the lease.
+            events.emit(.claimStoreFailed, flight.url, reason: String(describing: error))
+        }
+    }
+
+    private func failed(_ error: any Error, _ flight: Flight, resolve: () async -> ResolvedLink) async -> Result {
+        events.emit(.claimStoreFailed, flight.url, reason: String(describing: error))
+        if failure == .reject {
+            return Result(
+                link: ResolvedLink(requestedURL: flight.url, isPubWeb: true, error: .claimStoreUnavailable(flight.url, error)),
+                isDuplicate: false)
+        }
+        return Result(link: await resolve(), isDuplicate: false)
+    }
+
+    private func timedOut(_ flight: Flight, _ deadline: Deadline) -> ResolvedLink {
+        let error = LinkError.resolution(DeadlineExceeded(), url: flight.url, allowed: deadline.allowed, maxBodyBytes: 0)
+        return ResolvedLink(requestedURL: flight.url, isPubWeb: true, error: error)
+    }
+}
