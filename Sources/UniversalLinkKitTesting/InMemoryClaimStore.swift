@@ -13,8 +13,8 @@ import UniversalLinkKit
 /// configuration.claimStore = store
 /// let replicaA = LinkManager(configuration: configuration, transport: transport)
 /// let replicaB = LinkManager(configuration: configuration, transport: transport)
-/// async let a = replicaA.resolve(link)
-/// async let b = replicaB.resolve(link)
+/// async let a = replicaA.resolve(url)
+/// async let b = replicaB.resolve(url)
 /// _ = try await (a, b)  // one request, the same answer; one of the two is a duplicate
 /// ```
 ///
