@@ -96,7 +96,7 @@ static size_t on_header(char *data, size_t size, size_t count, void *user) {
     ulk_transfer *t = user;
     size_t length = size * count;
     t->head_total += length;
-    if (t->head_total > t->header_cap) { t->over_cap = 1; return 0; }
+    if (t->head_total > t->header_cap) { t->head_over_cap = 1; return 0; }
     if (ascii_prefix(data, length, "HTTP/")) {
         // A new answer (after a 1xx, or the first): its headers replace the previous ones.
         const char *space = memchr(data, ' ', length);

@@ -138,6 +138,9 @@ final class CurlMulti: Sendable {
 
     /// What a finished transfer amounts to. Nothing is retried here: a request that got a status line was answered.
     static func outcome(_ t: ulk_transfer, code: Int32) -> Result<TransportResponse, TransportError> {
+        if t.head_over_cap != 0 {
+            return .failure(TransportError(.headersTooLarge, detail: "header block over \(t.header_cap) bytes, transfer stopped"))
+        }
         if t.over_cap != 0 {
             return .failure(TransportError(.bodyTooLarge, detail: "answer over \(t.cap) bytes, transfer stopped"))
         }

@@ -20,7 +20,8 @@ typedef struct ulk_transfer {
     long long deadline_ns; // CLOCK_MONOTONIC instant after which the request is not sent; 0 for none
     int deadline_passed;  // the pre-request callback refused to send after the deadline
     int address_mismatch; // the connection did not go to the pinned address
-    int over_cap;         // body or header block over its cap
+    int over_cap;         // body over its cap
+    int head_over_cap;    // header block over its cap
     int encoded;          // a 2xx answer with a Content-Encoding other than identity
     int finished_early;   // a non-2xx answer: its body is not needed, the transfer stopped at its first byte
     long long content_length; // -1 when absent
