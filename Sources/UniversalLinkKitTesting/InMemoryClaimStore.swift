@@ -3,7 +3,7 @@ import Synchronization
 internal import _LinkKitLocking
 import UniversalLinkKit
 
-/// A ``ClaimStore`` in memory, shared by the managers of one process: a fleet of replicas inside one test.
+/// A `ClaimStore` in memory, shared by the managers of one process: a fleet of replicas inside one test.
 ///
 /// Give two managers the same store and they coalesce a click as two replicas on a shared PostgreSQL store do:
 ///
@@ -52,7 +52,7 @@ public final class InMemoryClaimStore: ClaimStore {
     ///
     /// - Parameters:
     ///   - window: How long a published outcome answers later claims of its click. Default 2 s, as
-    ///     ``LinkManager/Configuration/duplicateWindow``.
+    ///     `LinkManager.Configuration.duplicateWindow`.
     ///   - clock: The clock of leases and the window. Default the system's.
     public init(window: Duration = .seconds(2), clock: LinkClock = .continuous) {
         self.window = window
