@@ -68,6 +68,40 @@ struct LinkServiceFleetTests {
     }
 
     @Test(.timeLimit(.minutes(2)))
+    func threeReplicasAnswer1000DistinctLinksInOneBurstWithOneUpstreamRequestEach() async throws {
+        let stub = try ResponseHandlerStub()
+        defer { stub.shutdown() }
+        // Each link's own destinations, named after its query.
+        stub.setResponder { request in
+            let id = request.query ?? ""
+            return .json(ResponseHandlerStub.Link(webLinkUrl: "https://www.example.com/\(id)", mobileDeepLinkUrl: "example-app://\(id)").json)
+        }
+        let database = try await PostgresTestDatabase.createDatabase()
+        let replicas = try (0..<3).map { _ in try ServiceProcess(environment: Self.environment(database: database)) }
+        defer { replicas.forEach { $0.stop() } }
+        var ports: [Int] = []
+        for replica in replicas { ports.append(try await replica.port()) }
+
+        let answers = try await withThrowingTaskGroup(of: (Int, Int, String).self) { group in
+            for index in 0..<1000 {
+                let port = ports[index % ports.count]
+                let link = stub.url("/pub/acc?_ri_=n\(index)").absoluteString
+                group.addTask {
+                    let (status, body) = try await Self.resolve(port: port, link: link)
+                    return (index, status, body)
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(stub.requestCount == 1000)
+        #expect(Set(stub.requests.map(\.target)).count == 1000)
+        for (index, status, body) in answers {
+            #expect(status == 200)
+            #expect(try Self.destination(body)["deep"] == "example-app://_ri_=n\(index)", "\(body)")
+        }
+    }
+
+    @Test(.timeLimit(.minutes(2)))
     func whenTheWinnerIsKilledMidRequestAnotherReplicaAnswersWithinLeasePlusDeadline() async throws {
         let stub = try ResponseHandlerStub(links: ServiceFixture.links)
         defer { stub.shutdown() }
