@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "UniversalLinkKitHummingbird", targets: ["UniversalLinkKitHummingbird"]),
         .library(name: "UniversalLinkKitPostgres", targets: ["UniversalLinkKitPostgres"]),
         .executable(name: "link-service", targets: ["LinkService"]),
+        .executable(name: "claims-benchmark", targets: ["ClaimsBenchmark"]),
     ],
     dependencies: [
         .package(name: "UniversalLinkKit", path: ".."),
@@ -97,6 +98,16 @@ let package = Package(
             dependencies: [
                 "UniversalLinkKitHummingbird",
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The cost of shared claims next to in-process ones (issue 17); built by CI, run by hand under with-postgres.
+        .executableTarget(
+            name: "ClaimsBenchmark",
+            dependencies: [
+                "UniversalLinkKitPostgres",
+                .product(name: "UniversalLinkKit", package: "UniversalLinkKit"),
+                .product(name: "UniversalLinkKitTesting", package: "UniversalLinkKit"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         .testTarget(

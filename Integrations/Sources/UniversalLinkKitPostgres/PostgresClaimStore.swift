@@ -99,7 +99,14 @@ public final class PostgresClaimStore: ClaimStore {
     /// - Returns: 64 hex digits.
     public func rowKey(of click: ClickIdentity) -> String {
         let code = HMAC<SHA256>.authenticationCode(for: Data(click.key.utf8), using: SymmetricKey(data: configuration.secret))
-        return code.map { String(format: "%02x", $0) }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        var hex: [UInt8] = []
+        hex.reserveCapacity(64)
+        for byte in code {
+            hex.append(digits[Int(byte >> 4)])
+            hex.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: hex, as: UTF8.self)
     }
 
     /// Creates the table if missing: one versioned, idempotent migration, serialised across processes by an
@@ -113,21 +120,15 @@ public final class PostgresClaimStore: ClaimStore {
         let client = client
         let logger = logger
         let table = configuration.tableName
-        try await run("migrate", within: limit) {
+        // The transaction wraps what its closure throws: it returns the version found, and the check is made here.
+        let found = try await run("migrate", within: limit) { () async throws -> Int in
             try await client.withTransaction(logger: logger) { connection in
                 try await connection.query(PostgresQuery(unsafeSQL: schema.lock), logger: logger)
                 try await connection.query(PostgresQuery(unsafeSQL: schema.createVersions), logger: logger)
                 let rows = try await connection.query(PostgresQuery(unsafeSQL: schema.readVersion, binds: Self.binds(table)), logger: logger)
                 var current = 0
                 for try await version in rows.decode(Int.self) { current = version }
-                if current > ClaimSchema.version {
-                    throw PostgresClaimStoreError(
-                        code: .schemaTooNew,
-                        message: "table \(table) has schema version \(current), this library knows \(ClaimSchema.version):"
-                            + " upgrade this process, or give it another table"
-                    )
-                }
-                guard current < ClaimSchema.version else { return }
+                guard current < ClaimSchema.version else { return current }
                 for statement in schema.createTable {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
@@ -135,7 +136,15 @@ public final class PostgresClaimStore: ClaimStore {
                 binds.append(table)
                 binds.append(ClaimSchema.version)
                 try await connection.query(PostgresQuery(unsafeSQL: schema.recordVersion, binds: binds), logger: logger)
+                return ClaimSchema.version
             }
+        }
+        if found > ClaimSchema.version {
+            throw PostgresClaimStoreError(
+                code: .schemaTooNew,
+                message: "table \(table) has schema version \(found), this library knows \(ClaimSchema.version):"
+                    + " upgrade this process, or give it another table"
+            )
         }
     }
 

@@ -223,6 +223,17 @@ struct PostgresClaimStoreTests {
         }
     }
 
+    @Test func aTableMigratedByANewerLibraryIsRefusedWithSchemaTooNew() async throws {
+        let table = PostgresTestDatabase.uniqueTable()
+        try await PostgresTestDatabase.withClients { clients in
+            let store = try await PostgresTestDatabase.store(clients[0], table: table)
+            try await clients[0].query("UPDATE ulk_schema_versions SET version = 99 WHERE table_name = \(table)")
+            let error = await #expect(throws: PostgresClaimStoreError.self) { try await store.migrate() }
+            #expect(error?.code == .schemaTooNew)
+            #expect(error?.message.contains("upgrade this process") == true)
+        }
+    }
+
     @Test func anUnreachableDatabaseFailsAClaimPromptlyInsteadOfHanging() async throws {
         // A port nothing listens on, and one that accepts connections but never answers.
         let silent = try SilentListener()

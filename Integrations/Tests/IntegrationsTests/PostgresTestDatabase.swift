@@ -48,7 +48,10 @@ enum PostgresTestDatabase {
     static func store(
         _ client: PostgresClient, table: String, configure: (inout PostgresClaimStore.Configuration) -> Void = { _ in }
     ) async throws -> PostgresClaimStore {
-        var configuration = PostgresClaimStore.Configuration(secret: secret, tableName: table)
+        // Generous limits: a loaded 2-core machine can hold a statement for over a second, and a store that gives up
+        // then is the designed fallback, not what these tests are about (the outage tests set their own).
+        var configuration = PostgresClaimStore.Configuration(
+            secret: secret, duplicateWindow: .seconds(60), tableName: table, operationTimeout: .seconds(10))
         configure(&configuration)
         let store = try PostgresClaimStore(client: client, configuration: configuration)
         try await store.migrate()
