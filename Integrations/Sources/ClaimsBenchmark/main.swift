@@ -1,7 +1,7 @@
 // `claims-benchmark`: the cost of sharing click claims through PostgreSQL, next to claims kept in the process
 // (issue 17). Needs a database: run it under the throwaway cluster,
 //
-//     Integrations/Scripts/with-postgres swift run -c release --package-path Integrations claims-benchmark [N]
+//     Integrations/Scripts/with-postgres swift run -c release --package-path Integrations claims-benchmark [N] [TABLE]
 //
 // It prints p50 / p90 / p99 of: a claim + publish of a new click (what a replica's winner adds), a claim of a click
 // settled by another (what a duplicate costs), and a LinkManager resolution of a new link against the loopback
@@ -17,6 +17,8 @@ guard let url = ProcessInfo.processInfo.environment["ULK_TEST_POSTGRES_URL"] els
     exit(2)
 }
 let count = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 2000
+// The default table's statements are prepared once per connection; another table's are planned on every run.
+let table = CommandLine.arguments.dropFirst(2).first ?? PostgresClaimStore.Configuration.defaultTableName
 
 func report(_ name: String, _ samples: [Duration]) {
     let sorted = samples.sorted()
@@ -45,7 +47,7 @@ let running = Task { await client.run() }
 let store = try PostgresClaimStore(
     client: client,
     configuration: .init(
-        secret: Array("claims-benchmark-secret-0123456789".utf8), duplicateWindow: .seconds(600), tableName: "ulk_bench_claims"))
+        secret: Array("claims-benchmark-secret-0123456789".utf8), duplicateWindow: .seconds(600), tableName: table))
 try await store.migrate()
 let run = UUID().uuidString.prefix(8)
 let outcome = SharedOutcome(deepLinkURL: URL(string: "example-app://products/1"), webLinkURL: URL(string: "https://www.example.com/products/1"))

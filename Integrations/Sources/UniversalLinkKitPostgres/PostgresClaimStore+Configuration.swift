@@ -4,6 +4,9 @@ extension PostgresClaimStore {
     ///
     /// Every replica of a fleet must use the same ``secret``, ``duplicateWindow`` and ``tableName``.
     public struct Configuration: Sendable {
+        /// The default ``tableName``, `ulk_claims`, whose statements are prepared once per connection.
+        public static let defaultTableName = "ulk_claims"
+
         /// The fewest bytes a ``secret`` may have.
         public static let minimumSecretLength = 16
 
@@ -14,7 +17,8 @@ extension PostgresClaimStore {
         /// default duplicate window). Rows are deleted after it.
         public var duplicateWindow: Duration
         /// The table of claims: a plain lowercase SQL identifier (`[a-z_][a-z0-9_]*`, at most 63 characters).
-        /// Default `ulk_claims`.
+        /// Default `ulk_claims` (``defaultTableName``), whose statements are prepared once per connection; another
+        /// table's are planned on every run (about 0.25 ms more per statement on loopback).
         public var tableName: String
         /// The longest one statement may take before the store gives up with
         /// ``PostgresClaimStoreError/Code/timedOut``, so that a database that is down or unreachable fails a
@@ -48,7 +52,7 @@ extension PostgresClaimStore {
         public init(
             secret: some Sequence<UInt8>,
             duplicateWindow: Duration = .seconds(2),
-            tableName: String = "ulk_claims",
+            tableName: String = defaultTableName,
             operationTimeout: Duration = .seconds(1),
             pollInterval: Duration = .milliseconds(5),
             maximumPollInterval: Duration = .milliseconds(25),

@@ -190,8 +190,8 @@ public final class PostgresClaimStore: ClaimStore {
                 // A row committed by another claim while this statement waited on it is invisible to the statement's
                 // snapshot: read it again, and claim again if it has gone (expired and reclaimed meanwhile).
                 for _ in 0..<3 {
-                    let rows = try await client.query(PostgresQuery(unsafeSQL: schema.claim, binds: claimBinds))
-                    for try await row in rows.decode((String, Bool, String?, String?, Int?, String?, Int?).self) {
+                    let rows = try await schema.rows(ClaimRowStatement(binds: claimBinds), sql: \.claim, client: client)
+                    for row in rows {
                         switch row.0 {
                         case "won":
                             return .won(ClaimTicket(token: token.uuidString, isTakeover: row.1))
@@ -242,10 +242,11 @@ public final class PostgresClaimStore: ClaimStore {
         binds.append(outcome.errorCode?.rawValue)
         binds.append(outcome.errorMessage)
         binds.append(outcome.statusCode)
-        let query = PostgresQuery(unsafeSQL: schema.publish, binds: binds)
+        let statement = PublishRowStatement(binds: binds)
         let client = client
+        let schema = schema
         let stored = try await run("publish", within: configuration.operationTimeout) {
-            try await client.query(query).collect().count == 1
+            try await schema.rows(statement, sql: \.publish, client: client).count == 1
         }
         if !stored { metrics.fenced.increment() }
     }
@@ -262,10 +263,11 @@ public final class PostgresClaimStore: ClaimStore {
         var binds = PostgresBindings()
         binds.append(rowKey(of: click))
         binds.append(token)
-        let query = PostgresQuery(unsafeSQL: schema.release, binds: binds)
+        let statement = ReleaseRowStatement(binds: binds)
         let client = client
+        let schema = schema
         try await run("release", within: configuration.operationTimeout) {
-            _ = try await client.query(query).collect()
+            _ = try await schema.rows(statement, sql: \.release, client: client)
         }
     }
 
@@ -311,8 +313,7 @@ public final class PostgresClaimStore: ClaimStore {
     }
 
     private static func read(_ key: String, client: PostgresClient, schema: ClaimSchema) async throws -> RowState? {
-        let rows = try await client.query(PostgresQuery(unsafeSQL: schema.read, binds: binds(key)))
-        for try await row in rows.decode((Bool, Bool, Bool, String?, String?, Int?, String?, Int?).self) {
+        for row in try await schema.rows(ReadRowStatement(binds: binds(key)), sql: \.read, client: client) {
             let (settled, leaseLive, windowLive) = (row.0, row.1, row.2)
             if !windowLive { return .free }
             if settled { return .settled(outcome(row.3, row.4, row.5, row.6, row.7)) }
