@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
 #include <time.h>
 
 // Option, info and message numbers from curl.h (stable ABI since their introduction).
@@ -14,7 +15,7 @@ enum {
     OPT_FRESH_CONNECT = 74, OPT_FORBID_REUSE = 75, OPT_HTTPGET = 80, OPT_HTTP_VERSION = 84, OPT_NOSIGNAL = 99,
     OPT_PRIVATE = 10103, OPT_HEADERFUNCTION = 20079, OPT_HTTP_TRANSFER_DECODING = 157,
     OPT_HTTP_CONTENT_DECODING = 158, OPT_PROTOCOLS = 181, OPT_REDIR_PROTOCOLS = 182, OPT_RESOLVE = 10203, OPT_CONNECT_TO = 10243,
-    OPT_PREREQFUNCTION = 20312, OPT_PREREQDATA = 10313,
+    OPT_PREREQFUNCTION = 20312, OPT_PREREQDATA = 10313, OPT_OPENSOCKETFUNCTION = 20163, OPT_OPENSOCKETDATA = 10164,
     INFO_PRIVATE = 0x100000 + 21,
     MOPT_MAXCONNECTS = 6, MOPT_MAX_HOST_CONNECTIONS = 7, MOPT_MAX_TOTAL_CONNECTIONS = 13,
     MSG_DONE = 1, PROTO_HTTP = 1, PROTO_HTTPS = 2, HTTP_VERSION_1_1 = 2, GLOBAL_DEFAULT = 3,
@@ -96,7 +97,7 @@ static size_t on_header(char *data, size_t size, size_t count, void *user) {
     ulk_transfer *t = user;
     size_t length = size * count;
     t->head_total += length;
-    if (t->head_total > t->header_cap) { t->over_cap = 1; return 0; }
+    if (t->head_total > t->header_cap) { t->head_over_cap = 1; return 0; }
     if (ascii_prefix(data, length, "HTTP/")) {
         // A new answer (after a 1xx, or the first): its headers replace the previous ones.
         const char *space = memchr(data, ' ', length);
@@ -206,9 +207,22 @@ static long long monotonic_ns(void) {
     return (long long)now.tv_sec * 1000000000LL + now.tv_nsec;
 }
 
+// curl.h's `struct curl_sockaddr` (stable since 7.17.1).
+typedef struct { int family; int socktype; int protocol; unsigned int addrlen; struct sockaddr addr; } curl_sockaddr;
+
+// The transfer's first connection attempt: it no longer waits for a connection slot.
+static int on_opensocket(void *user, int purpose, curl_sockaddr *address) {
+    (void)purpose;
+    ulk_transfer *t = user;
+    if (!t->started_ns) t->started_ns = monotonic_ns();
+    return socket(address->family, address->socktype | SOCK_CLOEXEC, address->protocol);
+}
+
 static int on_prerequest(void *user, char *primary_ip, char *local_ip, int primary_port, int local_port) {
     (void)local_ip; (void)primary_port; (void)local_port;
     ulk_transfer *t = user;
+    // On a reused connection, the first moment it had a connection.
+    if (!t->started_ns) t->started_ns = monotonic_ns();
     if (t->deadline_ns && monotonic_ns() >= t->deadline_ns) {
         // It waited past its caller's deadline (for a connection slot, say): a click must not be counted for a
         // caller that was already answered.
@@ -239,6 +253,7 @@ ulk_transfer *ulk_transfer_create(const char *url, const char *const *header_lin
     t->header_cap = header_cap;
     t->max_sends = 1;
     t->content_length = -1;
+    t->created_ns = monotonic_ns();
     if (send_within_ns >= 0) t->deadline_ns = monotonic_ns() + send_within_ns;
     if (pinned && !(t->pinned = strdup(pinned))) { api.easy_cleanup(t->easy); free(t); return NULL; }
     for (int i = 0; i < header_count; i++) t->headers = api.slist_append(t->headers, header_lines[i]);
@@ -264,6 +279,8 @@ ulk_transfer *ulk_transfer_create(const char *url, const char *const *header_lin
     failed |= api.easy_setopt(e, OPT_HEADERDATA, t);
     failed |= api.easy_setopt(e, OPT_ERRORBUFFER, t->error);
     failed |= api.easy_setopt(e, OPT_PRIVATE, t);
+    failed |= api.easy_setopt(e, OPT_OPENSOCKETFUNCTION, on_opensocket);
+    failed |= api.easy_setopt(e, OPT_OPENSOCKETDATA, t);
     if (connect_to) {
         t->connect_to = api.slist_append(NULL, connect_to);
         failed |= api.easy_setopt(e, OPT_CONNECT_TO, t->connect_to);

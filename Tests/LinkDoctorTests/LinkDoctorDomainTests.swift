@@ -74,8 +74,8 @@ struct LinkDoctorDomainTests {
         }
     }
 
-    /// A header block over the transport's cap makes the answer unreadable, like a body over 128 KB: the
-    /// well-known location is reported, and the file the root location serves is still the one checked.
+    /// A header block over the transport's cap makes the answer unreadable: the well-known location is reported as
+    /// what it is (not as a file over 128 KB), and the file the root location serves is still the one checked.
     @Test func anAnswerOverTheCapAtTheWellKnownLocationStillLetsTheRootFileBeChecked() async throws {
         let standIns = try StandIns(clean: false)
         let padding = (0..<8).map { ("X-Padding-\($0)", String(repeating: "a", count: 10_000)) }
@@ -86,10 +86,26 @@ struct LinkDoctorDomainTests {
         standIns.cdnFiles.serve(Fixtures.responsysAASA, at: AssociationFileServer.cdnPath(for: standIns.domain))
         let findings = await standIns.doctor().checkDomain(standIns.check(apps: [Fixtures.app, Fixtures.otherApp]))
         // The root file was read: it names one of the two apps.
-        #expect(findings.codes == ["aasa.tooLarge", "aasa.appMissing"], "\(findings)")
+        #expect(findings.codes == ["aasa.headersTooLarge", "aasa.appMissing"], "\(findings)")
         #expect(findings.first?.subject == standIns.url(AssociationFileServer.wellKnownPath))
-        #expect(findings.first?.message.contains("header block") == true)
+        #expect(findings.first?.message.contains("header block over the transport's cap") == true)
+        #expect(findings.first?.message.contains("128 KB") == false)
         #expect(findings.last?.subject == standIns.url(AssociationFileServer.rootPath))
+    }
+
+    @Test func aHeaderBlockOverTheCapIsItsOwnFindingForEveryFile() async throws {
+        let standIns = try StandIns(clean: false)
+        let padding = (0..<8).map { ("X-Padding-\($0)", String(repeating: "a", count: 10_000)) }
+        let oversized = Behavior.status(
+            200, headers: [("Content-Type", "application/json")] + padding, body: Fixtures.responsysAASA)
+        // The only location that answers 200 does so with huge headers: no file is read, and none is called large.
+        standIns.files.answer(oversized, at: AssociationFileServer.wellKnownPath)
+        standIns.files.answer(oversized, at: AssociationFileServer.assetLinksPath)
+        let findings = await standIns.doctor().checkDomain(standIns.check(android: true))
+        #expect(findings.codes.contains("aasa.headersTooLarge"), "\(findings.codes)")
+        #expect(findings.codes.contains("assetlinks.headersTooLarge"), "\(findings.codes)")
+        #expect(!findings.codes.contains("aasa.tooLarge"))
+        #expect(!findings.codes.contains("assetlinks.tooLarge"))
     }
 
     /// A keep-alive connection the server closed without `Connection: close` fails the next request sent on it

@@ -61,10 +61,23 @@ final class StandIns: Sendable {
         cdn.shutdown()
     }
 
-    func doctor(timeout: Duration = .seconds(30)) -> LinkDoctor {
-        LinkDoctor(configuration: .init(
-            timeout: timeout, policy: ResolutionPolicy(allowsHTTP: true, allowsLocalHosts: true),
-            appleCDNBaseURL: cdn.baseURL))
+    /// A clock whose time never moves: no fetch deadline (the doctor's timeout, Android's 5 s verifier wait, a
+    /// campaign's budget) ever fires, so only the stand-ins' answers end a fetch. Time is not what these tests are
+    /// about, and a full parallel run under a sanitizer can hold a loopback answer for longer than 5 s. A test about
+    /// a deadline gives the doctor a clock of its own.
+    static let frozen: LinkClock = {
+        let start = ContinuousClock.now
+        return LinkClock(now: { start }, sleep: { _ in
+            while true { try await Task.sleep(for: .seconds(3600)) }
+        })
+    }()
+
+    func doctor(timeout: Duration = .seconds(30), clock: LinkClock = StandIns.frozen) -> LinkDoctor {
+        LinkDoctor(
+            configuration: .init(
+                timeout: timeout, policy: ResolutionPolicy(allowsHTTP: true, allowsLocalHosts: true),
+                appleCDNBaseURL: cdn.baseURL),
+            clock: clock)
     }
 
     func check(

@@ -43,3 +43,31 @@ struct ConsoleOutputTests {
         #expect(missing.stderr.contains("cannot open '/nonexistent/aasa.json': No such file or directory"))
     }
 }
+
+/// The console never echoes a URL's user name or password: not from the input, a notification, the opener or a JSON
+/// line, on standard output or standard error.
+struct ConsoleCredentialTests {
+    static let link = "https://alice:s3cret-pw@news.example.com/pub/acc?_ri_=X&contact=bob@example.com"
+
+    @Test(arguments: [
+        ["resolve", Self.link], ["resolve", "--json", Self.link],
+        ["inapp", Self.link], ["inapp", "--json", Self.link],
+        ["push", #"{"u":"\#(Self.link)"}"#], ["push", "--json", #"{"u":"\#(Self.link)"}"#],
+    ])
+    func noCommandPrintsTheCredentialsOfALink(arguments: [String]) async throws {
+        let result = try await HostProcess.run(arguments)
+        let printed = result.stdout + result.stderr
+        #expect(!printed.contains("s3cret-pw"), "\(arguments): \(printed)")
+        #expect(!printed.contains("alice"), "\(arguments): \(printed)")
+        // The link is still shown, credentials masked, and the query's own `@` is kept.
+        #expect(printed.contains("***@news.example.com"), "\(arguments): \(printed)")
+    }
+
+    @Test func aUserNameAloneOrSeveralAtSignsAreMaskedToo() async throws {
+        let result = try await HostProcess.run(["inapp", "https://alice@x@news.example.com/pub/acc", "ftp://alice:pw@files.example.com/"])
+        let printed = result.stdout + result.stderr
+        #expect(!printed.contains("alice"), "\(printed)")
+        #expect(printed.contains("https://***@news.example.com/pub/acc"), "\(printed)")
+        #expect(printed.contains("ftp://***@files.example.com/"), "\(printed)")
+    }
+}

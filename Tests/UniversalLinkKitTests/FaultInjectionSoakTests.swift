@@ -43,7 +43,7 @@ struct FaultInjectionSoakTests {
               expected: .responseTooLarge, requests: 1...1),
         // Exactly the resolver's two attempts through `CurlTransport`. Through URLSession, FoundationNetworking's
         // libcurl re-sends a request whose reused keep-alive connection died before any status line, and a reset can
-        // kill several pooled connections in a row (README, "The resolution"); repeats still add none (checked below).
+        // kill several pooled connections in a row (Documentation.docc/TheResolution.md); repeats still add none (checked below).
         Fault(name: "drop", weight: 6, behavior: .dropConnection, expected: .network, requests: 2...2,
               resentByURLSession: true),
         Fault(name: "reset", weight: 6, behavior: .resetConnection, expected: .network, requests: 2...2,

@@ -202,3 +202,23 @@ struct HostileServerTests {
         #expect(ordinary - alone < Self.stopLimit, "alone \(aloneSamples), in the burst \(ordinary)")
     }
 }
+
+/// A header block over the transport's cap is reported as what it is, not as a body over the body cap.
+struct HeaderBlockCapTests {
+    @Test func aHeaderBlockOverTheCapIsHeadersTooLargeNotBodyTooLarge() async throws {
+        let stub = try ResponseHandlerStub()
+        defer { stub.shutdown() }
+        let line = ("X-Pad", String(repeating: "a", count: 1000))
+        stub.setDefaultBehavior(.status(200, headers: Array(repeating: line, count: 200), body: "{}"))
+        let transport = try #require(CurlTransport.make(configuration: .init(maxHeaderBytes: 64 * 1024)))
+        let request = TransportRequest(url: stub.url("/pub/acc?_ri_=headers"), allowsLocalAddresses: true)
+        let error = await #expect(throws: TransportError.self) { try await transport.send(request, maxBodyBytes: 1 << 20) }
+        #expect(error?.kind == .headersTooLarge)
+        #expect(error?.detail.contains("header block over 65536 bytes") == true)
+        // Under the cap, the same answer is read.
+        let roomy = try #require(CurlTransport.make(configuration: .init(maxHeaderBytes: 1 << 20)))
+        #expect(try await roomy.send(request, maxBodyBytes: 1 << 20).statusCode == 200)
+        transport.shutdown()
+        roomy.shutdown()
+    }
+}

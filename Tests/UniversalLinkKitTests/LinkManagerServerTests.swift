@@ -235,7 +235,8 @@ struct LinkManagerServerTests {
             let handle = fixture.manager.handle(UserActivity(browsingWeb: other))
             let done = DispatchSemaphore(value: 0)
             Task { _ = await handle.outcome; done.signal() }
-            waited.withTrackedLock { $0 = done.wait(timeout: .now() + 10) == .success }
+            // A deadlock detector, not a timing: generous for a loaded machine.
+            waited.withTrackedLock { $0 = done.wait(timeout: .now() + 120) == .success }
         }
         defer { fixture.center.removeObserver(token) }
         _ = try await fixture.manager.resolve(Self.appLink)

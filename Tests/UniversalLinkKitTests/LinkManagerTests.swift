@@ -27,6 +27,9 @@ struct LinkManagerTests {
         init(transport: ScriptedTransport = ScriptedTransport(fallback: { _ in .json(LinkManagerTests.both) }),
              configure: (inout LinkManager.Configuration) -> Void = { _ in }) {
             var configuration = LinkManager.Configuration()
+            // Time is not what these tests are about: a deadline a loaded machine cannot reach (a full parallel
+            // run under a sanitizer can hold a task for more than the default 10 s). Tests about deadlines set one.
+            configuration.timeout = .seconds(3600)
             configure(&configuration)
             self.recorder = NotificationRecorder(center: center)
             self.transport = transport
@@ -121,8 +124,8 @@ struct LinkManagerTests {
             if ResolvedLink(notification: note)?.requestedURL == slowURL {
                 entered.continuation.yield()
                 // Blocks until the test has the other link's outcome; the old broadcaster held its lock here, so
-                // that outcome could not come and this would give up after 10 s.
-                _ = release.wait(timeout: .now() + 10)
+                // that outcome could not come and this would give up (after 120 s: a deadlock detector, not a timing).
+                _ = release.wait(timeout: .now() + 120)
             }
         }
         defer { fixture.center.removeObserver(token) }

@@ -30,7 +30,7 @@ struct ResolutionStepTests {
         let kinds = steps.all.map { step -> String in
             switch step {
             case .requestSent(let attempt, _): "sent \(attempt)"
-            case .answered(let attempt, let status, _, _): "answered \(attempt) \(status)"
+            case .answered(let attempt, let status, _, _, _): "answered \(attempt) \(status)"
             case .retrying: "retrying"
             case .redirected(let url): "redirected \(url.path())"
             case .requestFailed(let attempt, let kind): "failed \(attempt) \(kind)"

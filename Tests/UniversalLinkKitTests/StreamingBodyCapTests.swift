@@ -11,8 +11,9 @@ import UniversalLinkKitTesting
 ///
 /// The endless bodies are paced (64 KiB every 0.3 s). An unpaced endless body on loopback makes FoundationNetworking
 /// keep the cancelled transfer running for seconds, stalling every other request of the test process (see the
-/// README's observed facts); the pace changes nothing about what is checked: the body never ends, so only a cap
-/// applied while receiving can produce `responseTooLarge` before the 60 s deadline.
+/// limits of `URLSessionTransport` on Linux in Documentation.docc/TheResolution.md); the pace changes nothing about
+/// what is checked: the body never ends, so only a cap applied while receiving can produce `responseTooLarge` before
+/// the 60 s deadline.
 struct StreamingBodyCapTests {
     static let endless = Behavior.trickle(bytesPerChunk: 1 << 20, interval: 0.3, then: .chunkedBody(bytes: 64 << 30))
 

@@ -29,7 +29,7 @@ struct URLSessionTransportLimitTests {
 
     @Test func aContentLengthOverTheCapIsRefusedAtTheHeaders() async throws {
         // 16 MiB, not 1 GiB: FoundationNetworking may read a cancelled fast body on, stalling every URLSession of
-        // the test process meanwhile (README, "Known limit of the Linux transport").
+        // the test process meanwhile (Documentation.docc/TheResolution.md, "Limits of `URLSessionTransport` on Linux").
         let (result, stub) = try await send(.hugeBody(bytes: 16 << 20))
         defer { stub.shutdown() }
         if case .failure(let error) = result {

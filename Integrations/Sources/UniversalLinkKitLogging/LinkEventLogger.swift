@@ -26,8 +26,8 @@ public import UniversalLinkKit
 ///   ``UniversalLinkKit/LinkEvent/Kind/opened``.
 ///
 /// A kind added to `LinkEvent` later is logged at `trace`. Metadata keys (set only when the event carries the
-/// field): `link.event` (the kind), `link.url`, `link.attempt`, `link.status`, `link.bytes`, `link.duration`
-/// (seconds, as a decimal), `link.error` (the `LinkError.Code`), `link.target`, `link.reason`.
+/// field): `link.event` (the kind), `link.url`, `link.attempt`, `link.status`, `link.bytes`, `link.duration` and
+/// `link.connection_wait` (seconds, as decimals), `link.error` (the `LinkError.Code`), `link.target`, `link.reason`.
 ///
 /// URLs are logged without user, password, query or fragment (`https://news.example.com/pub/acc?…`): a tracking
 /// link's query identifies the recipient. ``logsFullURLs`` keeps query and fragment, for local debugging.
@@ -92,6 +92,7 @@ public struct LinkEventLogger: Sendable {
         if let status = event.statusCode { metadata["link.status"] = .string(String(status)) }
         if let bytes = event.bytes { metadata["link.bytes"] = .string(String(bytes)) }
         if let duration = event.duration { metadata["link.duration"] = .string(Self.seconds(duration)) }
+        if let wait = event.connectionWait { metadata["link.connection_wait"] = .string(Self.seconds(wait)) }
         if let code = event.errorCode { metadata["link.error"] = .string(code.description) }
         if let target = event.target { metadata["link.target"] = .string(target.loggedString(full: fullURLs)) }
         if let reason = event.reason { metadata["link.reason"] = .string(reason) }

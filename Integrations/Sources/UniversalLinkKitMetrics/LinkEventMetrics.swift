@@ -15,6 +15,7 @@ public import UniversalLinkKit
 /// | --- | --- | --- | --- |
 /// | `ulk_links_total` | counter | `outcome`: `resolved` or the `LinkError.Code` (`timeout`, `hostNotAllowed`, ...) | every resolution that ended (``UniversalLinkKit/LinkEvent/Kind/resolved``, ``UniversalLinkKit/LinkEvent/Kind/failed``) and every link refused before any request (``UniversalLinkKit/LinkEvent/Kind/refused``); not the duplicates |
 /// | `ulk_resolution_duration_seconds` | timer | none | the whole resolution, request(s) and retry included, success or failure |
+/// | `ulk_connection_wait_seconds` | timer | none | how long each answered request waited for a connection slot before it started (``UniversalLinkKit/LinkEvent/connectionWait``, measured by `CurlTransport`); growing figures mean the per-host connection limit is the bottleneck |
 /// | `ulk_requests_total` | counter | `status`: the HTTP status code (`200`, `503`, ...) | every answer with a status line (``UniversalLinkKit/LinkEvent/Kind/answered``) |
 /// | `ulk_retries_total` | counter | none | every retry (``UniversalLinkKit/LinkEvent/Kind/retrying``) |
 /// | `ulk_coalesced_total` | counter | none | every activation that joined another of the same click (``UniversalLinkKit/LinkEvent/Kind/coalesced``): no request |
@@ -26,6 +27,8 @@ public struct LinkEventMetrics: Sendable {
     public static let linksLabel = "ulk_links_total"
     /// The label of the resolution timer.
     public static let durationLabel = "ulk_resolution_duration_seconds"
+    /// The label of the connection-slot wait timer.
+    public static let connectionWaitLabel = "ulk_connection_wait_seconds"
     /// The label of the counter of answers, dimension `status`.
     public static let requestsLabel = "ulk_requests_total"
     /// The label of the retry counter.
@@ -35,6 +38,7 @@ public struct LinkEventMetrics: Sendable {
 
     private let factory: any MetricsFactory
     private let duration: CoreMetrics.Timer
+    private let connectionWait: CoreMetrics.Timer
     private let retries: Counter
     private let coalesced: Counter
 
@@ -44,6 +48,7 @@ public struct LinkEventMetrics: Sendable {
     public init(factory: any MetricsFactory = MetricsSystem.factory) {
         self.factory = factory
         self.duration = CoreMetrics.Timer(label: Self.durationLabel, dimensions: [], factory: factory)
+        self.connectionWait = CoreMetrics.Timer(label: Self.connectionWaitLabel, dimensions: [], factory: factory)
         self.retries = Counter(label: Self.retriesLabel, dimensions: [], factory: factory)
         self.coalesced = Counter(label: Self.coalescedLabel, dimensions: [], factory: factory)
     }
@@ -65,6 +70,7 @@ public struct LinkEventMetrics: Sendable {
         case .refused:
             countLink(outcome: event.errorCode?.description ?? "refused")
         case .answered:
+            if let wait = event.connectionWait { connectionWait.recordNanoseconds(Self.nanoseconds(wait)) }
             if let status = event.statusCode {
                 Counter(label: Self.requestsLabel, dimensions: [("status", String(status))], factory: factory).increment()
             }

@@ -28,7 +28,9 @@ struct LinkEventMetricsTests {
         handler(LinkEvent(.requestSent, url: Self.url, attempt: 1))
         handler(LinkEvent(.answered, url: Self.url, attempt: 1, statusCode: 503, bytes: 0, duration: .milliseconds(5)))
         handler(LinkEvent(.retrying, url: Self.url, attempt: 1, duration: .milliseconds(250), reason: "503"))
-        handler(LinkEvent(.answered, url: Self.url, attempt: 2, statusCode: 200, bytes: 80, duration: .milliseconds(5)))
+        handler(LinkEvent(
+            .answered, url: Self.url, attempt: 2, statusCode: 200, bytes: 80, duration: .milliseconds(5),
+            connectionWait: .milliseconds(3)))
         handler(LinkEvent(.coalesced, url: Self.url))
         handler(LinkEvent(.coalesced, url: Self.url))
 
@@ -36,6 +38,8 @@ struct LinkEventMetricsTests {
         #expect(try metrics.expectCounter("ulk_requests_total", [("status", "200")]).totalValue == 1)
         #expect(try metrics.expectCounter("ulk_retries_total").totalValue == 1)
         #expect(try metrics.expectCounter("ulk_coalesced_total").totalValue == 2)
+        // Only the answer that measured its wait for a connection slot records one.
+        #expect(try metrics.expectTimer("ulk_connection_wait_seconds").values == [3_000_000])
         #expect(throws: (any Error).self) { try metrics.expectCounter("ulk_links_total", [("outcome", "resolved")]) }
     }
 

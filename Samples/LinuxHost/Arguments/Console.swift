@@ -90,7 +90,62 @@ enum Console {
     }
 
     /// Writes all of `text` with as few `write(2)` calls as the descriptor allows; ends the process on failure.
+    /// `text` with the user name and password of every URL in it replaced by `***`: the console never echoes
+    /// credentials, whether they came from the input, a notification or a JSON line (where `/` may be `\/`).
+    ///
+    /// One pass over the text: after each `://` (or `:\/\/`), the run up to the first `/`, `\`, `?`, `#`,
+    /// white space or quote is the authority, and the part of it before its last `@` is the user information.
+    static func withoutCredentials(_ text: String) -> String {
+        guard text.utf8.contains(UInt8(ascii: "@")) else { return text }
+        let bytes = Array(text.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            var authorityStart: Int?
+            if bytes[index] == UInt8(ascii: ":") {
+                if index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "/"), bytes[index + 2] == UInt8(ascii: "/") {
+                    authorityStart = index + 3
+                } else if index + 4 < bytes.count, bytes[index + 1...index + 4].elementsEqual("\\/\\/".utf8) {
+                    authorityStart = index + 5
+                }
+            }
+            guard let start = authorityStart else {
+                out.append(bytes[index])
+                index += 1
+                continue
+            }
+            var end = start
+            var lastAt: Int?
+            while end < bytes.count, !Self.endsAuthority(bytes[end]) {
+                if bytes[end] == UInt8(ascii: "@") { lastAt = end }
+                end += 1
+            }
+            out.append(contentsOf: bytes[index..<start])
+            if let lastAt {
+                out.append(contentsOf: "***".utf8)
+                out.append(contentsOf: bytes[lastAt..<end])
+            } else {
+                out.append(contentsOf: bytes[start..<end])
+            }
+            index = end
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func endsAuthority(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "/"), UInt8(ascii: "\\"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: " "),
+             UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "<"),
+             UInt8(ascii: ">"):
+            true
+        default:
+            false
+        }
+    }
+
     private static func write(_ text: String, to descriptor: Int32) {
+        let text = withoutCredentials(text)
         var failure: Int32 = closedAtStart.contains(descriptor) ? EBADF : 0
         if failure == 0 {
             failure = text.utf8.withContiguousStorageIfAvailable { writeAll($0, to: descriptor) }

@@ -21,6 +21,8 @@ extension LinkDoctor {
         switch answer {
         case .file(let file):
             response = file
+        case .tooLarge(.headerBlock):
+            return [Self.oversize(.headerBlock, "assetlinks", url, then: "Android cannot verify the domain.")]
         case .tooLarge:
             return [Finding(
                 code: .assetlinksTooLarge, severity: .error, subject: subject,

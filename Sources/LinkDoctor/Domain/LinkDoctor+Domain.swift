@@ -58,16 +58,11 @@ extension LinkDoctor {
         wellKnown: (url: URL, answer: Answer), root: (url: URL, answer: Answer), into findings: inout [Finding]
     ) -> (url: URL, answer: Answer)? {
         if case .file = wellKnown.answer { return wellKnown }
-        if case .tooLarge = wellKnown.answer, case .file = root.answer {
-            // An answer over the cap is unreadable, whatever made it so (a body over 128 KB, or a header block
-            // over the transport's cap, which the transport reports alike): say so, and still check the file
+        if case .tooLarge(let part) = wellKnown.answer, case .file = root.answer {
+            // An answer over the cap is unreadable, whatever made it so: say which part, and still check the file
             // the root location serves, instead of hiding it behind the unreadable one.
-            findings.append(Finding(
-                code: .aasaTooLarge, severity: .error, subject: wellKnown.url.absoluteString,
-                message: "\(wellKnown.url.absoluteString) \(wellKnown.answer.summary): a body over Apple's limit of "
-                    + "128 KB (\(Self.aasaSizeLimit) bytes) or a header block over the transport's cap; no device "
-                    + "reads it. \(root.url.absoluteString) serves a file, checked below: serve that one at "
-                    + "\(wellKnown.url.path()) with short headers."))
+            findings.append(Self.oversize(part, "aasa", wellKnown.url, then: "\(root.url.absoluteString) serves a "
+                + "file, checked below: serve that one at \(wellKnown.url.path())."))
             return root
         }
         if wellKnown.answer.servesFile { return wellKnown }
@@ -91,6 +86,23 @@ extension LinkDoctor {
                 + "\(root.url.absoluteString) \(root.answer.summary). Serve it with status 200, over https, without "
                 + "redirects, at \(wellKnown.url.path()); until then every link opens the browser."))
         return nil
+    }
+
+    /// `PREFIX.tooLarge` or `PREFIX.headersTooLarge` for a location whose answer went over a cap.
+    static func oversize(_ part: Answer.Oversize, _ prefix: String, _ url: URL, then: String) -> Finding {
+        let subject = url.absoluteString
+        switch part {
+        case .headerBlock:
+            return Finding(
+                code: Finding.Code("\(prefix).headersTooLarge"), severity: .error, subject: subject,
+                message: "\(subject) answers with a header block over the transport's cap, so its body is never read "
+                    + "(whatever its size); look for a server or CDN rule that adds huge headers or cookies. \(then)")
+        case .body:
+            let limit = prefix == "aasa" ? "Apple's limit of 128 KB (\(aasaSizeLimit) bytes)" : "the 1 MiB read cap"
+            return Finding(
+                code: Finding.Code("\(prefix).tooLarge"), severity: .error, subject: subject,
+                message: "\(subject) answers with a body over \(limit); no device reads it. \(then)")
+        }
     }
 
     /// `PREFIX.redirect` or `PREFIX.status` for a location that answered but not with the file.
@@ -117,6 +129,10 @@ extension LinkDoctor {
         _ origin: (url: URL, answer: Answer), check: DomainCheck, host: String, into findings: inout [Finding]
     ) -> AppSiteAssociation? {
         let subject = origin.url.absoluteString
+        if case .tooLarge(.headerBlock) = origin.answer {
+            findings.append(Self.oversize(.headerBlock, "aasa", origin.url, then: "Until then every link opens the browser."))
+            return nil
+        }
         guard case .file(let response) = origin.answer, response.body.count <= Self.aasaSizeLimit else {
             findings.append(Finding(
                 code: .aasaTooLarge, severity: .error, subject: subject,

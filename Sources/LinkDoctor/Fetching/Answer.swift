@@ -6,7 +6,7 @@ enum Answer: Sendable {
     /// `200` with a body within the cap.
     case file(TransportResponse)
     /// `200` with a body over the cap.
-    case tooLarge
+    case tooLarge(Oversize)
     /// A 3xx, with its `Location` when it had one.
     case redirect(status: Int, location: String?)
     /// Any other status.
@@ -24,7 +24,7 @@ enum Answer: Sendable {
             case 300..<400: self = .redirect(status: response.statusCode, location: response.headerField("Location"))
             default: self = .status(response.statusCode)
             }
-        case .tooLarge: self = .tooLarge
+        case .tooLarge(let part): self = .tooLarge(part)
         case .refused(let reason): self = .refused(reason)
         case .failed(let reason): self = .failed(reason)
         }
@@ -42,11 +42,20 @@ enum Answer: Sendable {
     var summary: String {
         switch self {
         case .file: "answers 200"
-        case .tooLarge: "answers with more than the cap allows (its body or its header block)"
+        case .tooLarge(.body): "answers with a body over the cap"
+        case .tooLarge(.headerBlock): "answers with a header block over the transport's cap"
         case .redirect(let status, let location): "answers \(status) to \(location ?? "no Location")"
         case .status(let status): "answers \(status)"
         case .failed(let reason): "could not be reached (\(reason))"
         case .refused(let reason): "was not fetched (\(reason))"
         }
+    }
+
+    /// Which part of an answer went over its cap.
+    enum Oversize: Sendable, Hashable {
+        /// The body: over the file's size limit.
+        case body
+        /// The header block: over the transport's cap, so the body was never read.
+        case headerBlock
     }
 }

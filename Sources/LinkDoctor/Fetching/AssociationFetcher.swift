@@ -16,7 +16,7 @@ struct AssociationFetcher: Sendable {
         /// A status line and a body within the cap arrived.
         case answered(TransportResponse)
         /// The body was larger than the cap.
-        case tooLarge
+        case tooLarge(Answer.Oversize)
         /// The policy refused the URL; nothing was sent.
         case refused(String)
         /// No usable answer: the connection failed, or the deadline passed.
@@ -33,7 +33,7 @@ struct AssociationFetcher: Sendable {
     /// - Parameters:
     ///   - url: The file's URL.
     ///   - userAgent: The `User-Agent` to send.
-    ///   - maxBodyBytes: The cap; a longer body is ``Outcome/tooLarge``.
+    ///   - maxBodyBytes: The cap; a longer body is ``Outcome/tooLarge(_:)``.
     ///   - limit: A shorter wait of the fetcher being imitated (Android's verifier: 5 s), if any.
     /// - Returns: The outcome; never throws.
     func fetch(_ url: URL, userAgent: String, maxBodyBytes: Int, limit: Duration? = nil) async -> Outcome {
@@ -54,9 +54,11 @@ struct AssociationFetcher: Sendable {
                     return try await transport.send(fresh, maxBodyBytes: maxBodyBytes)
                 }
             }
-            return response.body.count > maxBodyBytes ? .tooLarge : .answered(response)
+            return response.body.count > maxBodyBytes ? .tooLarge(.body) : .answered(response)
         } catch let error as TransportError where error.kind == .bodyTooLarge {
-            return .tooLarge
+            return .tooLarge(.body)
+        } catch let error as TransportError where error.kind == .headersTooLarge {
+            return .tooLarge(.headerBlock)
         } catch is DeadlineExceeded {
             return .failed("no answer within \(wait.roundedText)")
         } catch {

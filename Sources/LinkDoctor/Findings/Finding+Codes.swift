@@ -11,6 +11,9 @@ extension Finding.Code {
     public static var aasaContentType: Self { Self("aasa.contentType") }
     /// `aasa.tooLarge`: The file is over Apple's 128 KB limit.
     public static var aasaTooLarge: Self { Self("aasa.tooLarge") }
+    /// `aasa.headersTooLarge`: A location answers with a header block over the transport's cap, so its body is never
+    /// read (whatever its size).
+    public static var aasaHeadersTooLarge: Self { Self("aasa.headersTooLarge") }
     /// `aasa.invalid`: The file has errors as `linux-host aasa check` reports them, with their key paths.
     public static var aasaInvalid: Self { Self("aasa.invalid") }
     /// `aasa.lint`: The file has warnings as `linux-host aasa check` reports them (a warning, never an error).
@@ -35,6 +38,9 @@ extension Finding.Code {
     public static var assetlinksContentType: Self { Self("assetlinks.contentType") }
     /// `assetlinks.tooLarge`: The Android file is over the 1 MiB read cap.
     public static var assetlinksTooLarge: Self { Self("assetlinks.tooLarge") }
+    /// `assetlinks.headersTooLarge`: The Android file's location answers with a header block over the transport's
+    /// cap, so its body is never read.
+    public static var assetlinksHeadersTooLarge: Self { Self("assetlinks.headersTooLarge") }
     /// `assetlinks.invalid`: The Android file is not a JSON array of statements.
     public static var assetlinksInvalid: Self { Self("assetlinks.invalid") }
     /// `assetlinks.packageMissing`: No `android_app` statement with `delegate_permission/common.handle_all_urls` names the package.

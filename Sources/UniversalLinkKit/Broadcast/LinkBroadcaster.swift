@@ -174,7 +174,7 @@ public final class LinkBroadcaster: Sendable {
                     return (next, Array(state.subscribers.values))
                 }
             guard let next else { return }
-            center.post(name: .PIORsysWebURLResolved, object: sender, userInfo: next.link.userInfo)
+            center.post(name: .PIORsysWebURLResolved, object: sender, userInfo: next.link.notificationUserInfo)
             for subscriber in next.subscribers { subscriber.yield(next.link) }
             events?(LinkEvent(.delivered, url: next.link.requestedURL))
             let flushed = state.withTrackedLock { state in

@@ -4,10 +4,17 @@ extension ResolvedLink {
     /// The notification's userInfo: URLs as `String` (absent when `nil`), the flag as `Bool`, the error as
     /// ``LinkError`` (absent when `nil`).
     public var userInfo: [String: Any] {
-        var info: [String: Any] = [
-            PIORequestedWebURL: requestedURL.absoluteString,
-            PIORequestedWebURLIsPubWebType: isPubWeb,
-        ]
+        var info = [String: Any](minimumCapacity: 5)
+        for case let (key as String, value) in notificationUserInfo.map({ ($0.key.base, $0.value) }) { info[key] = value }
+        return info
+    }
+
+    /// ``userInfo`` in the type `NotificationCenter.post` takes, built once with room for every key: handing it
+    /// the `[String: Any]` form would rebuild the dictionary with `AnyHashable` keys on every post.
+    var notificationUserInfo: [AnyHashable: Any] {
+        var info = [AnyHashable: Any](minimumCapacity: 5)
+        info[PIORequestedWebURL] = requestedURL.absoluteString
+        info[PIORequestedWebURLIsPubWebType] = isPubWeb
         if let deepLinkURL { info[PIOResolvedDeeplinkURL] = deepLinkURL.absoluteString }
         if let webLinkURL { info[PIOResolvedWeblinkURL] = webLinkURL.absoluteString }
         if let error { info[PIOErrorResolveWebURL] = error }

@@ -17,6 +17,8 @@ import Foundation
 public struct ClickIdentity: Sendable, Hashable {
     /// The normalised link text the identity compares: `scheme://host[:port]path[?query]`.
     public let key: String
+    /// The key's hash, computed once: a click's identity is hashed on every claim, join, completion and expiry.
+    private let keyHash: Int
 
     /// The identity of a link.
     ///
@@ -37,5 +39,16 @@ public struct ClickIdentity: Sendable, Hashable {
             key += query
         }
         self.key = key
+        self.keyHash = key.hashValue
+    }
+
+    /// Whether two activations are the same click: their keys are equal.
+    public static func == (lhs: ClickIdentity, rhs: ClickIdentity) -> Bool {
+        lhs.keyHash == rhs.keyHash && lhs.key == rhs.key
+    }
+
+    /// Feeds the key's hash, computed once when the identity was made.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(keyHash)
     }
 }

@@ -36,7 +36,7 @@ struct SharedClaims: Sendable {
             do {
                 claim = try await store.claim(flight.identity, lease: lease)
             } catch {
-                return await failed(error, flight, resolve: resolve)
+                return await failed(error, flight, deadline: deadline, resolve: resolve)
             }
             switch claim {
             case let .settled(outcome):
@@ -55,10 +55,8 @@ struct SharedClaims: Sendable {
                         return Result(link: outcome.resolvedLink(for: url), isDuplicate: true)
                     }
                     // The holder's lease ended with no outcome: claim again, and take the click over if it is free.
-                } catch is CancellationError {
-                    return Result(link: timedOut(flight, deadline), isDuplicate: false)
                 } catch {
-                    return await failed(error, flight, resolve: resolve)
+                    return await failed(error, flight, deadline: deadline, resolve: resolve)
                 }
             }
         }
@@ -80,7 +78,13 @@ struct SharedClaims: Sendable {
         }
     }
 
-    private func failed(_ error: any Error, _ flight: Flight, resolve: () async -> ResolvedLink) async -> Result {
+    private func failed(
+        _ error: any Error, _ flight: Flight, deadline: Deadline, resolve: () async -> ResolvedLink
+    ) async -> Result {
+        // Cancelled (the deadline passed, or shutdown): the callers have their answer; nothing may be sent now.
+        if error is CancellationError || Task.isCancelled {
+            return Result(link: timedOut(flight, deadline), isDuplicate: false)
+        }
         events.emit(.claimStoreFailed, flight.url, reason: String(describing: error))
         if failure == .reject {
             return Result(

@@ -49,6 +49,13 @@ extension LinkError {
                     + " it is not a Response Handler answer. Open the link in a browser.",
                 underlyingError: error
             )
+        case .headersTooLarge:
+            LinkError(
+                code: .responseTooLarge,
+                message: "The answer for \(shown) has a header block over the transport's cap (\(error.detail));"
+                    + " it is not a Response Handler answer. Open the link in a browser.",
+                underlyingError: error
+            )
         case .addressNotAllowed:
             LinkError(
                 code: .hostNotAllowed,

@@ -57,8 +57,10 @@ struct EventReporter: Sendable {
         switch step {
         case let .requestSent(attempt, requested):
             LinkEvent(.requestSent, url: url, attempt: attempt, target: requested == url.redacted ? nil : requested)
-        case let .answered(attempt, statusCode, bytes, duration):
-            LinkEvent(.answered, url: url, attempt: attempt, statusCode: statusCode, bytes: bytes, duration: duration)
+        case let .answered(attempt, statusCode, bytes, duration, connectionWait):
+            LinkEvent(
+                .answered, url: url, attempt: attempt, statusCode: statusCode, bytes: bytes, duration: duration,
+                connectionWait: connectionWait)
         case let .retrying(reason, after):
             LinkEvent(.retrying, url: url, attempt: 2, duration: after, reason: reason)
         case let .redirected(target):

@@ -105,6 +105,10 @@ public struct LinkEvent: Sendable, Hashable, CustomStringConvertible {
     public var reason: String?
     /// The other URL of the step: a redirect's target, the routed or opened URL (without user or password).
     public var target: URL?
+    /// For ``Kind/answered``: how long the request waited for a connection slot before it started (part of
+    /// ``duration``), when the transport measures it. A figure that grows under load says the per-host connection
+    /// limit is the bottleneck.
+    public var connectionWait: Duration?
 
     /// Creates an event.
     ///
@@ -118,6 +122,7 @@ public struct LinkEvent: Sendable, Hashable, CustomStringConvertible {
     ///   - errorCode: The failure.
     ///   - reason: Why, in words.
     ///   - target: The other URL of the step; its user and password are removed.
+    ///   - connectionWait: How long the request waited for a connection slot.
     public init(
         _ kind: Kind,
         url: URL,
@@ -127,7 +132,8 @@ public struct LinkEvent: Sendable, Hashable, CustomStringConvertible {
         duration: Duration? = nil,
         errorCode: LinkError.Code? = nil,
         reason: String? = nil,
-        target: URL? = nil
+        target: URL? = nil,
+        connectionWait: Duration? = nil
     ) {
         self.kind = kind
         self.url = url.redacted
@@ -138,6 +144,7 @@ public struct LinkEvent: Sendable, Hashable, CustomStringConvertible {
         self.errorCode = errorCode
         self.reason = reason
         self.target = target?.redacted
+        self.connectionWait = connectionWait
     }
 
     /// `"<kind> <url>"` followed by the fields that are set, for logs.
@@ -147,6 +154,7 @@ public struct LinkEvent: Sendable, Hashable, CustomStringConvertible {
         if let statusCode { text += " status=\(statusCode)" }
         if let bytes { text += " bytes=\(bytes)" }
         if let duration { text += " duration=\(duration)" }
+        if let connectionWait { text += " connectionWait=\(connectionWait)" }
         if let errorCode { text += " error=\(errorCode)" }
         if let target { text += " target=\(target.absoluteString)" }
         if let reason { text += " reason=\"\(reason)\"" }

@@ -138,6 +138,9 @@ final class CurlMulti: Sendable {
 
     /// What a finished transfer amounts to. Nothing is retried here: a request that got a status line was answered.
     static func outcome(_ t: ulk_transfer, code: Int32) -> Result<TransportResponse, TransportError> {
+        if t.head_over_cap != 0 {
+            return .failure(TransportError(.headersTooLarge, detail: "header block over \(t.header_cap) bytes, transfer stopped"))
+        }
         if t.over_cap != 0 {
             return .failure(TransportError(.bodyTooLarge, detail: "answer over \(t.cap) bytes, transfer stopped"))
         }
@@ -157,7 +160,8 @@ final class CurlMulti: Sendable {
         }
         let detail = String(cString: ulk_strerror(code)) + Self.errorText(t)
         if t.deadline_passed != 0 {
-            return .failure(TransportError(.timedOut, detail: "not sent: its deadline passed while it waited for a connection"))
+            let waited = connectionWait(t).map { " (waited \($0.rounded))" } ?? ""
+            return .failure(TransportError(.timedOut, detail: "not sent: its deadline passed while it waited for a connection\(waited)"))
         }
         if t.resend_refused != 0 {
             return .failure(TransportError(.noAnswer, detail: "the connection closed before an answer; not re-sent"))
@@ -165,6 +169,12 @@ final class CurlMulti: Sendable {
         // CURLE_OPERATION_TIMEDOUT: the request may have reached the server.
         if code == 28 { return .failure(TransportError(.timedOut, detail: detail)) }
         return .failure(TransportError(t.got_status != 0 ? .failedAfterAnswer : .noAnswer, detail: detail))
+    }
+
+    /// From the transfer's creation to its first connection attempt or its send on a reused connection.
+    private static func connectionWait(_ t: ulk_transfer) -> Duration? {
+        guard t.started_ns > 0, t.started_ns >= t.created_ns else { return nil }
+        return .nanoseconds(t.started_ns - t.created_ns)
     }
 
     private static func errorText(_ t: ulk_transfer) -> String {
@@ -187,6 +197,8 @@ final class CurlMulti: Sendable {
             }
         }
         let body = t.body.map { Data(bytes: $0, count: t.body_len) } ?? Data()
-        return TransportResponse(lowercasedHeaders: headers, statusCode: t.status, body: body)
+        var response = TransportResponse(lowercasedHeaders: headers, statusCode: t.status, body: body)
+        response.connectionWait = connectionWait(t)
+        return response
     }
 }

@@ -74,7 +74,7 @@ struct ResolutionAttempt: Sendable {
             let response = try await transport.send(request, maxBodyBytes: configuration.maxBodyBytes)
             onStep(.answered(
                 attempt: attempt, statusCode: response.statusCode, bytes: response.body.count,
-                duration: clock.now - sent))
+                duration: clock.now - sent, connectionWait: response.connectionWait))
             return response
         } catch let error as TransportError {
             onStep(.requestFailed(attempt: attempt, kind: error.kind))

@@ -5,7 +5,7 @@ package enum ResolutionStep: Sendable, Hashable {
     /// A request went to the transport (attempt 1, or 2 for the retry; redirects count their own attempts).
     case requestSent(attempt: Int, url: URL)
     /// The transport returned an answer.
-    case answered(attempt: Int, statusCode: Int, bytes: Int, duration: Duration)
+    case answered(attempt: Int, statusCode: Int, bytes: Int, duration: Duration, connectionWait: Duration? = nil)
     /// The request is sent again after `after`.
     case retrying(reason: String, after: Duration)
     /// The answer redirected to `to`, which the policy admitted.

@@ -2,7 +2,7 @@
 public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kinds of transport failure the resolver tells apart.
     public struct Kind: Sendable, Hashable, CustomStringConvertible {
-        enum Storage: Sendable, Hashable { case noAnswer, failedAfterAnswer, bodyTooLarge, timedOut, addressNotAllowed, encodedBody }
+        enum Storage: Sendable, Hashable { case noAnswer, failedAfterAnswer, bodyTooLarge, headersTooLarge, timedOut, addressNotAllowed, encodedBody }
         let storage: Storage
 
         /// No status line arrived: the connection failed, closed or reset first. Safe to retry.
@@ -11,6 +11,9 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
         public static var failedAfterAnswer: Self { .init(storage: .failedAfterAnswer) }
         /// The body exceeded the cap.
         public static var bodyTooLarge: Self { .init(storage: .bodyTooLarge) }
+        /// The answer's header block exceeded the transport's cap (``CurlTransport/Configuration/maxHeaderBytes``);
+        /// the transfer stopped there. Not retried: the server answered.
+        public static var headersTooLarge: Self { .init(storage: .headersTooLarge) }
         /// The transport's own timeout fired. Not retried: the request may have reached the server.
         public static var timedOut: Self { .init(storage: .timedOut) }
         /// The host resolves to an address the request does not allow (see
@@ -25,6 +28,7 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
             case .noAnswer: "noAnswer"
             case .failedAfterAnswer: "failedAfterAnswer"
             case .bodyTooLarge: "bodyTooLarge"
+            case .headersTooLarge: "headersTooLarge"
             case .timedOut: "timedOut"
             case .addressNotAllowed: "addressNotAllowed"
             case .encodedBody: "encodedBody"

@@ -20,8 +20,8 @@ internal import _LinkKitLocking
 /// Limits on Linux, where FoundationNetworking runs on libcurl and cannot be configured further: libcurl may
 /// re-send a request by itself when a reused connection dies before an answer, so a link can reach a resetting
 /// server more than twice, with no bound (measured: up to 7 times in bursts of 64 links after the pool was warmed;
-/// see the README's "The resolution"); FoundationNetworking inflates a compressed answer before the cap counts it; and a
-/// cancelled fast transfer may go on being read in the background. ``CurlTransport`` has none of these.
+/// see the article "The resolution, and what the policy refuses"); FoundationNetworking inflates a compressed answer
+/// before the cap counts it; and a cancelled fast transfer may go on being read in the background. ``CurlTransport`` has none of these.
 ///
 /// Create one transport and reuse it for every link: connections are kept alive between resolutions.
 public final class URLSessionTransport: LinkTransport {

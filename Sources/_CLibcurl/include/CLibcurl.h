@@ -19,8 +19,11 @@ typedef struct ulk_transfer {
     int resend_refused;   // the pre-request callback refused a re-send
     long long deadline_ns; // CLOCK_MONOTONIC instant after which the request is not sent; 0 for none
     int deadline_passed;  // the pre-request callback refused to send after the deadline
+    long long created_ns; // CLOCK_MONOTONIC instant the transfer was created (handed to the queue)
+    long long started_ns; // when it stopped waiting for a connection slot (first socket or pre-request); 0 if never
     int address_mismatch; // the connection did not go to the pinned address
-    int over_cap;         // body or header block over its cap
+    int over_cap;         // body over its cap
+    int head_over_cap;    // header block over its cap
     int encoded;          // a 2xx answer with a Content-Encoding other than identity
     int finished_early;   // a non-2xx answer: its body is not needed, the transfer stopped at its first byte
     long long content_length; // -1 when absent

@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+import UniversalLinkKitTesting
+@testable import UniversalLinkKit
+
+/// How long a request waited for a connection slot is measured by `CurlTransport` and reported on the `answered`
+/// event, so an operator can see the per-host connection limit become the bottleneck.
+struct ConnectionWaitTests {
+    @Test func aRequestQueuedBehindTheOnlySlotReportsItsWait() async throws {
+        let stub = try ResponseHandlerStub()
+        defer { stub.shutdown() }
+        // The first request holds the host's only connection for 2 s.
+        stub.setDefaultBehavior(.delay(2, then: .json(#"{"webLinkUrl":"https://www.example.com/p"}"#)))
+        let transport = try #require(CurlTransport.make(configuration: .init(maximumConnectionsPerHost: 1)))
+        defer { transport.shutdown() }
+        let first = Task {
+            try await transport.send(
+                TransportRequest(url: stub.url("/pub/acc?_ri_=first"), allowsLocalAddresses: true), maxBodyBytes: 4096)
+        }
+        #expect(await stub.waitForRequests(1, timeout: .seconds(30)))
+        let second = try await transport.send(
+            TransportRequest(url: stub.url("/pub/acc?_ri_=second"), allowsLocalAddresses: true), maxBodyBytes: 4096)
+        let firstWait = try #require(try await first.value.connectionWait)
+        let secondWait = try #require(second.connectionWait)
+        #expect(secondWait >= .milliseconds(500), "\(secondWait)")
+        #expect(firstWait < secondWait)
+        #expect(stub.requestCount == 2)
+    }
+
+    @Test func theAnsweredEventCarriesTheWait() async throws {
+        let stub = try ResponseHandlerStub(links: ["/pub/acc": .init(webLinkUrl: "https://www.example.com/p", mobileDeepLinkUrl: nil)])
+        defer { stub.shutdown() }
+        let events = Collector<LinkEvent>()
+        var configuration = LinkManager.Configuration()
+        configuration.resolution.policy = ResolutionPolicy(allowsHTTP: true, allowsLocalHosts: true)
+        configuration.eventHandler = LinkEventHandler { events.append($0) }
+        let manager = LinkManager(configuration: configuration)
+        _ = try await manager.resolve(stub.url("/pub/acc?_ri_=event"))
+        let answered = try #require(events.all.first { $0.kind == .answered })
+        let wait = try #require(answered.connectionWait)
+        #expect(wait <= (answered.duration ?? .zero) + .seconds(1))
+        #expect(answered.description.contains("connectionWait="))
+        await manager.shutdown()
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+import Synchronization
+import _LinkKitLocking
+import Testing
+import UniversalLinkKitTesting
+@testable import UniversalLinkKit
+
+/// A fleet in one process: managers sharing one ``ClaimStore`` count a click once and give every caller the same
+/// answer; leases, failures and deadlines behave as ``ClaimStore`` documents.
+struct SharedClaimsTests {
+    static let product = ResponseHandlerStub.Link(
+        webLinkUrl: "https://www.example.com/products/1234", mobileDeepLinkUrl: "example-app://products/1234")
+
+    static func configuration(
+        _ store: any ClaimStore, timeout: Duration = .seconds(10), failure: ClaimStoreFailurePolicy = .resolveLocally,
+        events: Tally? = nil
+    ) -> LinkManager.Configuration {
+        var configuration = LinkManager.Configuration()
+        configuration.resolution.policy = ResolutionPolicy(allowsHTTP: true, allowsLocalHosts: true)
+        configuration.timeout = timeout
+        configuration.claimStore = store
+        configuration.claimStoreFailure = failure
+        if let events { configuration.eventHandler = LinkEventHandler { events.add($0.kind.description) } }
+        return configuration
+    }
+
+    @Test func threeReplicasMakeOneRequestForOneClickAndGiveEveryCallerTheSameAnswer() async throws {
+        let stub = try ResponseHandlerStub(links: ["/pub/acc": Self.product])
+        defer { stub.shutdown() }
+        let store = InMemoryClaimStore()
+        let replicas = (0..<3).map { _ in LinkManager(configuration: Self.configuration(store)) }
+        let link = stub.url("/pub/acc?_ri_=fleet")
+        let outcomes = try await withThrowingTaskGroup(of: LinkOutcome.self) { group in
+            for index in 0..<60 { group.addTask { try await replicas[index % 3].resolve(link) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(stub.requestCount == 1)
+        #expect(Set(outcomes.map(\.resolvedLink?.deepLinkURL)) == [URL("example-app://products/1234")])
+        #expect(outcomes.filter { !$0.isDuplicate }.count == 1)
+        #expect(store.wonCount == 1)
+        for replica in replicas { await replica.shutdown() }
+    }
+
+    @Test func aClickResolvedByAnotherReplicaWithinTheWindowIsAnsweredWithoutARequest() async throws {
+        let stub = try ResponseHandlerStub(links: ["/pub/acc": Self.product])
+        defer { stub.shutdown() }
+        let store = InMemoryClaimStore(window: .seconds(60))
+        let first = LinkManager(configuration: Self.configuration(store))
+        let second = LinkManager(configuration: Self.configuration(store))
+        let link = stub.url("/pub/acc?_ri_=settled")
+        let original = try await first.resolve(link)
+        let again = try await second.resolve(link)
+        #expect(stub.requestCount == 1)
+        #expect(!original.isDuplicate)
+        #expect(again.isDuplicate)
+        #expect(again.resolvedLink?.deepLinkURL == original.resolvedLink?.deepLinkURL)
+        #expect(again.resolvedLink?.webLinkURL == original.resolvedLink?.webLinkURL)
+        #expect(again.resolvedLink?.requestedURL == link)
+    }
+
+    @Test func aFailedResolutionIsSharedWithItsCodeAndStatus() async throws {
+        let stub = try ResponseHandlerStub()
+        defer { stub.shutdown() }
+        stub.setDefaultBehavior(.status(404))
+        let store = InMemoryClaimStore(window: .seconds(60))
+        let link = stub.url("/pub/acc?_ri_=gone")
+        let first = LinkManager(configuration: Self.configuration(store))
+        let second = LinkManager(configuration: Self.configuration(store))
+        let original = try #require(try await first.resolve(link).resolvedLink?.error)
+        let requests = stub.requestCount
+        let shared = try #require(try await second.resolve(link).resolvedLink?.error)
+        #expect(original.code == .httpStatus)
+        #expect(shared.code == original.code)
+        #expect(shared.statusCode == 404)
+        #expect(shared.message == original.message)
+        #expect(stub.requestCount == requests)
+        #expect(store.wonCount == 1)
+    }
+
+    @Test func aDeadHoldersClickIsTakenOverWhenItsLeaseEnds() async throws {
+        let stub = try ResponseHandlerStub(links: ["/pub/acc": Self.product])
+        defer { stub.shutdown() }
+        let clock = ManualClock()
+        let store = InMemoryClaimStore(clock: clock.linkClock)
+        let link = stub.url("/pub/acc?_ri_=takeover")
+        // A replica claimed the click and died before publishing anything.
+        guard case .won = try await store.claim(ClickIdentity(link), lease: .seconds(3)) else {
+            Issue.record("the first claim must win")
+            return
+        }
+        let survivor = LinkManager(configuration: Self.configuration(store), clock: clock.linkClock)
+        let task = Task { try await survivor.resolve(link) }
+        // The survivor waits on the dead holder's lease, on the injected clock.
+        #expect(await clock.wait { _ in store.joinedCount == 1 })
+        #expect(await clock.wait { $0.pendingDeadlines >= 2 })
+        #expect(stub.requestCount == 0)
+        clock.advance(by: .seconds(3))
+        let outcome = try await task.value
+        #expect(outcome.resolvedLink?.deepLinkURL == URL("example-app://products/1234"))
+        #expect(!outcome.isDuplicate)
+        #expect(stub.requestCount == 1)
+        #expect(store.takeoverCount == 1)
+    }
+
+    @Test func aStaleHolderCannotPublishOverATakeover() async throws {
+        let clock = ManualClock()
+        let store = InMemoryClaimStore(clock: clock.linkClock)
+        let click = ClickIdentity(URL("https://news.example.com/pub/acc?_ri_=stale"))
+        guard case let .won(stale) = try await store.claim(click, lease: .seconds(1)) else { Issue.record("no win"); return }
+        clock.advance(by: .seconds(1))
+        guard case let .won(fresh) = try await store.claim(click, lease: .seconds(1)) else { Issue.record("no takeover"); return }
+        #expect(fresh.isTakeover)
+        #expect(fresh.token != stale.token)
+        try await store.publish(SharedOutcome(errorCode: .timeout), of: click, ticket: stale)
+        try await store.publish(SharedOutcome(deepLinkURL: URL("example-app://fresh")), of: click, ticket: fresh)
+        #expect(try await store.claim(click, lease: .seconds(1)) == .settled(SharedOutcome(deepLinkURL: URL("example-app://fresh"))))
+    }
+
+    @Test func aFailingStoreResolvesLocallyByDefaultAndSaysSo() async throws {
+        let stub = try ResponseHandlerStub(links: ["/pub/acc": Self.product])
+        defer { stub.shutdown() }
+        let store = InMemoryClaimStore()
+        store.isFailing = true
+        let events = Tally()
+        let manager = LinkManager(configuration: Self.configuration(store, events: events))
+        let outcome = try await manager.resolve(stub.url("/pub/acc?_ri_=down"))
+        #expect(outcome.resolvedLink?.deepLinkURL == URL("example-app://products/1234"))
+        #expect(stub.requestCount == 1)
+        #expect(events.all["claimStoreFailed", default: 0] >= 1)
+    }
+
+    @Test func aFailingStoreWithRejectSendsNothingAndAnswersClaimStoreUnavailable() async throws {
+        let stub = try ResponseHandlerStub(links: ["/pub/acc": Self.product])
+        defer { stub.shutdown() }
+        let store = InMemoryClaimStore()
+        store.isFailing = true
+        let manager = LinkManager(configuration: Self.configuration(store, failure: .reject))
+        let outcome = try await manager.resolve(stub.url("/pub/acc?_ri_=down"))
+        #expect(outcome.resolvedLink?.error?.code == .claimStoreUnavailable)
+        #expect(outcome.resolvedLink?.error?.message.contains("claim store") == true)
+        #expect(stub.requestCount == 0)
+        // The store is back: the same manager claims again, with no restart.
+        store.isFailing = false
+        let later = try await manager.resolve(stub.url("/pub/acc?_ri_=back"))
+        #expect(later.resolvedLink?.deepLinkURL == URL("example-app://products/1234"))
+        #expect(stub.requestCount == 1)
+    }
+
+    @Test func aStoreThatNeverAnswersCannotHoldACallerPastItsDeadline() async throws {
+        let clock = ManualClock()
+        let transport = ScriptedTransport()
+        var configuration = Self.configuration(HangingClaimStore(), timeout: .seconds(5))
+        configuration.resolution.policy = ResolutionPolicy()
+        let manager = LinkManager(configuration: configuration, transport: transport, clock: clock.linkClock)
+        let task = Task { try await manager.resolve(URL("https://news.example.com/pub/acc?_ri_=hang")) }
+        #expect(await clock.wait { $0.pendingDeadlines >= 1 })
+        clock.advance(by: .seconds(5))
+        let outcome = try await task.value
+        #expect(outcome.resolvedLink?.error?.code == .timeout)
+        #expect(transport.count == 0)
+    }
+
+    @Test func withoutAStoreNothingIsClaimedBeyondTheProcess() async throws {
+        let transport = ScriptedTransport(fallback: { _ in .json(LinkManagerTests.both) })
+        let manager = LinkManager(transport: transport)
+        _ = try await manager.resolve(LinkManagerTests.appLink)
+        #expect(manager.configuration.claimStore == nil)
+        #expect(transport.count == 1)
+    }
+}
+
+/// A store whose every call waits until cancelled: a database that accepted the connection and never answers.
+struct HangingClaimStore: ClaimStore {
+    func hang() async throws -> Never {
+        while true { try await Task.sleep(for: .seconds(3600)) }
+    }
+
+    func claim(_ click: ClickIdentity, lease: Duration) async throws -> SharedClaim { try await hang() }
+    func publish(_ outcome: SharedOutcome, of click: ClickIdentity, ticket: ClaimTicket) async throws { try await hang() }
+    func release(_ click: ClickIdentity, ticket: ClaimTicket) async throws { try await hang() }
+    func awaitOutcome(of click: ClickIdentity, within timeLeft: Duration) async throws -> SharedOutcome? { try await hang() }
+}
