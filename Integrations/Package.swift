@@ -12,7 +12,9 @@ let package = Package(
         .library(name: "UniversalLinkKitMetrics", targets: ["UniversalLinkKitMetrics"]),
         .library(name: "UniversalLinkKitTracing", targets: ["UniversalLinkKitTracing"]),
         .library(name: "UniversalLinkKitHummingbird", targets: ["UniversalLinkKitHummingbird"]),
+        .library(name: "UniversalLinkKitPostgres", targets: ["UniversalLinkKitPostgres"]),
         .executable(name: "link-service", targets: ["LinkService"]),
+        .executable(name: "claims-benchmark", targets: ["ClaimsBenchmark"]),
     ],
     dependencies: [
         .package(name: "UniversalLinkKit", path: ".."),
@@ -25,6 +27,10 @@ let package = Package(
         // Already in Hummingbird's graph; named because the service's code uses their types' members directly.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        // Already in postgres-nio's graph; named for HMAC-SHA256 of the claim keys.
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.25.0"),
     ],
     targets: [
         .target(
@@ -49,6 +55,19 @@ let package = Package(
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]
         ),
+        // The fleet's claim store on PostgreSQL (issue 17): a product of its own, so that only a service that shares
+        // claims pulls in postgres-nio.
+        .target(
+            name: "UniversalLinkKitPostgres",
+            dependencies: [
+                .product(name: "UniversalLinkKit", package: "UniversalLinkKit"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The routes, the status mapping, the manager's lifecycle service, the environment configuration and the
         // whole `link-service` application: a product, so that an existing Hummingbird app mounts the same routes
         // `link-service` serves, and `main` is a few lines over it.
@@ -58,6 +77,8 @@ let package = Package(
                 "UniversalLinkKitLogging",
                 "UniversalLinkKitMetrics",
                 "UniversalLinkKitTracing",
+                "UniversalLinkKitPostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "UniversalLinkKit", package: "UniversalLinkKit"),
                 .product(name: "LinkRouting", package: "UniversalLinkKit"),
@@ -79,6 +100,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The cost of shared claims next to in-process ones (issue 17); built by CI, run by hand under with-postgres.
+        .executableTarget(
+            name: "ClaimsBenchmark",
+            dependencies: [
+                "UniversalLinkKitPostgres",
+                .product(name: "UniversalLinkKit", package: "UniversalLinkKit"),
+                .product(name: "UniversalLinkKitTesting", package: "UniversalLinkKit"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
         .testTarget(
             name: "IntegrationsTests",
             dependencies: [
@@ -86,6 +117,9 @@ let package = Package(
                 "UniversalLinkKitMetrics",
                 "UniversalLinkKitHummingbird",
                 "UniversalLinkKitTracing",
+                "UniversalLinkKitPostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "UniversalLinkKit", package: "UniversalLinkKit"),
                 .product(name: "UniversalLinkKitTesting", package: "UniversalLinkKit"),

@@ -33,6 +33,9 @@ do {
 
 do {
     try await service.run()
+} catch let error as LinkServiceConfiguration.Error {
+    // The claims database unreachable at start: a configuration to fix, like any other.
+    refuse(error)
 } catch {
     logger.error("link-service stopped", metadata: ["error": .string("\(error)")])
     exit(1)

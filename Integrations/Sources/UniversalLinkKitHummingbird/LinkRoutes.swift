@@ -31,7 +31,8 @@ import UniversalLinkKitLogging
 ///   result, `{"requestedURL", "deepLinkURL", "webLinkURL", "isPubWeb", "duplicate", "route", "error"}`; `400` and
 ///   `invalidRequest` for a body that is not such an object, or is too large.
 /// - With ``Configuration/includesProbes``: `GET healthz` (liveness: `200` while the process serves) and
-///   `GET readyz` (readiness: `200` while the manager takes links, `503` from the moment its shutdown began).
+///   `GET readyz` (readiness: `200` while the manager takes links, `503` from the moment its shutdown began;
+///   ``Configuration/readinessCheck`` may add a condition).
 ///
 /// Each handled link is one `info` line, `link handled`, on the request's logger, with `link.outcome`, `link.url`
 /// (without query, fragment or credentials unless ``Configuration/logsFullURLs``), `link.duplicate`,
@@ -48,6 +49,9 @@ public struct LinkRoutes: Sendable {
         public var logsFullURLs: Bool
         /// The largest `POST resolve` body read, in bytes; a larger one is `400 invalidRequest`. Default 64 KiB.
         public var maximumBodySize: Int
+        /// A check `readyz` makes while the manager takes links (a dependency's reach, such as the claims
+        /// database): its ``Readiness`` is the answer. `nil` (the default): ready while the manager takes links.
+        public var readinessCheck: (@Sendable () async -> Readiness)?
 
         /// Creates a configuration.
         ///
@@ -56,16 +60,38 @@ public struct LinkRoutes: Sendable {
         ///   - includesProbes: Mount `healthz` and `readyz`.
         ///   - logsFullURLs: Keep the links' query and fragment in the log lines.
         ///   - maximumBodySize: The largest `POST resolve` body, in bytes.
+        ///   - readinessCheck: A check `readyz` makes while the manager takes links.
         public init(
             timeout: Duration? = nil,
             includesProbes: Bool = false,
             logsFullURLs: Bool = false,
-            maximumBodySize: Int = 64 * 1024
+            maximumBodySize: Int = 64 * 1024,
+            readinessCheck: (@Sendable () async -> Readiness)? = nil
         ) {
             self.timeout = timeout
             self.includesProbes = includesProbes
             self.logsFullURLs = logsFullURLs
             self.maximumBodySize = maximumBodySize
+            self.readinessCheck = readinessCheck
+        }
+    }
+
+    /// What a ``Configuration/readinessCheck`` found: whether to answer `readyz` `200` or `503`, and the line to
+    /// answer with.
+    public struct Readiness: Sendable, Hashable {
+        /// Whether the service should get traffic.
+        public var isReady: Bool
+        /// The body's line, such as `ready` or `claim store unreachable`.
+        public var detail: String
+
+        /// Creates a readiness.
+        ///
+        /// - Parameters:
+        ///   - isReady: Whether the service should get traffic.
+        ///   - detail: The body's line.
+        public init(isReady: Bool, detail: String) {
+            self.isReady = isReady
+            self.detail = detail
         }
     }
 
@@ -104,8 +130,12 @@ public struct LinkRoutes: Sendable {
         let manager = manager
         if configuration.includesProbes {
             group.get("healthz") { _, _ in Self.text(.ok, "ok\n") }
+            let check = configuration.readinessCheck
             group.get("readyz") { _, _ in
-                manager.isAcceptingLinks ? Self.text(.ok, "ready\n") : Self.text(.serviceUnavailable, "shutting down\n")
+                guard manager.isAcceptingLinks else { return Self.text(.serviceUnavailable, "shutting down\n") }
+                guard let check else { return Self.text(.ok, "ready\n") }
+                let readiness = await check()
+                return Self.text(readiness.isReady ? .ok : .serviceUnavailable, readiness.detail + "\n")
             }
         }
         group.get("open") { request, context in

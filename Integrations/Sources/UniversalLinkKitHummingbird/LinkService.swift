@@ -4,12 +4,14 @@ import HTTPTypes
 import LinkRouting
 public import Logging
 import NIOCore
+import PostgresNIO
 import Prometheus
 import ServiceLifecycle
 public import UnixSignals
 public import UniversalLinkKit
 import UniversalLinkKitLogging
 import UniversalLinkKitMetrics
+public import UniversalLinkKitPostgres
 import UniversalLinkKitTracing
 
 /// The whole `link-service`: a manager configured from a ``LinkServiceConfiguration``, its logs and Prometheus
@@ -25,7 +27,18 @@ import UniversalLinkKitTracing
 /// (``LinkServiceConfiguration/headerTimeout``), and at most ``LinkServiceConfiguration/maximumConnections`` open:
 /// a new connection beyond closes the oldest idle one (a `warning` line says so, at most every 10 s), so a flood of
 /// idle connections neither exhausts the file descriptors nor keeps `/healthz` out.
+///
+/// Claims: with ``LinkServiceConfiguration/postgresURL``, the manager shares click claims with every replica on
+/// that database through a ``UniversalLinkKitPostgres/PostgresClaimStore`` (``claimStore``). ``run(gracefulShutdownSignals:)``
+/// first creates the table if missing, and throws ``LinkServiceConfiguration/Error`` naming `ULK_POSTGRES_URL`
+/// when the database cannot be reached within ``startupTimeout``; `readyz` then reports the database's reach
+/// (`503` when it is unreachable and ``LinkServiceConfiguration/claimsOnFailure`` is `reject`; `200` with a note
+/// with `local`, since the service still answers), and `/metrics` has the store's `ulk_claim*` metrics.
 public struct LinkService: Sendable {
+    /// How long startup waits for the claims database before giving up.
+    public static let startupTimeout: Duration = .seconds(5)
+
+
     /// The settings.
     public let configuration: LinkServiceConfiguration
     /// The manager every request goes through.
@@ -35,6 +48,9 @@ public struct LinkService: Sendable {
     /// The service's logger: startup and shutdown lines, one `info` line per handled link, the manager's events
     /// at `debug` / `trace`.
     public let logger: Logger
+    /// The shared claim store, with ``LinkServiceConfiguration/postgresURL``.
+    public let claimStore: PostgresClaimStore?
+    private let postgres: PostgresClient?
     private let registry: PrometheusCollectorRegistry
     private let connections: ConnectionGuard
 
@@ -51,6 +67,11 @@ public struct LinkService: Sendable {
         let registry = PrometheusCollectorRegistry()
         var factory = PrometheusMetricsFactory(registry: registry)
         factory.durationHistogramBuckets[LinkEventMetrics.durationLabel] = Self.durationBuckets(deadline: configuration.timeout)
+        factory.durationHistogramBuckets[PostgresClaimStore.latencyLabel] = [
+            .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5),
+            .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250),
+            .milliseconds(500), .seconds(1),
+        ]
         let metrics = LinkEventMetrics(factory: factory)
         let events = LinkEventLogger(logger: logger, logsFullURLs: configuration.logsFullURLs)
         let spans = LinkEventTracer()
@@ -58,6 +79,30 @@ public struct LinkService: Sendable {
         var managerConfiguration = LinkManager.Configuration()
         managerConfiguration.resolution.policy.brandedDomains = configuration.resolvedHosts
         managerConfiguration.resolution.timeout = configuration.timeout
+        managerConfiguration.duplicateWindow = configuration.duplicateWindow
+        if let url = configuration.postgresURL {
+            var clientConfiguration = url.clientConfiguration
+            clientConfiguration.options.connectTimeout = .seconds(2)
+            let client = PostgresClient(configuration: clientConfiguration, backgroundLogger: logger)
+            let store: PostgresClaimStore
+            do {
+                store = try PostgresClaimStore(
+                    client: client,
+                    configuration: .init(secret: configuration.claimSecret ?? [], duplicateWindow: configuration.duplicateWindow),
+                    metrics: factory,
+                    logger: logger
+                )
+            } catch {
+                throw .init(variable: "ULK_CLAIM_SECRET", message: error.message)
+            }
+            managerConfiguration.claimStore = store
+            managerConfiguration.claimStoreFailure = configuration.claimsOnFailure
+            postgres = client
+            claimStore = store
+        } else {
+            postgres = nil
+            claimStore = nil
+        }
         if configuration.allowsLocalHosts {
             managerConfiguration.resolution.policy.allowsLocalHosts = true
             managerConfiguration.resolution.policy.allowsHTTP = true
@@ -73,7 +118,10 @@ public struct LinkService: Sendable {
         )
         routes = LinkRoutes(
             manager: manager,
-            configuration: .init(timeout: configuration.timeout, includesProbes: true, logsFullURLs: configuration.logsFullURLs)
+            configuration: .init(
+                timeout: configuration.timeout, includesProbes: true, logsFullURLs: configuration.logsFullURLs,
+                readinessCheck: claimStore.map { Self.readiness(of: $0, failure: configuration.claimsOnFailure) }
+            )
         )
         self.registry = registry
         connections = ConnectionGuard(limit: configuration.maximumConnections, logger: logger)
@@ -117,8 +165,33 @@ public struct LinkService: Sendable {
     ///
     /// - Parameter gracefulShutdownSignals: The signals that start the shutdown. Default SIGTERM and SIGINT.
     /// - Throws: What the server throws (the port taken, ...).
+    ///
+    /// With a claims database, its client runs for as long as the services do (claims are published until the
+    /// manager's shutdown is over), and the table is created first.
+    ///
+    /// - Throws: ``LinkServiceConfiguration/Error`` naming `ULK_POSTGRES_URL` when the claims database cannot be
+    ///   reached or migrated within ``startupTimeout``.
     public func run(gracefulShutdownSignals: [UnixSignal] = [.sigterm, .sigint]) async throws {
         logStartup()
+        guard let postgres, let claimStore else { return try await serve(gracefulShutdownSignals) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await postgres.run() }
+            defer { group.cancelAll() }
+            do {
+                try await claimStore.migrate(within: Self.startupTimeout)
+            } catch {
+                throw LinkServiceConfiguration.Error(
+                    variable: "ULK_POSTGRES_URL",
+                    message: "cannot use the claims database \(configuration.postgresURL?.redacted ?? "")"
+                        + " (\(error)); check that it is up and reachable and that the user may create tables"
+                )
+            }
+            logger.info("claims shared through PostgreSQL", metadata: ["claims.table": .string(claimStore.configuration.tableName)])
+            try await serve(gracefulShutdownSignals)
+        }
+    }
+
+    private func serve(_ gracefulShutdownSignals: [UnixSignal]) async throws {
         var group = ServiceGroupConfiguration(
             services: [.init(service: application), .init(service: managerService)],
             gracefulShutdownSignals: gracefulShutdownSignals,
@@ -143,12 +216,30 @@ public struct LinkService: Sendable {
                 "connections.fileDescriptorLimit": .stringConvertible(LinkServiceConfiguration.fileDescriptorLimit),
                 "connections.idleTimeout": .string(DurationText.rounded(configuration.idleTimeout)),
                 "connections.headerTimeout": .string(DurationText.rounded(configuration.headerTimeout)),
+                "claims.store": .string(configuration.postgresURL?.redacted ?? "in-process"),
+                "claims.onFailure": .string(configuration.claimsOnFailure == .reject ? "reject" : "local"),
+                "claims.duplicateWindow": .string(DurationText.rounded(configuration.duplicateWindow)),
             ]
         )
         if configuration.logsFullURLs {
             logger.warning(
                 "ULK_LOG_FULL_URLS=1: logs carry full tracking links, with the query that identifies the recipient; for local debugging only"
             )
+        }
+    }
+
+    /// `readyz` with a claim store: `503` when the database does not answer and the policy is `reject`; with
+    /// `local`, `200` and a note, since links are still resolved (a load balancer that took every replica out when the
+    /// database is down would turn a duplicate risk into an outage).
+    static func readiness(of store: PostgresClaimStore, failure: ClaimStoreFailurePolicy) -> @Sendable () async -> LinkRoutes.Readiness {
+        { () async -> LinkRoutes.Readiness in
+            do {
+                try await store.checkReachable()
+                return .init(isReady: true, detail: "ready")
+            } catch {
+                if failure == .reject { return .init(isReady: false, detail: "claim store unreachable") }
+                return .init(isReady: true, detail: "ready (claim store unreachable: resolving with local claims)")
+            }
         }
     }
 

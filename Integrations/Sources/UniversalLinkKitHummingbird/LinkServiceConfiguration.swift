@@ -1,5 +1,7 @@
 public import Foundation
 public import Logging
+public import UniversalLinkKit
+public import UniversalLinkKitPostgres
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -23,6 +25,10 @@ import Darwin
 /// | `ULK_IDLE_TIMEOUT_SECONDS` | a connection with no request in progress is closed after this | `15` |
 /// | `ULK_HEADER_TIMEOUT_SECONDS` | a request's head must arrive whole within this of its first byte | `5` |
 /// | `ULK_MAX_CONNECTIONS` | open connections at most; beyond, the oldest idle one is closed | 10 000, or the file-descriptor limit minus a reserve |
+/// | `ULK_POSTGRES_URL` | `postgres://user[:password]@host[:port]/db` (or a Unix socket directory as the host): click claims shared by every replica on that database; unreachable at start: exit 2 | none: claims stay in the process |
+/// | `ULK_CLAIM_SECRET` | the key of the click hashes in the claims table, at least 16 bytes, the same on every replica; required with `ULK_POSTGRES_URL` | none |
+/// | `ULK_CLAIMS_ON_FAILURE` | when the database fails mid-run: `local` resolves with this process's claims (duplicates across replicas possible), `reject` answers `503 claimStoreUnavailable` | `local` |
+/// | `ULK_DUPLICATE_WINDOW_SECONDS` | how long a resolved click answers its duplicates (in the process and, with `ULK_POSTGRES_URL`, fleet-wide), 0 to 3600 | `2` |
 ///
 /// Any other `ULK_` variable is refused as a probable typo.
 public struct LinkServiceConfiguration: Sendable, Hashable {
@@ -75,6 +81,14 @@ public struct LinkServiceConfiguration: Sendable, Hashable {
     /// The most connections open at once (`ULK_MAX_CONNECTIONS`); a new one beyond closes the oldest idle one, or
     /// is closed itself when every connection has a request in progress.
     public var maximumConnections: Int
+    /// The database click claims are shared through (`ULK_POSTGRES_URL`), or `nil`: claims stay in the process.
+    public var postgresURL: PostgresURL?
+    /// The key of the click hashes in the claims table (`ULK_CLAIM_SECRET`); required with ``postgresURL``.
+    public var claimSecret: [UInt8]?
+    /// What a resolution does when the claims database fails (`ULK_CLAIMS_ON_FAILURE`). Default `.resolveLocally`.
+    public var claimsOnFailure: ClaimStoreFailurePolicy
+    /// How long a resolved click answers its duplicates (`ULK_DUPLICATE_WINDOW_SECONDS`). Default 2 s.
+    public var duplicateWindow: Duration
 
     /// The hosts the manager resolves: ``brandedDomains``, or with ``allowsLocalHosts`` and no branded domains,
     /// the loopback hosts (`127.0.0.1`, `localhost`, `::1`).
@@ -98,6 +112,10 @@ public struct LinkServiceConfiguration: Sendable, Hashable {
     ///   - idleTimeout: How long a connection with no request in progress stays open.
     ///   - headerTimeout: How long a request's head may take to arrive.
     ///   - maximumConnections: The most connections open at once.
+    ///   - postgresURL: The database click claims are shared through.
+    ///   - claimSecret: The key of the click hashes, at least 16 bytes.
+    ///   - claimsOnFailure: What a resolution does when the claims database fails.
+    ///   - duplicateWindow: How long a resolved click answers its duplicates.
     public init(
         host: String = "127.0.0.1",
         port: Int = 8080,
@@ -110,7 +128,11 @@ public struct LinkServiceConfiguration: Sendable, Hashable {
         logsFullURLs: Bool = false,
         idleTimeout: Duration = .seconds(15),
         headerTimeout: Duration = .seconds(5),
-        maximumConnections: Int = 10_000
+        maximumConnections: Int = 10_000,
+        postgresURL: PostgresURL? = nil,
+        claimSecret: [UInt8]? = nil,
+        claimsOnFailure: ClaimStoreFailurePolicy = .resolveLocally,
+        duplicateWindow: Duration = .seconds(2)
     ) {
         self.host = host
         self.port = port
@@ -124,13 +146,18 @@ public struct LinkServiceConfiguration: Sendable, Hashable {
         self.idleTimeout = idleTimeout
         self.headerTimeout = headerTimeout
         self.maximumConnections = maximumConnections
+        self.postgresURL = postgresURL
+        self.claimSecret = claimSecret
+        self.claimsOnFailure = claimsOnFailure
+        self.duplicateWindow = duplicateWindow
     }
 
     /// The variables ``init(environment:fileDescriptorLimit:)`` reads; any other `ULK_` variable is refused.
     public static let variables: Set<String> = [
         "HOST", "PORT", "LOG_LEVEL", "ULK_BRANDED_DOMAINS", "ULK_ALLOW_LOCAL", "ULK_TIMEOUT_SECONDS",
         "ULK_SHUTDOWN_GRACE_SECONDS", "ULK_ROUTES_FILE", "ULK_LOG_FULL_URLS", "ULK_IDLE_TIMEOUT_SECONDS",
-        "ULK_HEADER_TIMEOUT_SECONDS", "ULK_MAX_CONNECTIONS",
+        "ULK_HEADER_TIMEOUT_SECONDS", "ULK_MAX_CONNECTIONS", "ULK_POSTGRES_URL", "ULK_CLAIM_SECRET",
+        "ULK_CLAIMS_ON_FAILURE", "ULK_DUPLICATE_WINDOW_SECONDS",
     ]
 
     /// Descriptors kept out of the connection limit: the listening socket, the Response Handler connections, the
@@ -239,6 +266,54 @@ public struct LinkServiceConfiguration: Sendable, Hashable {
             maximumConnections = limit
         }
         if let path = value("ULK_ROUTES_FILE") { routesFile = path }
+        if let text = value("ULK_DUPLICATE_WINDOW_SECONDS") {
+            duplicateWindow = try Self.seconds("ULK_DUPLICATE_WINDOW_SECONDS", text, allowsZero: true)
+        }
+        try readClaims(value)
+    }
+
+    /// `ULK_POSTGRES_URL`, `ULK_CLAIM_SECRET`, `ULK_CLAIMS_ON_FAILURE`: the fleet's claim store.
+    private mutating func readClaims(_ value: (String) -> String?) throws(Error) {
+        if let text = value("ULK_CLAIMS_ON_FAILURE") {
+            switch text {
+            case "local": claimsOnFailure = .resolveLocally
+            case "reject": claimsOnFailure = .reject
+            default:
+                throw Error(
+                    variable: "ULK_CLAIMS_ON_FAILURE",
+                    message: "expected local (resolve with this process's claims when the database fails) or reject"
+                        + " (answer 503 claimStoreUnavailable), found \"\(text)\""
+                )
+            }
+        }
+        let secret = value("ULK_CLAIM_SECRET")
+        guard let text = value("ULK_POSTGRES_URL") else {
+            if secret != nil {
+                throw Error(
+                    variable: "ULK_CLAIM_SECRET",
+                    message: "set without ULK_POSTGRES_URL, so claims would not be shared: set ULK_POSTGRES_URL too, or remove it"
+                )
+            }
+            return
+        }
+        do {
+            postgresURL = try PostgresURL(text)
+        } catch {
+            throw Error(variable: "ULK_POSTGRES_URL", message: error.message)
+        }
+        guard let secret else {
+            throw Error(
+                variable: "ULK_CLAIM_SECRET",
+                message: "required with ULK_POSTGRES_URL: at least \(PostgresClaimStore.Configuration.minimumSecretLength)"
+                    + " random bytes (openssl rand -hex 32), the same on every replica"
+            )
+        }
+        do {
+            try PostgresClaimStore.Configuration(secret: Array(secret.utf8)).validate()
+        } catch {
+            throw Error(variable: "ULK_CLAIM_SECRET", message: error.message)
+        }
+        claimSecret = Array(secret.utf8)
     }
 
     /// `0` / `1`.

@@ -1,0 +1,405 @@
+public import CoreMetrics
+import Crypto
+import Foundation
+public import Logging
+public import PostgresNIO
+import Synchronization
+public import UniversalLinkKit
+
+/// Click claims shared by a fleet of replicas through one PostgreSQL database: a ``UniversalLinkKit/ClaimStore``.
+///
+/// Give every replica's `LinkManager` a store over the same database, with the same secret:
+///
+/// ```swift
+/// let client = PostgresClient(configuration: .init(
+///     host: "db.internal", port: 5432, username: "links", password: password, database: "links", tls: .disable))
+/// let store = try PostgresClaimStore(
+///     client: client, configuration: .init(secret: Array(secret.utf8), duplicateWindow: .seconds(2)))
+/// // Run `client` as a service (swift-service-lifecycle) or with `await client.run()` in a task, then:
+/// try await store.migrate()
+/// var configuration = LinkManager.Configuration(brandedDomains: ["news.example.com"])
+/// configuration.claimStore = store
+/// ```
+///
+/// What it guarantees:
+/// - **one winner**: a claim is one atomic `INSERT ... ON CONFLICT (key) DO UPDATE ... WHERE ...` statement; of any
+///   number of concurrent claims of one click, exactly one wins while its lease runs;
+/// - **leases and fencing**: a won claim gets a fresh token; once its lease ends with no outcome, the next claim
+///   takes the click over with a new token (``UniversalLinkKit/ClaimTicket/isTakeover``), and the old token's
+///   publish and release are ignored;
+/// - **privacy**: the row's key is HMAC-SHA256(secret, ``UniversalLinkKit/ClickIdentity/key``) in hex; the row holds
+///   the outcome's fields (deep link, web link, error code, message, HTTP status), the token and times, never the
+///   tracking link or its query;
+/// - **bounded growth**: rows expire at the end of the duplicate window; every few hundred claims, or every second,
+///   a background statement deletes a bounded batch of expired rows through the index on `expires_at`;
+/// - **bounded waits**: every statement gives up after ``Configuration/operationTimeout`` and with its caller's
+///   cancellation, so a database that is down fails a claim promptly instead of holding the request.
+///
+/// Joiners wait for the holder's outcome by reading its row (a primary-key look-up) every few milliseconds
+/// (``Configuration/pollInterval``, growing to ``Configuration/maximumPollInterval``). A bounded poll rather than
+/// LISTEN/NOTIFY: it needs no connection held per process nor a re-subscription after a reconnect, cannot miss a
+/// notification sent between the claim and the subscription, sees a holder's lease end (which no notification
+/// announces), and costs one look-up per waiting process (the manager makes one wait per click per process).
+///
+/// | Metric | Type | Dimensions | Counts |
+/// | --- | --- | --- | --- |
+/// | `ulk_claims_total` | counter | `result`: `won`, `takenOver`, `joined`, `failed` | claims: won fresh, won by taking a dead holder's click over, joined (another process has or had the click), failed (database error or timeout) |
+/// | `ulk_claim_duration_seconds` | timer | none | one claim statement, success or failure |
+/// | `ulk_claim_publishes_fenced_total` | counter | none | outcomes ignored because their claim had been taken over |
+/// | `ulk_claims_reclaimed_total` | counter | none | expired rows deleted |
+public final class PostgresClaimStore: ClaimStore {
+    /// The label of the claims counter, dimension `result`.
+    public static let claimsLabel = "ulk_claims_total"
+    /// The label of the claim latency timer.
+    public static let latencyLabel = "ulk_claim_duration_seconds"
+    /// The label of the counter of fenced (ignored) publishes.
+    public static let fencedLabel = "ulk_claim_publishes_fenced_total"
+    /// The label of the counter of reclaimed rows.
+    public static let reclaimedLabel = "ulk_claims_reclaimed_total"
+
+    /// The settings.
+    public let configuration: Configuration
+    private let client: PostgresClient
+    private let schema: ClaimSchema
+    private let metrics: ClaimMetrics
+    private let logger: Logger
+    private let reclaim = Mutex(ReclaimState())
+
+    private struct ReclaimState {
+        var claimsSince = 0
+        var last = ContinuousClock.now
+        var running = false
+    }
+
+    /// Creates a store over `client`, which the caller runs (`client.run()`, or as a swift-service-lifecycle
+    /// service) for as long as the store is used.
+    ///
+    /// - Parameters:
+    ///   - client: The PostgreSQL client.
+    ///   - configuration: The settings.
+    ///   - metrics: The metrics backend; by default the bootstrapped one.
+    ///   - logger: Where failures of the background clean-up go. Claim failures are thrown, not logged.
+    /// - Throws: ``PostgresClaimStoreError`` with ``PostgresClaimStoreError/Code/invalidConfiguration`` when
+    ///   ``Configuration/validate()`` does.
+    public init(
+        client: PostgresClient, configuration: Configuration, metrics: any MetricsFactory = MetricsSystem.factory,
+        logger: Logger = Logger(label: "UniversalLinkKitPostgres")
+    ) throws(PostgresClaimStoreError) {
+        try configuration.validate()
+        self.configuration = configuration
+        self.client = client
+        self.schema = ClaimSchema(table: configuration.tableName)
+        self.metrics = ClaimMetrics(factory: metrics)
+        self.logger = logger
+    }
+
+    /// The row key of a click: HMAC-SHA256(secret, `click.key`), lowercase hex.
+    ///
+    /// - Parameter click: The click.
+    /// - Returns: 64 hex digits.
+    public func rowKey(of click: ClickIdentity) -> String {
+        let code = HMAC<SHA256>.authenticationCode(for: Data(click.key.utf8), using: SymmetricKey(data: configuration.secret))
+        let digits = Array("0123456789abcdef".utf8)
+        var hex: [UInt8] = []
+        hex.reserveCapacity(64)
+        for byte in code {
+            hex.append(digits[Int(byte >> 4)])
+            hex.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: hex, as: UTF8.self)
+    }
+
+    /// Creates the table if missing: one versioned, idempotent migration, serialised across processes by an
+    /// advisory lock, so replicas starting at once on an empty database all succeed.
+    ///
+    /// - Parameter limit: How long the migration may take, waiting for the lock included. Default 10 s.
+    /// - Throws: ``PostgresClaimStoreError``: `timedOut` when the database cannot be reached in time,
+    ///   `databaseFailed`, or `schemaTooNew` when a newer library migrated the table.
+    public func migrate(within limit: Duration = .seconds(10)) async throws {
+        let schema = schema
+        let client = client
+        let logger = logger
+        let table = configuration.tableName
+        // The transaction wraps what its closure throws: it returns the version found, and the check is made here.
+        let found = try await run("migrate", within: limit) { () async throws -> Int in
+            try await client.withTransaction(logger: logger) { connection in
+                try await connection.query(PostgresQuery(unsafeSQL: schema.lock), logger: logger)
+                try await connection.query(PostgresQuery(unsafeSQL: schema.createVersions), logger: logger)
+                let rows = try await connection.query(PostgresQuery(unsafeSQL: schema.readVersion, binds: Self.binds(table)), logger: logger)
+                var current = 0
+                for try await version in rows.decode(Int.self) { current = version }
+                guard current < ClaimSchema.version else { return current }
+                for statement in schema.createTable {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+                var binds = PostgresBindings()
+                binds.append(table)
+                binds.append(ClaimSchema.version)
+                try await connection.query(PostgresQuery(unsafeSQL: schema.recordVersion, binds: binds), logger: logger)
+                return ClaimSchema.version
+            }
+        }
+        if found > ClaimSchema.version {
+            throw PostgresClaimStoreError(
+                code: .schemaTooNew,
+                message: "table \(table) has schema version \(found), this library knows \(ClaimSchema.version):"
+                    + " upgrade this process, or give it another table"
+            )
+        }
+    }
+
+    /// Checks that the database answers within ``Configuration/operationTimeout``, for a readiness probe.
+    ///
+    /// - Throws: ``PostgresClaimStoreError`` when it does not.
+    public func checkReachable() async throws {
+        let client = client
+        try await run("check", within: configuration.operationTimeout) {
+            _ = try await client.query("SELECT 1").collect().count
+        }
+    }
+
+    // MARK: ClaimStore
+
+    /// Claims `click` for `lease` in one statement.
+    ///
+    /// - Parameters:
+    ///   - click: The click.
+    ///   - lease: How long the claim holds with no outcome.
+    /// - Returns: What the claim got.
+    /// - Throws: ``PostgresClaimStoreError`` (`timedOut` after ``Configuration/operationTimeout``, or
+    ///   `databaseFailed`), or `CancellationError`.
+    public func claim(_ click: ClickIdentity, lease: Duration) async throws -> SharedClaim {
+        let started = ContinuousClock.now
+        defer {
+            let elapsed = (ContinuousClock.now - started).components
+            metrics.latency.recordNanoseconds(elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000)
+        }
+        let key = rowKey(of: click)
+        let token = UUID()
+        let client = client
+        let schema = schema
+        var binds = PostgresBindings()
+        binds.append(key)
+        binds.append(token)
+        binds.append(Self.seconds(lease))
+        binds.append(Self.seconds(configuration.duplicateWindow))
+        let claimBinds = binds
+        let result: SharedClaim
+        do {
+            result = try await run("claim", within: configuration.operationTimeout) { () async throws -> SharedClaim in
+                // A row committed by another claim while this statement waited on it is invisible to the statement's
+                // snapshot: read it again, and claim again if it has gone (expired and reclaimed meanwhile).
+                for _ in 0..<3 {
+                    let rows = try await schema.rows(ClaimRowStatement(binds: claimBinds), sql: \.claim, client: client)
+                    for row in rows {
+                        switch row.0 {
+                        case "won":
+                            return .won(ClaimTicket(token: token.uuidString, isTakeover: row.1))
+                        case "settled":
+                            return .settled(Self.outcome(row.2, row.3, row.4, row.5, row.6))
+                        default:
+                            return .heldElsewhere
+                        }
+                    }
+                    if let state = try await Self.read(key, client: client, schema: schema) {
+                        switch state {
+                        case let .settled(outcome): return .settled(outcome)
+                        case .held: return .heldElsewhere
+                        case .free: continue
+                        }
+                    }
+                }
+                throw PostgresClaimStoreError(
+                    code: .databaseFailed, message: "the claim of a click in \(schema.table) kept racing with its expiry; try again")
+            }
+        } catch {
+            metrics.failed.increment()
+            throw error
+        }
+        switch result {
+        case let .won(ticket): (ticket.isTakeover ? metrics.takenOver : metrics.won).increment()
+        case .heldElsewhere, .settled: metrics.joined.increment()
+        }
+        scheduleReclaim()
+        return result
+    }
+
+    /// Stores the outcome of a won claim; ignored (and counted as fenced) when the claim was taken over.
+    ///
+    /// - Parameters:
+    ///   - outcome: The outcome.
+    ///   - click: The click.
+    ///   - ticket: The won claim's ticket.
+    /// - Throws: ``PostgresClaimStoreError``, or `CancellationError`.
+    public func publish(_ outcome: SharedOutcome, of click: ClickIdentity, ticket: ClaimTicket) async throws {
+        guard let token = UUID(uuidString: ticket.token) else { return metrics.fenced.increment() }
+        var binds = PostgresBindings()
+        binds.append(rowKey(of: click))
+        binds.append(token)
+        binds.append(Self.seconds(configuration.duplicateWindow))
+        binds.append(outcome.deepLinkURL?.absoluteString)
+        binds.append(outcome.webLinkURL?.absoluteString)
+        binds.append(outcome.errorCode?.rawValue)
+        binds.append(outcome.errorMessage)
+        binds.append(outcome.statusCode)
+        let statement = PublishRowStatement(binds: binds)
+        let client = client
+        let schema = schema
+        let stored = try await run("publish", within: configuration.operationTimeout) {
+            try await schema.rows(statement, sql: \.publish, client: client).count == 1
+        }
+        if !stored { metrics.fenced.increment() }
+    }
+
+    /// Deletes a won claim's row, so another process can take the click at once; ignored when the claim was taken
+    /// over.
+    ///
+    /// - Parameters:
+    ///   - click: The click.
+    ///   - ticket: The won claim's ticket.
+    /// - Throws: ``PostgresClaimStoreError``, or `CancellationError`.
+    public func release(_ click: ClickIdentity, ticket: ClaimTicket) async throws {
+        guard let token = UUID(uuidString: ticket.token) else { return }
+        var binds = PostgresBindings()
+        binds.append(rowKey(of: click))
+        binds.append(token)
+        let statement = ReleaseRowStatement(binds: binds)
+        let client = client
+        let schema = schema
+        try await run("release", within: configuration.operationTimeout) {
+            _ = try await schema.rows(statement, sql: \.release, client: client)
+        }
+    }
+
+    /// Waits for the outcome of a click another process holds, reading its row every few milliseconds.
+    ///
+    /// - Parameters:
+    ///   - click: The click.
+    ///   - timeLeft: How long the caller can wait.
+    /// - Returns: The outcome; `nil` when the holder's lease ended with no outcome or the row is gone (claim again).
+    /// - Throws: `CancellationError` when the task is cancelled or `timeLeft` passes first;
+    ///   ``PostgresClaimStoreError`` when a read fails or takes longer than ``Configuration/operationTimeout``.
+    public func awaitOutcome(of click: ClickIdentity, within timeLeft: Duration) async throws -> SharedOutcome? {
+        let key = rowKey(of: click)
+        let client = client
+        let schema = schema
+        let configuration = configuration
+        return try await OperationDeadline.run(within: timeLeft, timedOut: { CancellationError() }) {
+            var pause = configuration.pollInterval
+            while true {
+                let state = try await OperationDeadline.run(within: configuration.operationTimeout, timedOut: {
+                    Self.timedOut("read", configuration)
+                }) {
+                    try await Self.read(key, client: client, schema: schema)
+                }
+                switch state {
+                case let .settled(outcome)?: return outcome
+                case .free?, nil: return nil
+                case .held?:
+                    try await Task.sleep(for: pause)
+                    pause = min(pause * 1.5, configuration.maximumPollInterval)
+                }
+            }
+        }
+    }
+
+    // MARK: Internals
+
+    private enum RowState: Sendable {
+        case settled(SharedOutcome)
+        case held
+        /// The lease or the window ended: a claim would win.
+        case free
+    }
+
+    private static func read(_ key: String, client: PostgresClient, schema: ClaimSchema) async throws -> RowState? {
+        for row in try await schema.rows(ReadRowStatement(binds: binds(key)), sql: \.read, client: client) {
+            let (settled, leaseLive, windowLive) = (row.0, row.1, row.2)
+            if !windowLive { return .free }
+            if settled { return .settled(outcome(row.3, row.4, row.5, row.6, row.7)) }
+            return leaseLive ? .held : .free
+        }
+        return nil
+    }
+
+    private static func outcome(_ deep: String?, _ web: String?, _ code: Int?, _ message: String?, _ status: Int?) -> SharedOutcome {
+        SharedOutcome(
+            deepLinkURL: deep.flatMap(URL.init(string:)), webLinkURL: web.flatMap(URL.init(string:)),
+            errorCode: code.flatMap(LinkError.Code.init(rawValue:)), errorMessage: message, statusCode: status)
+    }
+
+    private static func binds(_ text: String) -> PostgresBindings {
+        var binds = PostgresBindings()
+        binds.append(text)
+        return binds
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    private static func timedOut(_ operation: String, _ configuration: Configuration) -> PostgresClaimStoreError {
+        PostgresClaimStoreError(
+            code: .timedOut,
+            message: "the database did not answer the \(operation) on \(configuration.tableName) within"
+                + " \(configuration.operationTimeout): check that PostgreSQL is up and reachable"
+        )
+    }
+
+    /// Runs `operation` within `limit`, mapping the database's errors to ``PostgresClaimStoreError``.
+    private func run<Value: Sendable>(
+        _ name: String, within limit: Duration, _ operation: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
+        let configuration = configuration
+        do {
+            return try await OperationDeadline.run(within: limit, timedOut: { Self.timedOut(name, configuration) }, operation)
+        } catch let error as PostgresClaimStoreError {
+            throw error
+        } catch let error as CancellationError {
+            throw error
+        } catch {
+            throw PostgresClaimStoreError(
+                code: .databaseFailed,
+                message: "the \(name) on \(configuration.tableName) failed: check the database's log", cause: error)
+        }
+    }
+
+    /// Starts a clean-up in the background when enough claims or time passed since the last, one at a time per store.
+    private func scheduleReclaim() {
+        let now = ContinuousClock.now
+        let due = reclaim.withLock { state -> Bool in
+            state.claimsSince += 1
+            guard !state.running,
+                state.claimsSince >= configuration.reclaimEvery || now - state.last >= configuration.reclaimInterval
+            else { return false }
+            state = ReclaimState(claimsSince: 0, last: now, running: true)
+            return true
+        }
+        guard due else { return }
+        Task { await reclaimExpired() }
+    }
+
+    /// Deletes one batch of expired rows.
+    ///
+    /// - Returns: The rows deleted.
+    @discardableResult
+    func reclaimExpired() async -> Int {
+        defer { reclaim.withLock { $0.running = false } }
+        var binds = PostgresBindings()
+        binds.append(configuration.reclaimBatchSize)
+        let query = PostgresQuery(unsafeSQL: schema.reclaim, binds: binds)
+        let client = client
+        do {
+            let deleted = try await run("clean-up", within: configuration.operationTimeout * 5) { () async throws -> Int in
+                var rows = 0
+                for try await count in try await client.query(query).decode(Int.self) { rows = count }
+                return rows
+            }
+            metrics.reclaimed.increment(by: deleted)
+            return deleted
+        } catch {
+            logger.warning("expired claims not deleted", metadata: ["error": .string("\(error)")])
+            return 0
+        }
+    }
+}

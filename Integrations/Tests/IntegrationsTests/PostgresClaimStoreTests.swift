@@ -1,0 +1,262 @@
+import Crypto
+import Foundation
+import PostgresNIO
+import Testing
+import UniversalLinkKit
+import UniversalLinkKitPostgres
+
+/// The PostgreSQL claim store against a real server (`Integrations/Scripts/with-postgres`).
+@Suite(.enabled(if: PostgresTestDatabase.isAvailable, PostgresTestDatabase.skipReason), .timeLimit(.minutes(2)))
+struct PostgresClaimStoreTests {
+    static let click = ClickIdentity(URL(string: "https://news.example.com/pub/acc?_ri_=recipient-4711&campaign=spring")!)
+    static let outcome = SharedOutcome(
+        deepLinkURL: URL(string: "example-app://products/1"), webLinkURL: URL(string: "https://www.example.com/products/1"))
+
+    @Test func ofManyConcurrentClaimsOfOneClickFromSeveralClientsExactlyOneWins() async throws {
+        let table = PostgresTestDatabase.uniqueTable()
+        let claims = try await PostgresTestDatabase.withClients(3) { clients in
+            let stores = try await withThrowingTaskGroup(of: PostgresClaimStore.self) { group in
+                for client in clients { group.addTask { try await PostgresTestDatabase.store(client, table: table) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            return try await withThrowingTaskGroup(of: SharedClaim.self) { group in
+                for index in 0..<60 {
+                    let store = stores[index % stores.count]
+                    group.addTask { try await store.claim(Self.click, lease: .seconds(30)) }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+        }
+        let won = claims.filter { if case .won = $0 { true } else { false } }
+        #expect(won.count == 1)
+        #expect(claims.filter { $0 == .heldElsewhere }.count == 59)
+    }
+
+    @Test(arguments: [
+        outcome,
+        SharedOutcome(errorCode: .httpStatus, errorMessage: "the Response Handler answered 500", statusCode: 500),
+        SharedOutcome(webLinkURL: URL(string: "https://www.example.com/")),
+    ])
+    func aPublishedOutcomeSettlesTheClaimsThatFollow(outcome: SharedOutcome) async throws {
+        try await PostgresTestDatabase.withClients { clients in
+            let store = try await PostgresTestDatabase.store(clients[0], table: PostgresTestDatabase.uniqueTable())
+            guard case let .won(ticket) = try await store.claim(Self.click, lease: .seconds(30)) else {
+                Issue.record("the first claim did not win")
+                return
+            }
+            #expect(!ticket.isTakeover)
+            try await store.publish(outcome, of: Self.click, ticket: ticket)
+            #expect(try await store.claim(Self.click, lease: .seconds(30)) == .settled(outcome))
+            #expect(try await store.awaitOutcome(of: Self.click, within: .seconds(5)) == outcome)
+        }
+    }
+
+    @Test func anExpiredLeaseIsTakenOverWithANewTokenAndTheOldTokenIsIgnored() async throws {
+        try await PostgresTestDatabase.withClients { clients in
+            let store = try await PostgresTestDatabase.store(clients[0], table: PostgresTestDatabase.uniqueTable())
+            guard case let .won(first) = try await store.claim(Self.click, lease: .milliseconds(300)) else {
+                Issue.record("the first claim did not win")
+                return
+            }
+            #expect(try await store.claim(Self.click, lease: .milliseconds(300)) == .heldElsewhere)
+            var second: ClaimTicket?
+            #expect(
+                try await PostgresTestDatabase.eventually {
+                    if case let .won(ticket) = try await store.claim(Self.click, lease: .seconds(30)) { second = ticket }
+                    return second != nil
+                })
+            let takeover = try #require(second)
+            #expect(takeover.isTakeover)
+            #expect(takeover.token != first.token)
+
+            // The first holder comes back late: its outcome and its release are ignored.
+            try await store.publish(SharedOutcome(errorCode: .timeout, errorMessage: "late"), of: Self.click, ticket: first)
+            try await store.release(Self.click, ticket: first)
+            #expect(try await store.claim(Self.click, lease: .seconds(30)) == .heldElsewhere)
+            try await store.publish(Self.outcome, of: Self.click, ticket: takeover)
+            #expect(try await store.claim(Self.click, lease: .seconds(30)) == .settled(Self.outcome))
+        }
+    }
+
+    @Test func aReleasedClaimIsWonAgainAtOnceWithoutATakeover() async throws {
+        try await PostgresTestDatabase.withClients { clients in
+            let store = try await PostgresTestDatabase.store(clients[0], table: PostgresTestDatabase.uniqueTable())
+            guard case let .won(ticket) = try await store.claim(Self.click, lease: .seconds(30)) else {
+                Issue.record("the first claim did not win")
+                return
+            }
+            try await store.release(Self.click, ticket: ticket)
+            guard case let .won(again) = try await store.claim(Self.click, lease: .seconds(30)) else {
+                Issue.record("the claim after the release did not win")
+                return
+            }
+            #expect(!again.isTakeover)
+        }
+    }
+
+    @Test func awaitOutcomeWakesWhenTheHolderPublishes() async throws {
+        try await PostgresTestDatabase.withClients(2) { clients in
+            let table = PostgresTestDatabase.uniqueTable()
+            let holder = try await PostgresTestDatabase.store(clients[0], table: table)
+            let joiner = try await PostgresTestDatabase.store(clients[1], table: table)
+            guard case let .won(ticket) = try await holder.claim(Self.click, lease: .seconds(30)) else {
+                Issue.record("the first claim did not win")
+                return
+            }
+            #expect(try await joiner.claim(Self.click, lease: .seconds(30)) == .heldElsewhere)
+            let waiting = Task { try await joiner.awaitOutcome(of: Self.click, within: .seconds(20)) }
+            try await holder.publish(Self.outcome, of: Self.click, ticket: ticket)
+            let published = ContinuousClock.now
+            #expect(try await waiting.value == Self.outcome)
+            // A poll interval or so after the publish, far from the 20 s allowed.
+            #expect(ContinuousClock.now - published < .seconds(1))
+        }
+    }
+
+    @Test func awaitOutcomeReturnsNilWhenTheHoldersLeaseEndsWithNoOutcome() async throws {
+        try await PostgresTestDatabase.withClients { clients in
+            let store = try await PostgresTestDatabase.store(clients[0], table: PostgresTestDatabase.uniqueTable())
+            guard case .won = try await store.claim(Self.click, lease: .milliseconds(400)) else {
+                Issue.record("the first claim did not win")
+                return
+            }
+            let started = ContinuousClock.now
+            #expect(try await store.awaitOutcome(of: Self.click, within: .seconds(20)) == nil)
+            #expect(ContinuousClock.now - started < .seconds(5))
+        }
+    }
+
+    @Test func awaitOutcomeEndsWhenItsTimeIsUpOrItsTaskIsCancelled() async throws {
+        try await PostgresTestDatabase.withClients { clients in
+            let store = try await PostgresTestDatabase.store(clients[0], table: PostgresTestDatabase.uniqueTable())
+            _ = try await store.claim(Self.click, lease: .seconds(60))
+            let started = ContinuousClock.now
+            await #expect(throws: CancellationError.self) {
+                try await store.awaitOutcome(of: Self.click, within: .milliseconds(300))
+            }
+            #expect(ContinuousClock.now - started < .seconds(2))
+
+            let waiting = Task { try await store.awaitOutcome(of: Self.click, within: .seconds(60)) }
+            // Cancelled once it is surely polling: the store answered a claim in the meantime.
+            #expect(try await store.claim(Self.click, lease: .seconds(60)) == .heldElsewhere)
+            waiting.cancel()
+            await #expect(throws: CancellationError.self) { try await waiting.value }
+        }
+    }
+
+    @Test func rowsHoldTheKeyedHashOfTheClickAndNeverTheLink() async throws {
+        let table = PostgresTestDatabase.uniqueTable()
+        let rows = try await PostgresTestDatabase.withClients { clients in
+            let store = try await PostgresTestDatabase.store(clients[0], table: table)
+            guard case let .won(ticket) = try await store.claim(Self.click, lease: .seconds(30)) else {
+                throw PostgresClaimStoreError(code: .databaseFailed, message: "the first claim did not win")
+            }
+            try await store.publish(Self.outcome, of: Self.click, ticket: ticket)
+            var rows: [String] = []
+            for try await row in try await clients[0].query("SELECT row_to_json(t)::text FROM \(unescaped: table) t").decode(String.self) {
+                rows.append(row)
+            }
+            return rows
+        }
+        let row = try #require(rows.first)
+        #expect(rows.count == 1)
+        let expected = HMAC<SHA256>.authenticationCode(
+            for: Data(Self.click.key.utf8), using: SymmetricKey(data: PostgresTestDatabase.secret)
+        ).map { String(format: "%02x", $0) }.joined()
+        #expect(row.contains(expected))
+        for fragment in ["recipient-4711", "_ri_", "news.example.com", "/pub/acc", "campaign"] {
+            #expect(!row.contains(fragment), "the row holds \(fragment): \(row)")
+        }
+        #expect(row.contains("example-app://products/1"))
+    }
+
+    @Test func expiredRowsAreReclaimedSoManyDistinctClicksLeaveABoundedTable() async throws {
+        let table = PostgresTestDatabase.uniqueTable()
+        let count = 10_000
+        let remaining = try await PostgresTestDatabase.withClients { clients in
+            let store = try await PostgresTestDatabase.store(clients[0], table: table) {
+                $0.duplicateWindow = .milliseconds(20)
+                $0.reclaimEvery = 250
+                $0.reclaimBatchSize = 1000
+            }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for worker in 0..<8 {
+                    group.addTask {
+                        for index in stride(from: worker, to: count, by: 8) {
+                            let click = ClickIdentity(URL(string: "https://news.example.com/pub/acc?_ri_=\(index)")!)
+                            if case let .won(ticket) = try await store.claim(click, lease: .milliseconds(20)) {
+                                if index.isMultiple(of: 2) { try await store.publish(Self.outcome, of: click, ticket: ticket) }
+                            }
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            var rows = 0
+            for try await value in try await clients[0].query("SELECT count(*)::integer FROM \(unescaped: table)").decode(Int.self) {
+                rows = value
+            }
+            return rows
+        }
+        // Without clean-ups all 10 000 would stay; with them, the last few batches' worth at most.
+        #expect(remaining < 2_500, "rows left: \(remaining)")
+    }
+
+    @Test func theMigrationRunConcurrentlyByManyClientsSucceedsOnce() async throws {
+        let table = PostgresTestDatabase.uniqueTable()
+        try await PostgresTestDatabase.withClients(6) { clients in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for client in clients {
+                    group.addTask {
+                        let store = try PostgresClaimStore(
+                            client: client, configuration: .init(secret: PostgresTestDatabase.secret, tableName: table))
+                        try await store.migrate()
+                        try await store.migrate()
+                    }
+                }
+                try await group.waitForAll()
+            }
+            var versions: [Int] = []
+            let rows = try await clients[0].query("SELECT version FROM ulk_schema_versions WHERE table_name = \(table)")
+            for try await version in rows.decode(Int.self) { versions.append(version) }
+            #expect(versions == [1])
+        }
+    }
+
+    @Test func aTableMigratedByANewerLibraryIsRefusedWithSchemaTooNew() async throws {
+        let table = PostgresTestDatabase.uniqueTable()
+        try await PostgresTestDatabase.withClients { clients in
+            let store = try await PostgresTestDatabase.store(clients[0], table: table)
+            try await clients[0].query("UPDATE ulk_schema_versions SET version = 99 WHERE table_name = \(table)")
+            let error = await #expect(throws: PostgresClaimStoreError.self) { try await store.migrate() }
+            #expect(error?.code == .schemaTooNew)
+            #expect(error?.message.contains("upgrade this process") == true)
+        }
+    }
+
+    @Test func anUnreachableDatabaseFailsAClaimPromptlyInsteadOfHanging() async throws {
+        // A port nothing listens on, and one that accepts connections but never answers.
+        let silent = try SilentListener()
+        defer { silent.close() }
+        for port in [try SilentListener.closedPort(), silent.port] {
+            let client = PostgresClient(configuration: .init(
+                host: "127.0.0.1", port: port, username: "ulk", password: "hunter2-secret", database: "ulk", tls: .disable))
+            let running = Task { await client.run() }
+            defer { running.cancel() }
+            let store = try PostgresClaimStore(
+                client: client,
+                configuration: .init(secret: PostgresTestDatabase.secret, operationTimeout: .milliseconds(500)))
+            let started = ContinuousClock.now
+            do {
+                _ = try await store.claim(Self.click, lease: .seconds(5))
+                Issue.record("a claim on an unreachable database succeeded")
+            } catch let error as PostgresClaimStoreError {
+                #expect(!error.description.contains("hunter2-secret"))
+            }
+            #expect(ContinuousClock.now - started < .seconds(2), "port \(port)")
+            let waitStarted = ContinuousClock.now
+            await #expect(throws: (any Error).self) { try await store.awaitOutcome(of: Self.click, within: .seconds(1)) }
+            #expect(ContinuousClock.now - waitStarted < .seconds(2))
+        }
+    }
+}

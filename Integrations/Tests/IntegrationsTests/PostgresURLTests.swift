@@ -1,0 +1,51 @@
+import PostgresNIO
+import Testing
+import UniversalLinkKitPostgres
+
+/// `ULK_POSTGRES_URL`'s forms, and the store's configuration checks: no database needed.
+struct PostgresURLTests {
+    @Test func aTCPURLGivesUserPasswordHostPortAndDatabaseAndItsRedactedFormHidesThePassword() throws {
+        let url = try PostgresURL("postgres://links:s%40cret-pw@db.internal:6432/claims")
+        #expect(url.username == "links")
+        #expect(url.password == "s@cret-pw")
+        #expect(url.host == "db.internal")
+        #expect(url.port == 6432)
+        #expect(url.database == "claims")
+        #expect(url.socketDirectory == nil)
+        #expect(url.redacted == "postgres://links:***@db.internal:6432/claims")
+        #expect(!"\(url)".contains("cret"))
+        #expect(url.clientConfiguration.host == "db.internal")
+    }
+
+    @Test(arguments: ["postgres://links@%2Fvar%2Frun%2Fpostgresql/claims", "postgresql://links@localhost/claims?host=/var/run/postgresql"])
+    func aUnixSocketDirectoryAsTheHostConnectsThroughTheSocket(text: String) throws {
+        let url = try PostgresURL(text)
+        #expect(url.socketDirectory == "/var/run/postgresql")
+        #expect(url.clientConfiguration.unixSocketPath == "/var/run/postgresql/.s.PGSQL.5432")
+    }
+
+    @Test(arguments: [
+        ("mysql://links@db/claims", "expected postgres://"),
+        ("postgres://db.internal/claims", "names no user"),
+        ("postgres://links:pw-hidden@db.internal", "names no database"),
+        ("postgres://links@db.internal/claims?sslmode=verify-full", "sslmode"),
+    ])
+    func aMalformedURLSaysWhichPartIsWrongWithoutThePassword(text: String, expected: String) {
+        let error = #expect(throws: PostgresClaimStoreError.self) { try PostgresURL(text) }
+        #expect(error?.code == .invalidConfiguration)
+        #expect(error?.message.contains(expected) == true, "\(String(describing: error))")
+        #expect(error?.message.contains("pw-hidden") == false)
+    }
+
+    @Test(arguments: [
+        (Array("short".utf8), "ulk_claims", "at least 16"),
+        (Array("0123456789abcdef".utf8), "Claims; DROP TABLE x", "not a plain SQL identifier"),
+    ])
+    func aConfigurationTheStoreCannotUseIsRefusedWithAClearMessage(secret: [UInt8], table: String, expected: String) {
+        let error = #expect(throws: PostgresClaimStoreError.self) {
+            try PostgresClaimStore.Configuration(secret: secret, tableName: table).validate()
+        }
+        #expect(error?.code == .invalidConfiguration)
+        #expect(error?.message.contains(expected) == true, "\(String(describing: error))")
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+import UniversalLinkKit
+import UniversalLinkKitPostgres
+import UniversalLinkKitTesting
+
+/// Two `LinkManager`s, as two replicas would hold them, sharing one `PostgresClaimStore` table, against the loopback
+/// Response Handler stub.
+@Suite(.enabled(if: PostgresTestDatabase.isAvailable, PostgresTestDatabase.skipReason), .timeLimit(.minutes(2)))
+struct SharedClaimsPostgresTests {
+    static func manager(_ store: PostgresClaimStore, timeout: Duration = .seconds(5)) -> LinkManager {
+        var configuration = LinkManager.Configuration()
+        configuration.resolution.policy.allowsLocalHosts = true
+        configuration.resolution.policy.allowsHTTP = true
+        configuration.resolution.timeout = timeout
+        configuration.claimStore = store
+        return LinkManager(configuration: configuration)
+    }
+
+    @Test func concurrentResolvesOfOneLinkAcrossTwoManagersMakeOneRequestAndGetOneAnswer() async throws {
+        let stub = try ResponseHandlerStub(links: ServiceFixture.links)
+        defer { stub.shutdown() }
+        stub.enqueue([.delay(0.3)], for: "/pub/acc?_ri_=deep")
+        let table = PostgresTestDatabase.uniqueTable()
+        let links = try await PostgresTestDatabase.withClients(2) { clients in
+            let first = Self.manager(try await PostgresTestDatabase.store(clients[0], table: table))
+            let second = Self.manager(try await PostgresTestDatabase.store(clients[1], table: table))
+            let url = stub.url("/pub/acc?_ri_=deep")
+            return try await withThrowingTaskGroup(of: ResolvedLink?.self) { group in
+                for index in 0..<40 {
+                    let manager = index.isMultiple(of: 2) ? first : second
+                    group.addTask { try await manager.resolve(url).resolvedLink }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+        }
+        #expect(stub.requestCount == 1)
+        #expect(links.count == 40)
+        #expect(Set(links.map { $0?.deepLinkURL }) == [URL(string: "example-app://products/1")])
+        #expect(Set(links.map { $0?.webLinkURL }) == [URL(string: "https://www.example.com/products/1")])
+        #expect(links.allSatisfy { $0?.error == nil })
+    }
+
+    @Test func aFailedResolutionIsSharedWithItsCodeAndStatus() async throws {
+        let stub = try ResponseHandlerStub(links: ServiceFixture.links)
+        defer { stub.shutdown() }
+        stub.setDefaultBehavior(.status(500))
+        let table = PostgresTestDatabase.uniqueTable()
+        let (here, there, requestsAfterFirst) = try await PostgresTestDatabase.withClients(2) { clients in
+            let first = Self.manager(try await PostgresTestDatabase.store(clients[0], table: table))
+            let second = Self.manager(try await PostgresTestDatabase.store(clients[1], table: table))
+            let url = stub.url("/pub/acc?_ri_=deep")
+            let here = try await first.resolve(url)
+            let requests = stub.requestCount
+            let there = try await second.resolve(url)
+            return (here, there, requests)
+        }
+        #expect(here.resolvedLink?.error?.code == .httpStatus)
+        #expect(stub.requestCount == requestsAfterFirst)
+        #expect(there.isDuplicate)
+        #expect(there.resolvedLink?.error?.code == .httpStatus)
+        #expect(there.resolvedLink?.error?.statusCode == here.resolvedLink?.error?.statusCode)
+    }
+}
