@@ -180,3 +180,55 @@ struct HangingClaimStore: ClaimStore {
     func release(_ click: ClickIdentity, ticket: ClaimTicket) async throws { try await hang() }
     func awaitOutcome(of click: ClickIdentity, within timeLeft: Duration) async throws -> SharedOutcome? { try await hang() }
 }
+
+/// What a replica remembers for the duplicate window after a fleet wait.
+struct SharedClaimsWindowTests {
+    @Test func aReplicaThatOnlyWaitedForAnotherDoesNotAnswerItsRetryWithTheTimeout() async throws {
+        let clock = ManualClock()
+        let store = InMemoryClaimStore(window: .seconds(60), clock: clock.linkClock)
+        let transport = ScriptedTransport()
+        var configuration = SharedClaimsTests.configuration(store, timeout: .seconds(1))
+        configuration.resolution.policy = ResolutionPolicy()
+        let manager = LinkManager(configuration: configuration, transport: transport, clock: clock.linkClock)
+        let link = URL("https://news.example.com/pub/acc?_ri_=slow-holder")
+        // Another replica holds the click for a long lease and is slow to answer.
+        guard case let .won(holder) = try await store.claim(ClickIdentity(link), lease: .seconds(30)) else {
+            Issue.record("the holder's claim must win")
+            return
+        }
+        let first = Task { try await manager.resolve(link) }
+        #expect(await clock.wait { _ in store.joinedCount == 1 })
+        #expect(await clock.wait { $0.pendingDeadlines >= 2 })
+        clock.advance(by: .seconds(1))
+        #expect(try await first.value.resolvedLink?.error?.code == .timeout)
+        // The holder answers; the user retries at once, within the window: the retry gets the holder's answer, not
+        // the timeout this replica gave while it only waited.
+        try await store.publish(SharedOutcome(deepLinkURL: URL("example-app://products/1234")), of: ClickIdentity(link), ticket: holder)
+        let retry = try await manager.resolve(link)
+        #expect(retry.resolvedLink?.deepLinkURL == URL("example-app://products/1234"))
+        #expect(retry.isDuplicate)
+        #expect(transport.count == 0)
+    }
+
+    @Test func aTimeoutOfAResolutionSentHereIsStillRememberedForTheWindow() async throws {
+        let clock = ManualClock()
+        let store = InMemoryClaimStore(window: .seconds(60), clock: clock.linkClock)
+        let transport = ScriptedTransport(fallback: { _ in
+            try await Task.sleep(for: .seconds(3600))
+            return .json(LinkManagerTests.both)
+        })
+        var configuration = SharedClaimsTests.configuration(store, timeout: .seconds(1))
+        configuration.resolution.policy = ResolutionPolicy()
+        let manager = LinkManager(configuration: configuration, transport: transport, clock: clock.linkClock)
+        let link = URL("https://news.example.com/pub/acc?_ri_=sent-here")
+        let first = Task { try await manager.resolve(link) }
+        await transport.waitForRequests(1)
+        clock.advance(by: .seconds(1))
+        #expect(try await first.value.resolvedLink?.error?.code == .timeout)
+        // The request may have been counted: a retry within the window gets the same answer and sends nothing.
+        let retry = try await manager.resolve(link)
+        #expect(retry.resolvedLink?.error?.code == .timeout)
+        #expect(retry.isDuplicate)
+        #expect(transport.count == 1)
+    }
+}

@@ -72,11 +72,16 @@ final class ActivationRegistry: Sendable {
         }
     }
 
-    /// Marks `identity` completed at `now`; it is forgotten once the window has passed.
-    func complete(_ identity: ClickIdentity, now: ContinuousClock.Instant) {
+    /// Marks `identity` completed at `now`; it is forgotten once the window has passed, or at once when
+    /// `remember` is `false` (an outcome that must not answer the click's duplicates).
+    func complete(_ identity: ClickIdentity, now: ContinuousClock.Instant, remember: Bool = true) {
         state.withTrackedLock { state in
             guard let entry = state.entries[identity], entry.completedAt == nil else { return }
             state.inFlight -= 1
+            guard remember else {
+                state.entries.removeValue(forKey: identity)
+                return
+            }
             state.entries[identity]?.completedAt = now
             state.completions.append((identity, now))
             expire(&state, now: now)

@@ -14,6 +14,7 @@ final class Flight: Sendable {
         var isCancelled = false
         var isFinished = false
         var deadlineTicket: DeadlineScheduler.Ticket?
+        var resolvesHere = true
     }
 
     /// The click.
@@ -53,6 +54,14 @@ final class Flight: Sendable {
             return control.task
         }
         task?.cancel()
+    }
+
+    /// Whether this process resolves the click itself (and may have sent its request): `true` unless a shared
+    /// ``ClaimStore`` says another process holds it. An outcome of a flight that did not resolve here and timed out
+    /// is not remembered for the duplicate window.
+    var resolvesHere: Bool {
+        get { control.withTrackedLock { $0.resolvesHere } }
+        set { control.withTrackedLock { $0.resolvesHere = newValue } }
     }
 
     /// Claims the right to deliver the outcome.

@@ -7,10 +7,15 @@ import Foundation
 /// policy is ``ClaimStoreFailurePolicy/resolveLocally``. It returns by the deadline as long as the store honours
 /// cancellation; the manager's deadline action answers the callers at the deadline whatever the store does.
 struct SharedClaims: Sendable {
-    /// What the step gave: the link, and whether it came from another process (a duplicate of its click).
+    /// What the step gave: the link, whether it came from another process (a duplicate of its click), and whether
+    /// this process should answer the click's duplicates with it for the window.
     struct Result {
         var link: ResolvedLink
         var isDuplicate: Bool
+        /// `false` when no request was sent here and the answer says nothing of the click: the wait for another
+        /// process's outcome ran out, or the store was unavailable under `reject`. A retry then asks the store
+        /// again (which coordinates the fleet, so nothing is counted twice) instead of getting the same failure.
+        var isRemembered = true
     }
 
     let store: any ClaimStore
@@ -31,8 +36,10 @@ struct SharedClaims: Sendable {
     ) async -> Result {
         let url = flight.url
         while true {
-            if Task.isCancelled || clock.now >= deadline.instant { return Result(link: timedOut(flight, deadline), isDuplicate: false) }
+            if Task.isCancelled || clock.now >= deadline.instant { return waitedOut(flight, deadline) }
             let claim: SharedClaim
+            // Nothing is sent here until a claim is won (or the store fails under `resolveLocally`).
+            flight.resolvesHere = false
             do {
                 claim = try await store.claim(flight.identity, lease: lease)
             } catch {
@@ -43,12 +50,13 @@ struct SharedClaims: Sendable {
                 events.emit(.coalesced, url, reason: "resolved by another process")
                 return Result(link: outcome.resolvedLink(for: url), isDuplicate: true)
             case let .won(ticket):
+                flight.resolvesHere = true
                 let link = await resolve()
                 await settle(link, flight: flight, ticket: ticket)
                 return Result(link: link, isDuplicate: false)
             case .heldElsewhere:
                 let timeLeft = deadline.instant - clock.now
-                guard timeLeft > .zero else { return Result(link: timedOut(flight, deadline), isDuplicate: false) }
+                guard timeLeft > .zero else { return waitedOut(flight, deadline) }
                 do {
                     if let outcome = try await store.awaitOutcome(of: flight.identity, within: timeLeft) {
                         events.emit(.coalesced, url, reason: "resolved by another process")
@@ -82,16 +90,20 @@ struct SharedClaims: Sendable {
         _ error: any Error, _ flight: Flight, deadline: Deadline, resolve: () async -> ResolvedLink
     ) async -> Result {
         // Cancelled (the deadline passed, or shutdown): the callers have their answer; nothing may be sent now.
-        if error is CancellationError || Task.isCancelled {
-            return Result(link: timedOut(flight, deadline), isDuplicate: false)
-        }
+        if error is CancellationError || Task.isCancelled { return waitedOut(flight, deadline) }
         events.emit(.claimStoreFailed, flight.url, reason: String(describing: error))
         if failure == .reject {
             return Result(
                 link: ResolvedLink(requestedURL: flight.url, isPubWeb: true, error: .claimStoreUnavailable(flight.url, error)),
-                isDuplicate: false)
+                isDuplicate: false, isRemembered: false)
         }
+        flight.resolvesHere = true
         return Result(link: await resolve(), isDuplicate: false)
+    }
+
+    /// The deadline passed before this process had an answer, and it sent nothing.
+    private func waitedOut(_ flight: Flight, _ deadline: Deadline) -> Result {
+        Result(link: timedOut(flight, deadline), isDuplicate: false, isRemembered: false)
     }
 
     private func timedOut(_ flight: Flight, _ deadline: Deadline) -> ResolvedLink {

@@ -303,7 +303,7 @@ public final class LinkManager: Sendable {
         let task = Task(priority: .userInitiated) { [self] in
             guard let shared else { return finish(flight, with: await resolveHere(flight, deadline)) }
             let result = await shared.resolve(flight, deadline: deadline) { await resolveHere(flight, deadline) }
-            finish(flight, with: result.link, isDuplicate: result.isDuplicate)
+            finish(flight, with: result.link, isDuplicate: result.isDuplicate, remember: result.isRemembered)
         }
         // At the deadline the callers get their answer even when the transport ignores the task's cancellation.
         // The action runs on the clock's one scheduler task, which must never wait for host code (observers,
@@ -313,7 +313,10 @@ public final class LinkManager: Sendable {
                 let timeout = LinkError.resolution(
                     DeadlineExceeded(), url: flight.url, allowed: deadline.allowed,
                     maxBodyBytes: configuration.resolution.maxBodyBytes)
-                finish(flight, with: ResolvedLink(requestedURL: flight.url, isPubWeb: true, error: timeout))
+                // A flight waiting on another process's outcome sent nothing: a retry may ask the store again.
+                finish(
+                    flight, with: ResolvedLink(requestedURL: flight.url, isPubWeb: true, error: timeout),
+                    remember: flight.resolvesHere)
                 // After the finish: cancelled first, the resolving task would report `cancelled` instead.
                 flight.cancel()
             }
@@ -330,15 +333,16 @@ public final class LinkManager: Sendable {
         }
     }
 
-    /// Ends `flight` with `link`, once. `isDuplicate`: another process of the fleet resolved the click.
-    private func finish(_ flight: Flight, with link: ResolvedLink, isDuplicate: Bool = false) {
+    /// Ends `flight` with `link`, once. `isDuplicate`: another process of the fleet resolved the click;
+    /// `remember`: later activations within the window are answered with it (see ``SharedClaims/Result``).
+    private func finish(_ flight: Flight, with link: ResolvedLink, isDuplicate: Bool = false, remember: Bool = true) {
         let (won, ticket) = flight.finish()
         guard won else { return }
         if let ticket { clock.scheduler.cancel(ticket) }
         events.finished(link, duration: clock.now - flight.startedAt)
         var outcome = deliver(link)
         outcome.isDuplicate = isDuplicate
-        registry.complete(flight.identity, now: clock.now)
+        registry.complete(flight.identity, now: clock.now, remember: remember)
         flight.pending.complete(outcome)
     }
 
