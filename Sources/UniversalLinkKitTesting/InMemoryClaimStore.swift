@@ -103,6 +103,8 @@ public final class InMemoryClaimStore: ClaimStore {
     }
 
     public func publish(_ outcome: SharedOutcome, of click: ClickIdentity, ticket: ClaimTicket) async throws {
+        // As a database client does: a cancelled caller's statement is not sent.
+        try Task.checkCancellation()
         let expires = clock.now + window
         let waiters = try state.withTrackedLock { state -> [Waiter<SharedOutcome?>] in
             guard !state.failing else { throw Unavailable() }
@@ -118,6 +120,7 @@ public final class InMemoryClaimStore: ClaimStore {
     }
 
     public func release(_ click: ClickIdentity, ticket: ClaimTicket) async throws {
+        try Task.checkCancellation()
         let waiters = try state.withTrackedLock { state -> [Waiter<SharedOutcome?>] in
             guard !state.failing else { throw Unavailable() }
             guard let row = state.rows[click.key], String(row.token) == ticket.token, row.outcome == nil else { return [] }

@@ -72,7 +72,8 @@ struct SharedClaimsTests {
         #expect(original.code == .httpStatus)
         #expect(shared.code == original.code)
         #expect(shared.statusCode == 404)
-        #expect(shared.message == original.message)
+        // No message crosses processes (it names the link); this one words its own, with the code and status.
+        #expect(shared.message.contains("another replica failed: httpStatus (status 404)"), "\(shared.message)")
         #expect(stub.requestCount == requests)
         #expect(store.wonCount == 1)
     }
@@ -230,5 +231,58 @@ struct SharedClaimsWindowTests {
         #expect(retry.resolvedLink?.error?.code == .timeout)
         #expect(retry.isDuplicate)
         #expect(transport.count == 1)
+    }
+}
+
+/// How the winner of a click settles its claim when its resolution is cut short.
+struct SharedClaimsSettleTests {
+    static func hanging() -> ScriptedTransport {
+        ScriptedTransport(fallback: { _ in
+            try await Task.sleep(for: .seconds(3600))
+            return .json(LinkManagerTests.both)
+        })
+    }
+
+    static func manager(_ store: InMemoryClaimStore, _ transport: ScriptedTransport, _ clock: ManualClock) -> LinkManager {
+        var configuration = SharedClaimsTests.configuration(store, timeout: .seconds(1))
+        configuration.resolution.policy = ResolutionPolicy()
+        return LinkManager(configuration: configuration, transport: transport, clock: clock.linkClock)
+    }
+
+    @Test func aWinnerCutByItsDeadlinePublishesTheTimeoutSoNoOtherReplicaSendsAgain() async throws {
+        let clock = ManualClock()
+        let store = InMemoryClaimStore(window: .seconds(60), clock: clock.linkClock)
+        let (sentA, sentB) = (Self.hanging(), ScriptedTransport())
+        let (replicaA, replicaB) = (Self.manager(store, sentA, clock), Self.manager(store, sentB, clock))
+        let link = URL("https://news.example.com/pub/acc?_ri_=cut")
+        let first = Task { try await replicaA.resolve(link) }
+        await sentA.waitForRequests(1)
+        clock.advance(by: .seconds(1))
+        #expect(try await first.value.resolvedLink?.error?.code == .timeout)
+        // Replica B is asked for the same click: it gets A's published timeout (at once, or when A publishes it),
+        // and sends nothing.
+        let second = try await replicaB.resolve(link)
+        #expect(second.resolvedLink?.error?.code == .timeout)
+        #expect(second.isDuplicate)
+        #expect(sentB.count == 0)
+        #expect(store.takeoverCount == 0)
+    }
+
+    @Test func aWinnerCutByShutdownReleasesTheClickForAnotherReplicaAtOnce() async throws {
+        let clock = ManualClock()
+        let store = InMemoryClaimStore(window: .seconds(60), clock: clock.linkClock)
+        let (sentA, sentB) = (Self.hanging(), ScriptedTransport(fallback: { _ in .json(LinkManagerTests.both) }))
+        let (replicaA, replicaB) = (Self.manager(store, sentA, clock), Self.manager(store, sentB, clock))
+        let link = URL("https://news.example.com/pub/acc?_ri_=shutdown")
+        let first = Task { try await replicaA.resolve(link) }
+        await sentA.waitForRequests(1)
+        await replicaA.shutdown(gracePeriod: .zero)
+        #expect(try await first.value.resolvedLink?.error?.code == .cancelled)
+        // No time passes: B does not wait for A's lease; the released click is won again, without a takeover.
+        let second = try await replicaB.resolve(link)
+        #expect(second.resolvedLink?.deepLinkURL == URL("example-app://products/1234"))
+        #expect(!second.isDuplicate)
+        #expect(sentB.count == 1)
+        #expect(store.takeoverCount == 0)
     }
 }

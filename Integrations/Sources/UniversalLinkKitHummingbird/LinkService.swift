@@ -88,7 +88,10 @@ public struct LinkService: Sendable {
             do {
                 store = try PostgresClaimStore(
                     client: client,
-                    configuration: .init(secret: configuration.claimSecret ?? [], duplicateWindow: configuration.duplicateWindow),
+                    // A stalled database may take at most a quarter of a resolution's time, never its whole deadline.
+                    configuration: .init(
+                        secret: configuration.claimSecret ?? [], duplicateWindow: configuration.duplicateWindow,
+                        operationTimeout: min(.seconds(1), configuration.timeout / 4)),
                     metrics: factory,
                     logger: logger
                 )

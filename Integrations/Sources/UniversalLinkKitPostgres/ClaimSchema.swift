@@ -63,7 +63,8 @@ struct ClaimSchema: Sendable {
     /// seconds.
     ///
     /// The second branch reads with the statement's snapshot: a row another transaction committed while this one
-    /// waited on it is not in it, and the statement returns no row at all (the caller reads the row again).
+    /// waited on it is not in it, and the statement returns no row at all (the caller reads the row again); a row
+    /// the snapshot shows settled but past its window was just taken over by a concurrent claim, so it is `held`.
     var claim: String {
         """
         WITH claimed AS (
@@ -78,7 +79,7 @@ struct ClaimSchema: Sendable {
         )
         SELECT 'won', taken_over, NULL::text, NULL::text, NULL::integer, NULL::text, NULL::integer FROM claimed
         UNION ALL
-        SELECT CASE WHEN e.settled THEN 'settled' ELSE 'held' END, false,
+        SELECT CASE WHEN e.settled AND e.expires_at > now() THEN 'settled' ELSE 'held' END, false,
             e.deep_link, e.web_link, e.error_code, e.error_message, e.status_code
         FROM \(table) e WHERE e.key = $1 AND NOT EXISTS (SELECT 1 FROM claimed)
         """

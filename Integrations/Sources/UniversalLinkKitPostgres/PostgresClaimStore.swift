@@ -290,7 +290,7 @@ public final class PostgresClaimStore: ClaimStore {
                 let state = try await OperationDeadline.run(within: configuration.operationTimeout, timedOut: {
                     Self.timedOut("read", configuration)
                 }) {
-                    try await Self.read(key, client: client, schema: schema)
+                    try await Self.read(key, client: client, schema: schema, waiting: true)
                 }
                 switch state {
                 case let .settled(outcome)?: return outcome
@@ -312,11 +312,16 @@ public final class PostgresClaimStore: ClaimStore {
         case free
     }
 
-    private static func read(_ key: String, client: PostgresClient, schema: ClaimSchema) async throws -> RowState? {
+    /// The row's state. `waiting`: the caller saw the click held and waits for its outcome, so a settled row
+    /// answers even when its window has already ended (a window shorter than a poll would otherwise make every
+    /// waiter claim the click again, and send it again).
+    private static func read(
+        _ key: String, client: PostgresClient, schema: ClaimSchema, waiting: Bool = false
+    ) async throws -> RowState? {
         for row in try await schema.rows(ReadRowStatement(binds: binds(key)), sql: \.read, client: client) {
             let (settled, leaseLive, windowLive) = (row.0, row.1, row.2)
+            if settled, waiting || windowLive { return .settled(outcome(row.3, row.4, row.5, row.6, row.7)) }
             if !windowLive { return .free }
-            if settled { return .settled(outcome(row.3, row.4, row.5, row.6, row.7)) }
             return leaseLive ? .held : .free
         }
         return nil

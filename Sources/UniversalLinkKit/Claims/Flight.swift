@@ -15,6 +15,7 @@ final class Flight: Sendable {
         var isFinished = false
         var deadlineTicket: DeadlineScheduler.Ticket?
         var resolvesHere = true
+        var isCancelledByShutdown = false
     }
 
     /// The click.
@@ -47,10 +48,16 @@ final class Flight: Sendable {
         if cancelNow { task.cancel() }
     }
 
+    /// Whether ``cancel(byShutdown:)`` said a shutdown cut the flight short.
+    var isCancelledByShutdown: Bool { control.withTrackedLock { $0.isCancelledByShutdown } }
+
     /// Cancels the resolving task (now, or when it is attached).
-    func cancel() {
+    ///
+    /// - Parameter byShutdown: The manager is shutting down (not the flight's deadline).
+    func cancel(byShutdown: Bool = false) {
         let task = control.withTrackedLock { control -> Task<Void, Never>? in
             control.isCancelled = true
+            if byShutdown { control.isCancelledByShutdown = true }
             return control.task
         }
         task?.cancel()

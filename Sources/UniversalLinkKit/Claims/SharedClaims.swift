@@ -16,6 +16,8 @@ struct SharedClaims: Sendable {
         /// process's outcome ran out, or the store was unavailable under `reject`. A retry then asks the store
         /// again (which coordinates the fleet, so nothing is counted twice) instead of getting the same failure.
         var isRemembered = true
+        /// The claim this process won: ``settle(_:flight:ticket:deadline:)`` it once its callers have their answer.
+        var ticket: ClaimTicket?
     }
 
     let store: any ClaimStore
@@ -51,9 +53,7 @@ struct SharedClaims: Sendable {
                 return Result(link: outcome.resolvedLink(for: url), isDuplicate: true)
             case let .won(ticket):
                 flight.resolvesHere = true
-                let link = await resolve()
-                await settle(link, flight: flight, ticket: ticket)
-                return Result(link: link, isDuplicate: false)
+                return Result(link: await resolve(), isDuplicate: false, ticket: ticket)
             case .heldElsewhere:
                 let timeLeft = deadline.instant - clock.now
                 guard timeLeft > .zero else { return waitedOut(flight, deadline) }
@@ -70,19 +70,33 @@ struct SharedClaims: Sendable {
         }
     }
 
-    /// Publishes a resolution's outcome, or releases the claim when the resolution was cut short by this process
-    /// (shutdown, cancellation), so another process need not wait for the lease.
-    private func settle(_ link: ResolvedLink, flight: Flight, ticket: ClaimTicket) async {
-        do {
-            switch link.error?.code {
-            case .cancelled?, .shuttingDown?:
-                try await store.release(flight.identity, ticket: ticket)
-            default:
-                try await store.publish(SharedOutcome(link), of: flight.identity, ticket: ticket)
+    /// Publishes the outcome of a claim this process won, after its callers here have their answer (so they never
+    /// wait on the store), on a task of its own: the resolving task may be cancelled by then (its deadline or a
+    /// shutdown), and the store's own time limit bounds the call.
+    ///
+    /// - A shutdown cut the resolution short: the claim is released, so another process takes the click over at
+    ///   once (its request may have been sent: the second of the two a click may cost).
+    /// - The deadline cut it short (the resolver reports `cancelled`): the timeout its callers were given is
+    ///   published, so the other processes answer it for the window instead of sending again.
+    /// - Otherwise the outcome is published.
+    func settle(_ link: ResolvedLink, flight: Flight, ticket: ClaimTicket, deadline: Deadline) {
+        let (store, events) = (store, events)
+        let shared: SharedOutcome? =
+            if flight.isCancelledByShutdown { nil }
+            else if link.error?.code == .cancelled { SharedOutcome(timedOut(flight, deadline)) }
+            else { SharedOutcome(link) }
+        Task {
+            do {
+                if let shared {
+                    try await store.publish(shared, of: flight.identity, ticket: ticket)
+                } else {
+                    try await store.release(flight.identity, ticket: ticket)
+                }
+            } catch {
+                // The callers here have their answer; the other processes' joiners take the click over after the
+                // lease.
+                events.emit(.claimStoreFailed, flight.url, reason: String(describing: error))
             }
-        } catch {
-            // The callers here have their answer; the other processes' joiners take the click over after the lease.
-            events.emit(.claimStoreFailed, flight.url, reason: String(describing: error))
         }
     }
 

@@ -211,7 +211,7 @@ public final class LinkManager: Sendable {
             break
         }
         for flight in registry.inFlight {
-            flight.cancel()
+            flight.cancel(byShutdown: true)
             finish(flight, with: ResolvedLink(requestedURL: flight.url, isPubWeb: true, error: .cancelledByShutdown(flight.url)))
         }
         broadcaster.resumeDelivery()
@@ -304,6 +304,8 @@ public final class LinkManager: Sendable {
             guard let shared else { return finish(flight, with: await resolveHere(flight, deadline)) }
             let result = await shared.resolve(flight, deadline: deadline) { await resolveHere(flight, deadline) }
             finish(flight, with: result.link, isDuplicate: result.isDuplicate, remember: result.isRemembered)
+            // After the callers here have their answer: they never wait on the store's publish.
+            if let ticket = result.ticket { shared.settle(result.link, flight: flight, ticket: ticket, deadline: deadline) }
         }
         // At the deadline the callers get their answer even when the transport ignores the task's cancellation.
         // The action runs on the clock's one scheduler task, which must never wait for host code (observers,
