@@ -326,7 +326,7 @@ public final class LinkManager: Sendable {
         flight.attach(task, deadline: ticket)
     }
 
-    /// Ends a flight once: reports it, delivers its link, releases its claim and hands the outcome to its callers.
+    /// Resolves the flight's link in this process: the request goes out from here.
     private func resolveHere(_ flight: Flight, _ deadline: Deadline) async -> ResolvedLink {
         do throws(LinkError) {
             return try await resolver.resolve(flight.url, until: deadline, onStep: events.steps(of: flight.url))
@@ -335,8 +335,9 @@ public final class LinkManager: Sendable {
         }
     }
 
-    /// Ends `flight` with `link`, once. `isDuplicate`: another process of the fleet resolved the click;
-    /// `remember`: later activations within the window are answered with it (see ``SharedClaims/Result``).
+    /// Ends a flight once: reports it, delivers its link, releases its claim and hands the outcome to its callers.
+    /// `isDuplicate`: another process of the fleet resolved the click; `remember`: later activations within the
+    /// window are answered with it (see `SharedClaims.Result`).
     private func finish(_ flight: Flight, with link: ResolvedLink, isDuplicate: Bool = false, remember: Bool = true) {
         let (won, ticket) = flight.finish()
         guard won else { return }
