@@ -9,8 +9,9 @@ struct ConnectionWaitTests {
     @Test func aRequestQueuedBehindTheOnlySlotReportsItsWait() async throws {
         let stub = try ResponseHandlerStub()
         defer { stub.shutdown() }
-        // The first request holds the host's only connection for 2 s.
-        stub.setDefaultBehavior(.delay(2, then: .json(#"{"webLinkUrl":"https://www.example.com/p"}"#)))
+        // The first request holds the host's only connection for 5 s: the second, sent once the first has reached
+        // the stub, waits for the rest of it (at least 1 s unless the machine stalls the test for 4 s between the two).
+        stub.setDefaultBehavior(.delay(5, then: .json(#"{"webLinkUrl":"https://www.example.com/p"}"#)))
         let transport = try #require(CurlTransport.make(configuration: .init(maximumConnectionsPerHost: 1)))
         defer { transport.shutdown() }
         let first = Task {
@@ -22,7 +23,7 @@ struct ConnectionWaitTests {
             TransportRequest(url: stub.url("/pub/acc?_ri_=second"), allowsLocalAddresses: true), maxBodyBytes: 4096)
         let firstWait = try #require(try await first.value.connectionWait)
         let secondWait = try #require(second.connectionWait)
-        #expect(secondWait >= .milliseconds(500), "\(secondWait)")
+        #expect(secondWait >= .seconds(1), "\(secondWait)")
         #expect(firstWait < secondWait)
         #expect(stub.requestCount == 2)
     }
