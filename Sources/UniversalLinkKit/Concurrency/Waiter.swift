@@ -78,18 +78,7 @@ package final class Waiter<Value: Sendable>: Sendable {
     package func wait(until deadline: ContinuousClock.Instant?, clock: LinkClock) async -> End {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<End, Never>) in
-                let early = phase.withTrackedLock { phase -> End? in
-                    switch phase {
-                    case .idle:
-                        phase = .waiting(continuation, timer: nil, scheduler: nil)
-                        return nil
-                    case let .ended(end):
-                        phase = .finished
-                        return end
-                    case .waiting, .finished:
-                        preconditionFailure("a Waiter is awaited once")
-                    }
-                }
+                let early = register(continuation)
                 if let early { return continuation.resume(returning: early) }
                 guard let deadline else { return }
                 // Armed after the continuation is stored: when it fires, there is a waiter to end.
@@ -113,18 +102,7 @@ package final class Waiter<Value: Sendable>: Sendable {
     package var value: Value {
         get async {
             let end = await withCheckedContinuation { (continuation: CheckedContinuation<End, Never>) in
-                let early = phase.withTrackedLock { phase -> End? in
-                    switch phase {
-                    case .idle:
-                        phase = .waiting(continuation, timer: nil, scheduler: nil)
-                        return nil
-                    case let .ended(end):
-                        phase = .finished
-                        return end
-                    case .waiting, .finished:
-                        preconditionFailure("a Waiter is awaited once")
-                    }
-                }
+                let early = register(continuation)
                 if let early { continuation.resume(returning: early) }
             }
             // Nothing but a value can end a wait that has neither a deadline nor a cancellation handler.
@@ -135,6 +113,24 @@ package final class Waiter<Value: Sendable>: Sendable {
 
     /// Ends the wait with `end` unless it has ended: resumes the awaiting task (outside the lock) and disarms its
     /// deadline, or keeps the end for the wait to come.
+    /// Stores the one continuation awaiting the waiter, or hands back how it already ended.
+    ///
+    /// - Returns: The end to resume with at once, or `nil` when the continuation is stored.
+    private func register(_ continuation: CheckedContinuation<End, Never>) -> End? {
+        phase.withTrackedLock { phase -> End? in
+            switch phase {
+            case .idle:
+                phase = .waiting(continuation, timer: nil, scheduler: nil)
+                return nil
+            case let .ended(end):
+                phase = .finished
+                return end
+            case .waiting, .finished:
+                preconditionFailure("a Waiter is awaited once")
+            }
+        }
+    }
+
     @discardableResult
     private func end(_ end: End) -> Bool {
         let (continuation, timer, scheduler, ended) = phase.withTrackedLock {
