@@ -53,6 +53,7 @@ let package = Package(
                 "UniversalLinkKitLogging",
                 .product(name: "UniversalLinkKit", package: "UniversalLinkKit"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The fleet's claim store on PostgreSQL (issue 17): a product of its own, so that only a service that shares
@@ -97,6 +98,7 @@ let package = Package(
             name: "LinkService",
             dependencies: [
                 "UniversalLinkKitHummingbird",
+                "UniversalLinkKitTracing",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -4,6 +4,7 @@
 import Foundation
 import Logging
 import UniversalLinkKitHummingbird
+import UniversalLinkKitTracing
 
 func refuse(_ error: LinkServiceConfiguration.Error) -> Never {
     FileHandle.standardError.write(Data("link-service: \(error)\n".utf8))
@@ -17,11 +18,12 @@ do {
     refuse(error)
 }
 
-LoggingSystem.bootstrap { label in
-    var handler = StreamLogHandler.standardError(label: label)
+// Every line written inside a request's span carries the trace's `trace_id` and `span_id` (ULK_TRACING=w3c).
+LoggingSystem.bootstrap({ label, metadataProvider in
+    var handler = StreamLogHandler.standardError(label: label, metadataProvider: metadataProvider)
     handler.logLevel = configuration.logLevel
     return handler
-}
+}, metadataProvider: traceMetadataProvider)
 let logger = Logger(label: "link-service")
 
 let service: LinkService

@@ -7,6 +7,7 @@ import NIOCore
 import PostgresNIO
 import Prometheus
 import ServiceLifecycle
+public import Tracing
 public import UnixSignals
 public import UniversalLinkKit
 import UniversalLinkKitLogging
@@ -34,6 +35,11 @@ import UniversalLinkKitTracing
 /// when the database cannot be reached within ``startupTimeout``; `readyz` then reports the database's reach
 /// (`503` when it is unreachable and ``LinkServiceConfiguration/claimsOnFailure`` is `reject`; `200` with a note
 /// with `local`, since the service still answers), and `/metrics` has the store's `ulk_claim*` metrics.
+///
+/// Tracing: each request runs in a server span that continues the caller's trace, with one `link.resolve` span per
+/// resolution under it, through ``tracer``: by default (``LinkServiceConfiguration/tracing`` `w3c`) a
+/// `W3CTracer` that reads `traceparent` and logs each span at `debug`; pass your own tracer to `init` to send spans
+/// to a backend. Nothing trace-related is sent to the Response Handler.
 public struct LinkService: Sendable {
     /// How long startup waits for the claims database before giving up.
     public static let startupTimeout: Duration = .seconds(5)
@@ -50,6 +56,8 @@ public struct LinkService: Sendable {
     public let logger: Logger
     /// The shared claim store, with ``LinkServiceConfiguration/postgresURL``.
     public let claimStore: PostgresClaimStore?
+    /// The tracer of the request and resolution spans.
+    public let tracer: any Tracer
     private let postgres: PostgresClient?
     private let registry: PrometheusCollectorRegistry
     private let connections: ConnectionGuard
@@ -59,11 +67,23 @@ public struct LinkService: Sendable {
     /// - Parameters:
     ///   - configuration: The settings.
     ///   - logger: The service's logger.
+    ///   - tracer: The tracer of the spans, for example `InstrumentationSystem.tracer` once a host bootstrapped
+    ///     its own. Default: by ``LinkServiceConfiguration/tracing``, a `W3CTracer` logging to `logger` (`w3c`) or
+    ///     `InstrumentationSystem.tracer` (`off`).
     /// - Throws: ``LinkServiceConfiguration/Error`` for `ULK_ROUTES_FILE` when the route table cannot be read or
     ///   is not one.
-    public init(configuration: LinkServiceConfiguration, logger: Logger = Logger(label: "link-service")) throws(LinkServiceConfiguration.Error) {
+    public init(
+        configuration: LinkServiceConfiguration, logger: Logger = Logger(label: "link-service"), tracer: (any Tracer)? = nil
+    ) throws(LinkServiceConfiguration.Error) {
         self.configuration = configuration
         self.logger = logger
+        let tracer = tracer ?? {
+            switch configuration.tracing {
+            case .w3c: W3CTracer.logging(to: logger)
+            case .off: InstrumentationSystem.tracer
+            }
+        }()
+        self.tracer = tracer
         let registry = PrometheusCollectorRegistry()
         var factory = PrometheusMetricsFactory(registry: registry)
         factory.durationHistogramBuckets[LinkEventMetrics.durationLabel] = Self.durationBuckets(deadline: configuration.timeout)
@@ -74,7 +94,7 @@ public struct LinkService: Sendable {
         ]
         let metrics = LinkEventMetrics(factory: factory)
         let events = LinkEventLogger(logger: logger, logsFullURLs: configuration.logsFullURLs)
-        let spans = LinkEventTracer()
+        let spans = LinkEventTracer(tracer: tracer)
 
         var managerConfiguration = LinkManager.Configuration()
         managerConfiguration.resolution.policy.brandedDomains = configuration.resolvedHosts
@@ -134,8 +154,8 @@ public struct LinkService: Sendable {
     /// the manager's shutdown: ``run(gracefulShutdownSignals:)`` runs ``managerService`` after it.
     public var application: some ApplicationProtocol {
         let router = Router()
-        // The caller's trace continues (with the tracer main bootstraps; none by default).
-        router.add(middleware: LinkTracingMiddleware())
+        // The caller's trace continues.
+        router.add(middleware: LinkTracingMiddleware(tracer: tracer))
         routes.add(to: router)
         let registry = registry
         router.get("/metrics") { _, _ in
@@ -222,6 +242,7 @@ public struct LinkService: Sendable {
                 "claims.store": .string(configuration.postgresURL?.redacted ?? "in-process"),
                 "claims.onFailure": .string(configuration.claimsOnFailure == .reject ? "reject" : "local"),
                 "claims.duplicateWindow": .string(DurationText.rounded(configuration.duplicateWindow)),
+                "tracing": .string(configuration.tracing.rawValue),
             ]
         )
         if configuration.logsFullURLs {

@@ -28,6 +28,7 @@ import Darwin
 /// | `ULK_POSTGRES_URL` | `postgres://user[:password]@host[:port]/db` (or a Unix socket directory as the host): click claims shared by every replica on that database; unreachable at start: exit 2 | none: claims stay in the process |
 /// | `ULK_CLAIM_SECRET` | the key of the click hashes in the claims table, at least 16 bytes, the same on every replica; required with `ULK_POSTGRES_URL` | none |
 /// | `ULK_CLAIMS_ON_FAILURE` | when the database fails mid-run: `local` resolves with this process's claims (duplicates across replicas possible), `reject` answers `503 claimStoreUnavailable` | `local` |
+/// | `ULK_TRACING` | `w3c` continues the caller's W3C trace context (`traceparent`): the service's spans join the caller's trace, its log lines carry `trace_id` and `span_id`, each span is one `span` line at `debug`; `off` uses no tracer of its own (a host's bootstrapped one, if any). Nothing trace-related is sent to the Response Handler either way | `w3c` |
 /// | `ULK_DUPLICATE_WINDOW_SECONDS` | how long a resolved click answers its duplicates (in the process and, with `ULK_POSTGRES_URL`, fleet-wide), 0 to 3600 | `2` |
 ///
 /// Any other `ULK_` variable is refused as a probable typo.
@@ -89,6 +90,17 @@ public struct LinkServiceConfiguration: Sendable, Hashable {
     public var claimsOnFailure: ClaimStoreFailurePolicy
     /// How long a resolved click answers its duplicates (`ULK_DUPLICATE_WINDOW_SECONDS`). Default 2 s.
     public var duplicateWindow: Duration
+    /// How requests are traced (`ULK_TRACING`). Default ``TraceMode/w3c``.
+    public var tracing: TraceMode
+
+    /// How `link-service` traces its requests.
+    public enum TraceMode: String, Sendable, Hashable, CaseIterable {
+        /// Its own `W3CTracer`: the caller's `traceparent` is continued, spans are logged at `debug`, and every
+        /// log line of a request carries `trace_id` and `span_id` (with main's metadata provider).
+        case w3c
+        /// No tracer of its own: `InstrumentationSystem.tracer`, a no-op unless the host bootstrapped one.
+        case off
+    }
 
     /// The hosts the manager resolves: ``brandedDomains``, or with ``allowsLocalHosts`` and no branded domains,
     /// the loopback hosts (`127.0.0.1`, `localhost`, `::1`).
@@ -116,6 +128,7 @@ public struct LinkServiceConfiguration: Sendable, Hashable {
     ///   - claimSecret: The key of the click hashes, at least 16 bytes.
     ///   - claimsOnFailure: What a resolution does when the claims database fails.
     ///   - duplicateWindow: How long a resolved click answers its duplicates.
+    ///   - tracing: How requests are traced.
     public init(
         host: String = "127.0.0.1",
         port: Int = 8080,
@@ -132,7 +145,8 @@ public struct LinkServiceConfiguration: Sendable, Hashable {
         postgresURL: PostgresURL? = nil,
         claimSecret: [UInt8]? = nil,
         claimsOnFailure: ClaimStoreFailurePolicy = .resolveLocally,
-        duplicateWindow: Duration = .seconds(2)
+        duplicateWindow: Duration = .seconds(2),
+        tracing: TraceMode = .w3c
     ) {
         self.host = host
         self.port = port
@@ -150,6 +164,7 @@ public struct LinkServiceConfiguration: Sendable, Hashable {
         self.claimSecret = claimSecret
         self.claimsOnFailure = claimsOnFailure
         self.duplicateWindow = duplicateWindow
+        self.tracing = tracing
     }
 
     /// The variables ``init(environment:fileDescriptorLimit:)`` reads; any other `ULK_` variable is refused.
@@ -157,7 +172,7 @@ public struct LinkServiceConfiguration: Sendable, Hashable {
         "HOST", "PORT", "LOG_LEVEL", "ULK_BRANDED_DOMAINS", "ULK_ALLOW_LOCAL", "ULK_TIMEOUT_SECONDS",
         "ULK_SHUTDOWN_GRACE_SECONDS", "ULK_ROUTES_FILE", "ULK_LOG_FULL_URLS", "ULK_IDLE_TIMEOUT_SECONDS",
         "ULK_HEADER_TIMEOUT_SECONDS", "ULK_MAX_CONNECTIONS", "ULK_POSTGRES_URL", "ULK_CLAIM_SECRET",
-        "ULK_CLAIMS_ON_FAILURE", "ULK_DUPLICATE_WINDOW_SECONDS",
+        "ULK_CLAIMS_ON_FAILURE", "ULK_DUPLICATE_WINDOW_SECONDS", "ULK_TRACING",
     ]
 
     /// Descriptors kept out of the connection limit: the listening socket, the Response Handler connections, the
@@ -268,6 +283,15 @@ public struct LinkServiceConfiguration: Sendable, Hashable {
         if let path = value("ULK_ROUTES_FILE") { routesFile = path }
         if let text = value("ULK_DUPLICATE_WINDOW_SECONDS") {
             duplicateWindow = try Self.seconds("ULK_DUPLICATE_WINDOW_SECONDS", text, allowsZero: true)
+        }
+        if let text = value("ULK_TRACING") {
+            guard let mode = TraceMode(rawValue: text) else {
+                throw Error(
+                    variable: "ULK_TRACING",
+                    message: "expected w3c (continue the caller's traceparent, spans in the log at debug) or off, found \"\(text)\""
+                )
+            }
+            tracing = mode
         }
         try readClaims(value)
     }

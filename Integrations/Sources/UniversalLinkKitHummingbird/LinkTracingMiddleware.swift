@@ -3,7 +3,7 @@ import HTTPTypes
 public import Tracing
 
 /// Continues the caller's trace: extracts the trace context of an incoming request with the tracer's own
-/// propagation (W3C `traceparent` with swift-otel), and runs the request in a server span, so that the
+/// propagation (W3C `traceparent` with `W3CTracer` or swift-otel), and runs the request in a server span, so that the
 /// `link.resolve` spans of `UniversalLinkKitTracing`'s `LinkEventTracer` are its children.
 ///
 /// Unlike Hummingbird's `TracingMiddleware`, the span carries no `url.query`: `/open?url=` holds a tracking link

@@ -86,6 +86,7 @@ struct LinkServiceProcessTests {
         (["PORT": "http"], "PORT"),
         (["ULK_MAX_CONNECTIONS": "100000000"], "ULK_MAX_CONNECTIONS"),
         (["ULK_BRANDED_DOMAIN": "news.example.com"], "ULK_BRANDED_DOMAIN"),
+        (["ULK_TRACING": "otlp"], "ULK_TRACING"),
     ])
     func anUnusableVariableExitsTwoNamingIt(variables: [String: String], variable: String) async throws {
         var environment = Self.local.merging(variables) { $1 }
