@@ -10,6 +10,10 @@ import UniversalLinkKit
 /// broadcaster's and `NotificationCenter`'s, not the host's. (Decoding a whole `ResolvedLink(notification:)` in
 /// every observer parses three URLs: about 9 us per observer more on this machine.) A private
 /// `NotificationCenter` keeps other observers of the process out of the numbers.
+///
+/// Next to each row, `NotificationCenter-direct`: the same userInfo posted by `NotificationCenter.post` on the
+/// measuring thread to the same observers, the floor of any broadcaster built on `NotificationCenter` (its ratio
+/// below 1 is how much of the row is `NotificationCenter`'s own).
 enum BroadcastGroup {
     static let observerCounts = [1, 10, 100]
 
@@ -45,6 +49,18 @@ enum BroadcastGroup {
             report(Measurement(
                 group: "broadcast", caseName: "post_\(count)", size: count, subject: "UniversalLinkKit", nsPerOp: ns,
                 spread: spread))
+            // The floor: the same userInfo posted straight to the same observers on this thread, with no queue hop.
+            let userInfo = link.userInfo
+            let direct = {
+                expected += count
+                center.post(name: .PIORsysWebURLResolved, object: nil, userInfo: userInfo)
+                while counter.value.load(ordering: .acquiring) < expected {}
+            }
+            direct()
+            let (directNs, directSpread) = Timer.measure(direct)
+            report(Measurement(
+                group: "broadcast", caseName: "post_\(count)", size: count, subject: "NotificationCenter-direct",
+                nsPerOp: directNs, spread: directSpread))
             for token in tokens { center.removeObserver(token) }
         }
     }
