@@ -18,21 +18,25 @@ final class ActivationRegistry: Sendable {
         case joined(Flight)
     }
 
+    /// Times are kept as their distance from `origin`: `Duration` is a frozen type and `ContinuousClock.Instant`
+    /// a resilient one, which made every move of an entry in the dictionary go through its value witnesses.
     private struct Entry {
         var flight: Flight
-        var completedAt: ContinuousClock.Instant?
+        var completedAt: Duration?
     }
 
     private struct State {
         var entries: [ClickIdentity: Entry] = [:]
         /// Completed identities in completion order, for expiry without scanning every entry.
-        var completions: [(identity: ClickIdentity, at: ContinuousClock.Instant)] = []
+        var completions: [(identity: ClickIdentity, at: Duration)] = []
         var head = 0
         var inFlight = 0
     }
 
     private let window: Duration
     private let state = Mutex(State())
+    /// The instant times are measured from; any fixed instant orders them the same way.
+    private let origin = ContinuousClock.Instant.now
 
     init(window: Duration) {
         self.window = window
@@ -62,8 +66,9 @@ final class ActivationRegistry: Sendable {
     func claim(
         _ identity: ClickIdentity, url: URL, now: ContinuousClock.Instant, deadline: ContinuousClock.Instant
     ) -> Claim {
-        state.withTrackedLock { state in
-            expire(&state, now: now)
+        let offset = now - origin
+        return state.withTrackedLock { state in
+            expire(&state, now: offset)
             if let entry = state.entries[identity] { return .joined(entry.flight) }
             let flight = Flight(identity: identity, url: url, startedAt: now, deadline: deadline)
             state.entries[identity] = Entry(flight: flight)
@@ -75,6 +80,7 @@ final class ActivationRegistry: Sendable {
     /// Marks `identity` completed at `now`; it is forgotten once the window has passed, or at once when
     /// `remember` is `false` (an outcome that must not answer the click's duplicates).
     func complete(_ identity: ClickIdentity, now: ContinuousClock.Instant, remember: Bool = true) {
+        let now = now - origin
         state.withTrackedLock { state in
             guard let entry = state.entries[identity], entry.completedAt == nil else { return }
             state.inFlight -= 1
@@ -88,7 +94,7 @@ final class ActivationRegistry: Sendable {
         }
     }
 
-    private func expire(_ state: inout State, now: ContinuousClock.Instant) {
+    private func expire(_ state: inout State, now: Duration) {
         while state.head < state.completions.count, state.completions[state.head].at + window <= now {
             let (identity, at) = state.completions[state.head]
             if state.entries[identity]?.completedAt == at {
