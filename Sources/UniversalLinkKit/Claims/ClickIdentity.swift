@@ -24,6 +24,14 @@ public struct ClickIdentity: Sendable, Hashable {
     ///
     /// - Parameter url: The tracking link, as received.
     public init(_ url: URL) {
+        // An ordinary link is read in one pass: the same key as the accessors give (`PlainLinkTextTests`).
+        let key = PlainLinkText(url)?.identityKey ?? Self.key(readingAccessorsOf: url)
+        self.key = key
+        self.keyHash = key.hashValue
+    }
+
+    /// The key from `URL`'s accessors: any link (the reference the one-pass reading is checked against).
+    static func key(readingAccessorsOf url: URL) -> String {
         var host = (url.host(percentEncoded: true) ?? "").lowercased()
         if host.hasSuffix(".") { host.removeLast() }
         var key = (url.scheme ?? "").lowercased()
@@ -38,8 +46,7 @@ public struct ClickIdentity: Sendable, Hashable {
             key += "?"
             key += query
         }
-        self.key = key
-        self.keyHash = key.hashValue
+        return key
     }
 
     /// Whether two activations are the same click: their keys are equal.

@@ -63,30 +63,44 @@ public struct ResolutionPolicy: Sendable, Hashable {
     /// - Returns: `nil` when the URL may be requested, otherwise a ``LinkError/Code/hostNotAllowed`` error
     ///   saying which rule refused it.
     public func check(_ url: URL) -> LinkError? {
+        // An ordinary link's parts in one pass over its text; any other link is read through `URL`'s accessors.
+        check(url, plain: PlainLinkText(url))
+    }
+
+    /// ``check(_:)`` with the link's parts read already, or `nil` to read them from `URL`'s accessors (the
+    /// reference the one-pass reading is checked against).
+    func check(_ url: URL, plain: PlainLinkText?) -> LinkError? {
         // Only a refusal shows the URL: building its string for every admitted link cost a URL serialisation.
         let shown = ShownURL(url)
-        guard let scheme = url.scheme?.lowercased() else {
+        guard let scheme = plain?.scheme ?? url.scheme?.lowercased() else {
             return refuse(shown, "it has no scheme; only https URLs are resolved")
         }
         guard scheme == "https" || (scheme == "http" && allowsHTTP) else {
             let allowed = allowsHTTP ? "http and https" : "https (allow http for local test servers only)"
             return refuse(shown, "scheme \(scheme) is not allowed; only \(allowed) URLs are resolved")
         }
-        guard url.user(percentEncoded: true) == nil, url.password(percentEncoded: true) == nil else {
-            return refuse(shown, "it carries a user name or password, which would be sent as credentials")
-        }
-        if let port = url.port, port != (scheme == "https" ? 443 : 80), !allowsLocalHosts {
-            return refuse(shown, "port \(port) is not the default port of \(scheme) (allow local hosts for test servers)")
-        }
-        // The punycode form: what DNS and the transport see for internationalised names.
-        guard var host = Self.encodedHost(of: url).map(Self.lowercased), !host.isEmpty else {
-            return refuse(shown, "it has no host")
-        }
-        if host.hasPrefix("[") || Self.containsColon(host) {
-            guard allowsLocalHosts else {
-                return refuse(shown, "IP address hosts are not resolved (allow local hosts for test servers)")
+        var host: String
+        if let plain {
+            // No user, port, IP literal or escape: the host as the text has it is its DNS form, lower-cased.
+            host = plain.host
+        } else {
+            guard url.user(percentEncoded: true) == nil, url.password(percentEncoded: true) == nil else {
+                return refuse(shown, "it carries a user name or password, which would be sent as credentials")
             }
-            return checkBranded(host, shown)
+            if let port = url.port, port != (scheme == "https" ? 443 : 80), !allowsLocalHosts {
+                return refuse(shown, "port \(port) is not the default port of \(scheme) (allow local hosts for test servers)")
+            }
+            // The punycode form: what DNS and the transport see for internationalised names.
+            guard let encoded = Self.encodedHost(of: url).map(Self.lowercased), !encoded.isEmpty else {
+                return refuse(shown, "it has no host")
+            }
+            if encoded.hasPrefix("[") || Self.containsColon(encoded) {
+                guard allowsLocalHosts else {
+                    return refuse(shown, "IP address hosts are not resolved (allow local hosts for test servers)")
+                }
+                return checkBranded(encoded, shown)
+            }
+            host = encoded
         }
         if host.hasSuffix(".") { host.removeLast() }
         guard Self.isDNSName(host) else {
