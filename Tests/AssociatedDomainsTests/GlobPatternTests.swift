@@ -76,6 +76,65 @@ struct GlobPatternTests {
         #expect(compared > 10_000)
     }
 
+    /// `/*a?a?…b*` between two stars was tried at every place of the URL: a run of 4 000 units against 16 000 `a`s
+    /// was 64 M steps (a 64 KB file's rule against a 64 KB URL: 4 G). Bit-parallel it is the URL times 63 words, plus
+    /// the tables, and the match is the same.
+    @Test(arguments: [false, true])
+    func aRunMixingWildcardsWithTextCostsTheURLTimesItsWordsNotItsLength(multibyte: Bool) {
+        let (text, any) = multibyte ? ("é", "?") : ("a", "?")
+        let glob = GlobPattern("/*" + String(repeating: text + any, count: 2_000) + "b*", variables: [:], caseInsensitive: false)
+        #expect(glob.work == (multibyte ? 94 : 63))
+        for (url, expected) in [
+            ("/" + String(repeating: text, count: 16_000), false),
+            ("/" + String(repeating: text, count: 16_000) + "b/x", true),
+        ] {
+            let bytes = Array(url.utf8)
+            var steps = 0
+            #expect(glob.matches(bytes, steps: &steps) == expected)
+            let bound = bytes.count * (glob.work + 4) + 2 * glob.runs[0].tableCost
+            #expect(steps <= bound, "\(steps) steps for \(bytes.count) bytes (tried place by place: \(bytes.count * 4_000))")
+        }
+    }
+
+    /// The bit-parallel search (forced from the first place), the place-by-place one and the set simulation agree on
+    /// random patterns of stars, `?`, ASCII and multi-byte text, a class and a code set with multi-byte values,
+    /// against inputs with multi-byte characters, truncated ones and stray continuation bytes.
+    @Test func theBitParallelSearchAgreesWithTheSetSimulation() {
+        var random = SplitMix(seed: 1_919)
+        let patternPieces: [[UInt8]] = [
+            [0x2A], [0x2A], [0x3F], [0x3F], [0x61], [0x62], [0x61, 0x62], [0xC3, 0xA9], Array("€".utf8),
+            Array("$(digit)".utf8), Array("$(v)".utf8),
+        ]
+        let rawPieces: [[UInt8]] = [[0xA9], [0xC3], [0xE2, 0x82]]
+        let inputPieces: [[UInt8]] = [
+            [0x61], [0x61], [0x62], [0x31], [0xC3, 0xA9], Array("€".utf8), [0xA9], [0xC3], [0xE2, 0x82], [0xF0],
+        ]
+        let variables = SubstitutionVariables(["v": ["ab", "é", "1a"]])
+        var compared = 0
+        var parallel = 0
+        for round in 0..<4_000 {
+            var pattern: [UInt8] = []
+            for _ in 0..<random.next(upTo: 12) {
+                let raw = round % 4 == 0 && random.next(upTo: 6) == 0
+                pattern += raw ? rawPieces[random.next(upTo: rawPieces.count)] : patternPieces[random.next(upTo: patternPieces.count)]
+            }
+            let glob = GlobPattern(pattern, variables: variables, caseInsensitive: false)
+            guard glob.isDeterministic else { continue }
+            if glob.runs.contains(where: { !$0.isLiteral && $0.units > 0 }) { parallel += 1 }
+            for _ in 0..<6 {
+                var input: [UInt8] = []
+                for _ in 0..<random.next(upTo: 16) { input += inputPieces[random.next(upTo: inputPieces.count)] }
+                let expected = input.withUnsafeBufferPointer { glob.matchesBySimulation($0, 0, $0.count) }
+                var steps = 0
+                #expect(glob.matches(input) == expected, "pattern \(pattern) input \(input)")
+                #expect(glob.matches(input, steps: &steps, forcesParallel: true) == expected, "pattern \(pattern) input \(input)")
+                compared += 1
+            }
+        }
+        #expect(compared > 10_000)
+        #expect(parallel > 1_000)
+    }
+
     static func threadCPUSeconds() -> Double {
         var time = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)

@@ -60,6 +60,60 @@ struct SubstitutionVariablesTests {
         #expect(!AppSiteAssociation.check(bytes).contains { $0.code == .tooManyVariableAlternatives })
     }
 
+    /// A file whose variable `v` has values of two lengths (so its patterns are simulated), with one rule
+    /// `/r0/$(v)?` and then `rules` rules `/rN/$(v)` followed by `questions` `?`.
+    static func simulatedFile(questions: Int, rules: Int) -> [UInt8] {
+        let tail = String(repeating: "?", count: questions)
+        let components = [#"{"/": "/r0/$(v)?"}"#] + (1...rules).map { #"{"/": "/r\#($0)/$(v)\#(tail)"}"# }
+        let json = """
+            {"applinks": {"substitutionVariables": {"v": ["a", "bb"]}, "details": [{"appIDs": ["\(app)"], "components": [\(components.joined(separator: ","))]}]}}
+            """
+        return Array(json.utf8)
+    }
+
+    /// A simulated pattern costs one step per token per URL byte: past 4 096 a pattern is refused, and the file says
+    /// so once, at the first such rule, with how many follow.
+    @Test func aPatternPastTheWorkLimitNeverMatchesAndIsReportedOnce() throws {
+        let limit = SubstitutionVariables.maximumPatternWork
+        // "/rN/", $(v) and the `?`s: limit + 1 tokens.
+        let bytes = Self.simulatedFile(questions: limit - 1, rules: 3)
+        let matcher = try AppLinkMatcher(parsing: bytes)
+        let path = "/r1/bb" + String(repeating: "x", count: limit - 1)
+        #expect(matcher.match(E + "/r0/ax", appID: app).outcome == .match)
+        #expect(matcher.match(E + path, appID: app).outcome == .none)
+        let findings = AppSiteAssociation.check(bytes).filter { $0.code == .tooMuchMatchingWork }
+        #expect(findings.map(\.keyPath) == ["applinks.details[0].components[1]"])
+        #expect(findings.first?.severity == .error)
+        #expect(findings.first?.message.contains("at most \(limit) steps per URL character each") == true)
+        #expect(findings.first?.message.contains("this rule (and 2 later rules) never matches") == true)
+    }
+
+    @Test func aPatternJustWithinTheWorkLimitMatchesAsBefore() throws {
+        let limit = SubstitutionVariables.maximumPatternWork
+        let bytes = Self.simulatedFile(questions: limit - 2, rules: 1)
+        let matcher = try AppLinkMatcher(parsing: bytes)
+        let glob = try #require(matcher.rulesByDetail.first?[1].pathGlob)
+        #expect(glob.work == limit)
+        #expect(!glob.exceedsWorkBudget)
+        let x = String(repeating: "x", count: limit - 2)
+        #expect(matcher.match(E + "/r1/bb" + x, appID: app).outcome == .match)
+        #expect(matcher.match(E + "/r1/a" + x, appID: app).outcome == .match)
+        #expect(matcher.match(E + "/r1/a" + x + "x", appID: app).outcome == .none)
+        #expect(!AppSiteAssociation.check(bytes).contains { $0.code == .tooMuchMatchingWork })
+    }
+
+    /// The file's patterns together: once their work would pass the file's budget, later ones are refused.
+    @Test func patternsPastTheFileWorkBudgetNeverMatch() {
+        let variables = SubstitutionVariables([:], maximumMatchingWork: 10)
+        let globs = (0..<12).map { _ in GlobPattern("/*a?b*", variables: variables, caseInsensitive: false) }
+        #expect(globs.map(\.work) == Array(repeating: 1, count: 12))
+        #expect(globs.map { $0.matches(Array("/xaxbx".utf8)) } == Array(repeating: true, count: 10) + [false, false])
+        #expect(variables.matchingWork == 10)
+        #expect(variables.refusedPatterns == 2)
+        // Patterns that cost one pass (a literal between stars, a fixed run at the end) are free.
+        #expect(GlobPattern("/*abc*xyz", variables: variables, caseInsensitive: false).matches(Array("/abcxyz".utf8)))
+    }
+
     @Test func shortLiteralValuesAreOneSetAndCostNoBudget() {
         let variables = SubstitutionVariables(["v": ["en", "fr"]], maximumAlternativeUses: 1)
         for _ in 0..<10 {

@@ -29,7 +29,8 @@ public struct AssociationDiagnostic: Sendable, Hashable, CustomStringConvertible
                  malformedAppID, unknownKey, duplicateKey, notPrefixTypo, queryInLegacyPath,
                  exclusionBlocksEverything, unreachableRule, undefinedVariable, nonStringQueryPredicate,
                  defaultsIgnoredForLegacyPaths, invalidPattern, shadowedRule, filterNeverMatches, hostNotVerified,
-                 dynamicRulesDropped, platformsDisagree, tooManyVariableAlternatives
+                 dynamicRulesDropped, platformsDisagree, tooManyVariableAlternatives,
+                 tooMuchMatchingWork
         }
         private let kind: Kind
         private init(_ kind: Kind) { self.kind = kind }
@@ -84,6 +85,11 @@ public struct AssociationDiagnostic: Sendable, Hashable, CustomStringConvertible
         /// Substitution variables with wildcard values used so often that matching would cost more than the
         /// file-wide limit of alternatives × occurrences (100 000); the rules past it never match.
         public static let tooManyVariableAlternatives = Code(.tooManyVariableAlternatives)
+        /// A pattern whose matching would cost more steps per URL character than the limit for one pattern (4 096:
+        /// long runs mixing `?` or `$(…)` with text between stars, or thousands of tokens beside a variable with
+        /// values of several lengths), or than the limit for the file's patterns together (250 000); the rules
+        /// past it never match.
+        public static let tooMuchMatchingWork = Code(.tooMuchMatchingWork)
 
         /// The code's name, e.g. `malformedAppID`.
         public var description: String { kind.rawValue }

@@ -32,6 +32,9 @@ struct ByteSet: Sendable, Hashable {
         }
     }
 
+    /// No byte of the set is above 0x7F: a byte it takes is always a whole character.
+    var isASCII: Bool { w2 == 0 && w3 == 0 }
+
     /// The same set with ASCII upper-case letters replaced by lower-case ones, for case-insensitive rules.
     var folded: ByteSet {
         var result = ByteSet()

@@ -52,6 +52,8 @@ final class CompiledRule: Sendable {
     let undefinedVariables: [String]
     /// Variables refused for the file's budget (``SubstitutionVariables/maximumAlternativeUses``).
     let overBudgetVariables: [String]
+    /// A pattern of the rule was refused for the work budget (``SubstitutionVariables/maximumPatternWork``).
+    let exceedsWorkBudget: Bool
     /// The explanation of a URL this rule decides, written once here rather than for every matched URL.
     let decision: String
 
@@ -75,10 +77,12 @@ final class CompiledRule: Sendable {
         self.foldsQueryItemNames = foldsQueryItemNames
         var undefined: [String] = []
         var overBudget: [String] = []
+        var exceedsWorkBudget = false
         func compile<C: Collection<UInt8>>(_ text: C) -> GlobPattern where C.Index == Int {
             let glob = GlobPattern(text, variables: variables, caseInsensitive: !caseSensitive)
             undefined += glob.undefinedVariables
             overBudget += glob.overBudgetVariables
+            if glob.exceedsWorkBudget { exceedsWorkBudget = true }
             return glob
         }
         var pathPattern: PathPattern?
@@ -122,6 +126,7 @@ final class CompiledRule: Sendable {
         self.checksQueryOrFragment = queryPattern != nil || fragmentPattern != nil
         self.undefinedVariables = undefined
         self.overBudgetVariables = overBudget
+        self.exceedsWorkBudget = exceedsWorkBudget
         self.decision = "\((rule.exclude ?? false) ? "excluded by" : "matched") \(keyPath) \(source)"
     }
 

@@ -50,6 +50,18 @@ final class GlobPattern: Sendable {
     let failures: [Int32]
     /// The indexes of the `*` tokens, in order.
     let stars: [Int]
+    /// For each star, the run of tokens after it (up to the next star or the end), analysed for its search.
+    let runs: [Run]
+    /// An upper bound on the steps matching takes per byte of input, beyond one pass: the budget counts it (see
+    /// ``SubstitutionVariables/maximumPatternWork``).
+    ///
+    /// A literal between stars costs nothing more (KMP), nor does a run of fixed length at the end; any other run
+    /// after a star costs one step per 64 units of it plus one per code set (the bit-parallel search, see
+    /// `GlobPattern+BitParallel.swift`), or one per unit when it is not aligned. A pattern whose variables can
+    /// match several lengths is simulated: one step per token, each alternative's tokens counted.
+    let work: Int
+    /// The pattern was refused for the budget on ``work``: it compiled to one token that never matches.
+    let exceedsWorkBudget: Bool
     /// Names in `$(name)` that are neither custom nor built-in; such a pattern never matches.
     let undefinedVariables: [String]
     /// Names in `$(name)` refused for the file's budget (``SubstitutionVariables/maximumAlternativeUses``); such a
@@ -143,14 +155,6 @@ final class GlobPattern: Sendable {
             }
         }
         flush()
-        self.tokens = tokens
-        self.pool = pool
-        self.codeSets = codeSets
-        self.alternations = alternations
-        self.undefinedVariables = undefined
-        self.overBudgetVariables = overBudget
-        self.literalPrefix = prefix
-        self.matchesEverything = !tokens.isEmpty && tokens.allSatisfy { if case .star = $0 { true } else { false } }
         var deterministic = true
         for token in tokens {
             switch token {
@@ -159,9 +163,41 @@ final class GlobPattern: Sendable {
             default: break
             }
         }
+        var stars = tokens.indices.filter { if case .star = tokens[$0] { true } else { false } }
+        var runs = stars.indices.map { s in
+            Run((stars[s] + 1)..<(s + 1 < stars.count ? stars[s + 1] : tokens.count), tokens, pool: pool, codeSets: codeSets)
+        }
+        let work = deterministic
+            ? GlobPattern.searchWork(runs)
+            : tokens.reduce(0) { sum, token in
+                guard case .alternation(let index) = token else { return sum + 1 }
+                return sum + alternations[index].reduce(0) { $0 + $1.tokens.count }
+            }
+        self.work = work
+        // A variable's value (no `variables`) is counted in the pattern that uses it, never refused alone.
+        let refused = !(variables?.chargeWork(work) ?? true)
+        self.exceedsWorkBudget = refused
+        if refused {
+            tokens = [.never]
+            pool = []
+            codeSets = []
+            alternations = []
+            prefix = []
+            stars = []
+            runs = []
+            deterministic = true
+        }
+        self.tokens = tokens
+        self.pool = pool
+        self.codeSets = codeSets
+        self.alternations = alternations
+        self.undefinedVariables = undefined
+        self.overBudgetVariables = overBudget
+        self.literalPrefix = prefix
+        self.matchesEverything = !tokens.isEmpty && tokens.allSatisfy { if case .star = $0 { true } else { false } }
         self.isDeterministic = deterministic
-        let stars = tokens.indices.filter { if case .star = tokens[$0] { true } else { false } }
         self.stars = stars
+        self.runs = runs
         // Only literals searched for need the table: those between two stars, and any in a simulated pattern
         // (a variable's value is simulated as an alternative). The usual `/path` and `/path/*` allocate none.
         let searches = !deterministic || stars.count >= 2 || variables == nil
@@ -185,6 +221,17 @@ final class GlobPattern: Sendable {
     /// Compiles a pattern alone, with its own variables (tests and one-off comparisons).
     convenience init(_ text: String, variables: [String: [String]], caseInsensitive: Bool) {
         self.init(Array(text.utf8), variables: SubstitutionVariables(variables), caseInsensitive: caseInsensitive)
+    }
+
+    /// The ``work`` of a deterministic pattern: what its runs after stars cost per input byte beyond one pass.
+    private static func searchWork(_ runs: [Run]) -> Int {
+        var work = 0
+        for (s, run) in runs.enumerated() where run.canMatch && !run.isLiteral && run.units > 0 {
+            let isLast = s == runs.count - 1
+            if isLast && run.fixedLength != nil { continue }
+            work += isLast || run.isAligned ? run.words + run.codeSets : run.units
+        }
+        return work
     }
 
     /// The names of the built-in substitution variables.
@@ -238,31 +285,49 @@ final class GlobPattern: Sendable {
 
     /// Whether the pattern matches all of `input[start..<end]`.
     func matches(_ input: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
+        var steps = 0
+        return matches(input, start, end, steps: &steps)
+    }
+
+    /// Whether the pattern matches all of `input[start..<end]`, adding the work done to `steps` (what the tests
+    /// hold to ``work`` per input byte).
+    /// - Parameter forcesParallel: Search every run that may be searched bit-parallel that way from its first
+    ///   place, however cheap trying places one by one would be (tests compare both searches).
+    func matches(
+        _ input: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, steps: inout Int, forcesParallel: Bool = false
+    ) -> Bool {
         pool.withUnsafeBufferPointer { pool in
             if isDeterministic {
-                return matchSegments(input, start, end, pool)
+                return matchSegments(input, start, end, pool, &steps, forcesParallel)
             }
-            return matchesBySimulation(input, start, end, pool)
+            return matchesBySimulation(input, start, end, pool, &steps)
         }
     }
 
     /// The set simulation, for any pattern: the reference the segment algorithm is checked against by
     /// `.ci/fuzz aasa-variables`.
     func matchesBySimulation(_ input: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
-        pool.withUnsafeBufferPointer { matchesBySimulation(input, start, end, $0) }
+        var steps = 0
+        return pool.withUnsafeBufferPointer { matchesBySimulation(input, start, end, $0, &steps) }
     }
 
     private func matchesBySimulation(
-        _ input: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ pool: UnsafeBufferPointer<UInt8>
+        _ input: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ pool: UnsafeBufferPointer<UInt8>,
+        _ steps: inout Int
     ) -> Bool {
         var initial = PositionSet(count: end - start + 1)
         initial.insert(0)
-        return simulate(input, start, end, pool, from: initial).contains(end - start)
+        return simulate(input, start, end, pool, from: initial, &steps).contains(end - start)
     }
 
     /// Whether the pattern matches all of `bytes`.
     func matches(_ bytes: [UInt8]) -> Bool {
         bytes.withUnsafeBufferPointer { matches($0, 0, $0.count) }
+    }
+
+    /// Whether the pattern matches all of `bytes`, adding the work done to `steps`.
+    func matches(_ bytes: [UInt8], steps: inout Int, forcesParallel: Bool = false) -> Bool {
+        bytes.withUnsafeBufferPointer { matches($0, 0, $0.count, steps: &steps, forcesParallel: forcesParallel) }
     }
 
     /// The index after the character (Unicode scalar, or one stray byte) that starts at `p`.
@@ -304,14 +369,21 @@ final class GlobPattern: Sendable {
     /// For deterministic patterns: the tokens before the first `*` must match at the start; each run of tokens
     /// between two stars is matched at its leftmost place after the previous one; the run after the last star must
     /// end exactly at the end. That is what the classic last-star backtracking algorithm decides, without its
-    /// backtracking: a run that is one literal (the usual case, and the one a hostile file makes long) is found with
-    /// KMP, so each is O(input + literal) and the whole match is linear in the URL plus the pattern. A run that
-    /// mixes `?` or `$(...)` with text is tried at each character boundary (input × that run's length).
+    /// backtracking, and each run's search starts where the previous one ended, so the searches share one pass over
+    /// the input:
+    /// - a run that is one literal (the usual case, and one a hostile file makes long) is found with KMP: O(input);
+    /// - a run of fixed length after the last star is compared once, at the only place it can start;
+    /// - any other run (one that mixes `?`, a class or a code set with text) is tried place by place while that is
+    ///   cheap, then searched bit-parallel (`GlobPattern+BitParallel.swift`): O(input × (run / 64 + code sets)).
+    ///   Tried place by place throughout, `/*a?a?…b*` of 64 K units against a 64 KB URL was 64 K × 64 K steps.
+    ///
+    /// So the whole match is O(input × (1 + ``work``)), and the budget caps ``work``.
     ///
     /// A star stops only at character boundaries (see ``nextCharacter(_:_:_:)``); a byte that is not a UTF-8
     /// continuation byte is always one, so only a literal starting with a continuation byte needs the walk.
     private func matchSegments(
-        _ input: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ pool: UnsafeBufferPointer<UInt8>
+        _ input: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ pool: UnsafeBufferPointer<UInt8>,
+        _ steps: inout Int, _ forcesParallel: Bool
     ) -> Bool {
         tokens.withUnsafeBufferPointer { tokens in
             var p = start
@@ -320,24 +392,25 @@ final class GlobPattern: Sendable {
                 p = step(tokens[t], input, p, end, pool)
                 if p < 0 { return false }
             }
+            steps += firstStar
             guard !stars.isEmpty else { return p == end }
-            for s in 0..<(stars.count - 1) {
-                let run = (stars[s] + 1)..<stars[s + 1]
-                p = leftmost(run, tokens, input, from: p, end, pool)
+            for s in 0..<(runs.count - 1) {
+                p = leftmost(runs[s], tokens, input, from: p, end, pool, &steps, forcesParallel)
                 if p < 0 { return false }
             }
-            return endsRun((stars[stars.count - 1] + 1)..<tokens.count, tokens, input, from: p, end, pool)
+            return endsRun(runs[runs.count - 1], tokens, input, from: p, end, pool, &steps, forcesParallel)
         }
     }
 
-    /// Matches the tokens of `run` at `p`; the index after them, or -1.
+    /// Matches the tokens of `run` at `p`; the index after them, or -1. Adds the tokens and literal bytes tried.
     @inline(__always)
     private func matchRun(
         _ run: Range<Int>, _ tokens: UnsafeBufferPointer<Token>, _ input: UnsafeBufferPointer<UInt8>, at p: Int,
-        _ end: Int, _ pool: UnsafeBufferPointer<UInt8>
+        _ end: Int, _ pool: UnsafeBufferPointer<UInt8>, _ steps: inout Int
     ) -> Int {
         var q = p
         for t in run {
+            if case .literal(_, let count) = tokens[t] { steps += count } else { steps += 1 }
             q = step(tokens[t], input, q, end, pool)
             if q < 0 { return -1 }
         }
@@ -346,15 +419,20 @@ final class GlobPattern: Sendable {
 
     /// The end of the leftmost match of `run` at a character boundary reached from `p`, or -1.
     private func leftmost(
-        _ run: Range<Int>, _ tokens: UnsafeBufferPointer<Token>, _ input: UnsafeBufferPointer<UInt8>, from p: Int,
-        _ end: Int, _ pool: UnsafeBufferPointer<UInt8>
+        _ run: Run, _ tokens: UnsafeBufferPointer<Token>, _ input: UnsafeBufferPointer<UInt8>, from p: Int,
+        _ end: Int, _ pool: UnsafeBufferPointer<UInt8>, _ steps: inout Int, _ forcesParallel: Bool
     ) -> Int {
-        if run.count == 1, case .literal(let literalStart, let count) = tokens[run.lowerBound] {
-            return findLiteral(literalStart, count, input, from: p, end, pool)
+        if run.isLiteral, case .literal(let literalStart, let count) = tokens[run.tokens.lowerBound] {
+            return findLiteral(literalStart, count, input, from: p, end, pool, &steps)
         }
+        guard run.canMatch else { return -1 }
+        let handOver = forcesParallel ? -1 : steps + run.tableCost
         var q = p
         while true {
-            let e = matchRun(run, tokens, input, at: q, end, pool)
+            if steps > handOver, run.isAligned, run.units > 0 {
+                return searchInParallel(run, tokens, input, from: q, end, pool, firstEnd: true, &steps)
+            }
+            let e = matchRun(run.tokens, tokens, input, at: q, end, pool, &steps)
             if e >= 0 { return e }
             guard q < end else { return -1 }
             q = GlobPattern.nextCharacter(input, q, end)
@@ -365,11 +443,11 @@ final class GlobPattern: Sendable {
     /// `input[p..<end]` that starts at a character boundary reached from `p`, or -1: KMP, one pass.
     private func findLiteral(
         _ literalStart: Int, _ count: Int, _ input: UnsafeBufferPointer<UInt8>, from p: Int, _ end: Int,
-        _ pool: UnsafeBufferPointer<UInt8>
+        _ pool: UnsafeBufferPointer<UInt8>, _ steps: inout Int
     ) -> Int {
         let checksBoundary = pool[literalStart] & 0xC0 == 0x80
         var walker = p
-        return failures.withUnsafeBufferPointer { failures in
+        let found = failures.withUnsafeBufferPointer { failures in
             var matched = 0
             var i = p
             while i < end {
@@ -389,38 +467,37 @@ final class GlobPattern: Sendable {
             }
             return -1
         }
+        // KMP's fallbacks are paid for by its advances: at most two steps per byte read.
+        steps += 2 * ((found < 0 ? end : found) - p)
+        return found
     }
 
     /// Whether `run` matches, from a character boundary reached from `p`, exactly up to `end`.
     private func endsRun(
-        _ run: Range<Int>, _ tokens: UnsafeBufferPointer<Token>, _ input: UnsafeBufferPointer<UInt8>, from p: Int,
-        _ end: Int, _ pool: UnsafeBufferPointer<UInt8>
+        _ run: Run, _ tokens: UnsafeBufferPointer<Token>, _ input: UnsafeBufferPointer<UInt8>, from p: Int,
+        _ end: Int, _ pool: UnsafeBufferPointer<UInt8>, _ steps: inout Int, _ forcesParallel: Bool
     ) -> Bool {
-        if run.isEmpty { return true }
+        if run.tokens.isEmpty { return true }
+        guard run.canMatch else { return false }
         // A run of fixed byte length can only start `length` bytes before the end.
-        var length = 0
-        for t in run {
-            switch tokens[t] {
-            case .literal(_, let count): length += count
-            case .byteClass: length += 1
-            case .codeSet(let index): length += codeSets[index].lengths.first ?? 0
-            default: length = -1
-            }
-            if length < 0 { break }
-        }
-        if length >= 0 {
+        if let length = run.fixedLength {
             let q = end - length
             guard q >= p else { return false }
             if q < end, input[q] & 0xC0 == 0x80 {
                 var walker = p
                 while walker < q { walker = GlobPattern.nextCharacter(input, walker, end) }
+                steps += q - p
                 if walker != q { return false }
             }
-            return matchRun(run, tokens, input, at: q, end, pool) == end
+            return matchRun(run.tokens, tokens, input, at: q, end, pool, &steps) == end
         }
+        let handOver = forcesParallel ? -1 : steps + run.tableCost
         var q = p
         while true {
-            if matchRun(run, tokens, input, at: q, end, pool) == end { return true }
+            if steps > handOver, run.units > 0 {
+                return searchInParallel(run, tokens, input, from: q, end, pool, firstEnd: false, &steps) == end
+            }
+            if matchRun(run.tokens, tokens, input, at: q, end, pool, &steps) == end { return true }
             guard q < end else { return false }
             q = GlobPattern.nextCharacter(input, q, end)
         }
@@ -473,14 +550,16 @@ final class GlobPattern: Sendable {
 
     /// For patterns whose tokens can match several lengths: a set simulation, token by token, of every input
     /// position the pattern so far can end at. No recursion and no backtracking, so any pattern against any
-    /// input runs in tokens × input length steps with memory for two position sets.
+    /// input runs in tokens × input length steps (each alternative's tokens counted: that is ``work``) with
+    /// memory for two position sets.
     private func simulate(
         _ input: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ pool: UnsafeBufferPointer<UInt8>,
-        from initial: PositionSet
+        from initial: PositionSet, _ steps: inout Int
     ) -> PositionSet {
         let n = end - start
         var current = initial
         for token in tokens {
+            if case .alternation = token {} else { steps += n + 1 }
             var next = PositionSet(count: n + 1)
             switch token {
             case .star:
@@ -530,7 +609,7 @@ final class GlobPattern: Sendable {
                 // Each alternative (variables cannot nest) is simulated from the same positions.
                 for alternative in alternations[index] {
                     next.formUnion(alternative.pool.withUnsafeBufferPointer { altPool in
-                        alternative.simulate(input, start, end, altPool, from: current)
+                        alternative.simulate(input, start, end, altPool, from: current, &steps)
                     })
                 }
             default:

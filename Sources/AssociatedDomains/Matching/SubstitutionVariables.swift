@@ -10,11 +10,28 @@
 /// pattern that never matches, and the reader reports it
 /// (``AssociationDiagnostic/Code/tooManyVariableAlternatives``).
 ///
+/// The same object carries the file's budget on matching work (``GlobPattern/work``: steps per input byte beyond
+/// one pass), since every pattern of a file is compiled with it: at most ``maximumPatternWork`` for one pattern, so
+/// that no rule costs more than a constant times the URL, and ``maximumMatchingWork`` for all of them, so that the
+/// file costs at most its rules plus that constant times the URL. A pattern past either compiles to one that never
+/// matches, and the reader reports it (``AssociationDiagnostic/Code/tooMuchMatchingWork``).
+///
 /// Used while compiling one file, from one thread; not shared.
 final class SubstitutionVariables {
     /// The most alternatives × occurrences of wildcard (or long) variable values one file may use: 100 000 is a
     /// variable of 100 such values used 1 000 times.
     static let maximumAlternativeUses = 100_000
+
+    /// The most ``GlobPattern/work`` one pattern may have: 4 096 steps per input byte is a run of 262 144 units
+    /// between stars (bit-parallel, 64 a step), or a simulated pattern of 4 096 tokens. Far above anything a real
+    /// file writes (a run of a few `?` is one step), far below the 64 K × 64 K steps of `/*a?a?…b*` tried place by
+    /// place.
+    static let maximumPatternWork = 4_096
+
+    /// The most ``GlobPattern/work`` all the patterns of one file may have together: 250 000 holds the 100 uses of a
+    /// 1 000-value variable that ``maximumAlternativeUses`` allows (2 000 simulated tokens each), and stops a file from
+    /// repeating a pattern just under ``maximumPatternWork`` thousands of times.
+    static let maximumMatchingWork = 250_000
 
     /// What a `$(name)` compiles to.
     enum Matcher {
@@ -41,6 +58,14 @@ final class SubstitutionVariables {
     let values: [String: [String]]
     /// The budget for ``alternativeUses``.
     let maximumAlternativeUses: Int
+    /// The budget for one pattern's ``GlobPattern/work``.
+    let maximumPatternWork: Int
+    /// The budget for ``matchingWork``.
+    let maximumMatchingWork: Int
+    /// The work of every pattern compiled so far.
+    private(set) var matchingWork = 0
+    /// The patterns refused for the work budget.
+    private(set) var refusedPatterns = 0
     /// The alternatives of every occurrence compiled so far.
     private(set) var alternativeUses = 0
     /// The occurrences refused for the budget.
@@ -50,10 +75,29 @@ final class SubstitutionVariables {
     /// Creates the variables of one file.
     /// - Parameters:
     ///   - values: Custom variables by name.
-    ///   - maximumAlternativeUses: The file's budget.
-    init(_ values: [String: [String]], maximumAlternativeUses: Int = SubstitutionVariables.maximumAlternativeUses) {
+    ///   - maximumAlternativeUses: The file's budget of alternatives.
+    ///   - maximumPatternWork: One pattern's budget of work.
+    ///   - maximumMatchingWork: The file's budget of work.
+    init(
+        _ values: [String: [String]], maximumAlternativeUses: Int = SubstitutionVariables.maximumAlternativeUses,
+        maximumPatternWork: Int = SubstitutionVariables.maximumPatternWork,
+        maximumMatchingWork: Int = SubstitutionVariables.maximumMatchingWork
+    ) {
         self.values = values
         self.maximumAlternativeUses = maximumAlternativeUses
+        self.maximumPatternWork = maximumPatternWork
+        self.maximumMatchingWork = maximumMatchingWork
+    }
+
+    /// Counts one compiled pattern's ``GlobPattern/work`` against the budgets.
+    /// - Returns: `false` when the pattern is past either budget (it is then not counted, and must never match).
+    func chargeWork(_ work: Int) -> Bool {
+        guard work <= maximumPatternWork, matchingWork + work <= maximumMatchingWork else {
+            refusedPatterns += 1
+            return false
+        }
+        matchingWork += work
+        return true
     }
 
     /// The compiled form of one occurrence of `$(name)`, counted against the budget.

@@ -8,6 +8,9 @@ struct AssociationReader {
     /// The first rule with a variable refused for that budget, and how many rules were.
     private var firstOverBudgetRule: String?
     private var overBudgetRules = 0
+    /// The first rule with a pattern refused for the work budget, and how many rules were.
+    private var firstOverWorkRule: String?
+    private var overWorkRules = 0
     private var fileDefaults: AppLinkComponent?
     /// App IDs whose earlier detail ends in a catch-all rule, with that rule's key path.
     private var caughtApps: [String: String] = [:]
@@ -189,6 +192,7 @@ struct AssociationReader {
             case "details":
                 applinks.details = readDetails(member, path: memberPath)
                 reportOverBudgetVariables()
+                reportOverBudgetWork()
             default:
                 unknownKey(path, key, known: "\"apps\", \"details\", \"defaults\", \"substitutionVariables\"")
             }
@@ -390,6 +394,10 @@ struct AssociationReader {
                 if firstOverBudgetRule == nil { firstOverBudgetRule = rulePath }
                 overBudgetRules += 1
             }
+            if compiled.exceedsWorkBudget {
+                if firstOverWorkRule == nil { firstOverWorkRule = rulePath }
+                overWorkRules += 1
+            }
             for name in compiled.undefinedVariables {
                 let builtIns = GlobPattern.builtInVariableNames.sorted().joined(separator: ", ")
                 error(.undefinedVariable, rulePath, "expected a substitution variable defined in applinks.substitutionVariables or built in (\(builtIns)), found \"$(\(name))\"; this rule never matches")
@@ -418,6 +426,16 @@ struct AssociationReader {
         error(.tooManyVariableAlternatives, first, "expected substitution variables whose wildcard values, times the number of places they are used, stay within \(variables.maximumAlternativeUses) alternatives per file (the limit that keeps matching time proportional to the file), found more from this rule on; this rule\(more) never matches: use fewer values with * or ?, or the variable in fewer rules")
         firstOverBudgetRule = nil
         overBudgetRules = 0
+    }
+
+    /// One finding for every rule refused for the work budget: the first rule and a count, as for variables.
+    private mutating func reportOverBudgetWork() {
+        guard let first = firstOverWorkRule else { return }
+        let others = overWorkRules - 1
+        let more = others == 0 ? "" : " (and \(others) later \(others == 1 ? "rule" : "rules"))"
+        error(.tooMuchMatchingWork, first, "expected patterns that cost at most \(variables.maximumPatternWork) steps per URL character each and \(variables.maximumMatchingWork) for the file (the limits that keep matching time proportional to the URL), found more from this rule on; this rule\(more) never matches: shorten the runs that mix ? or $(…) with text between two *, or use variables whose values have one length")
+        firstOverWorkRule = nil
+        overWorkRules = 0
     }
 
     /// How many rule pairs one detail compares for ``AssociationDiagnostic/Code/shadowedRule`` at most (only pairs
