@@ -39,14 +39,23 @@ final class Flight: Sendable {
     var deadline: ContinuousClock.Instant { pending.deadline }
 
     /// Hands over the task that resolves the flight and the deadline entry that ends it at the latest.
-    func attach(_ task: Task<Void, Never>, deadline ticket: DeadlineScheduler.Ticket) {
-        let cancelNow = control.withTrackedLock { control -> Bool in
+    ///
+    /// - Returns: `false` when the flight finished before it was attached (a transport that answers at once): its
+    ///   deadline entry was not kept, and the caller must cancel it.
+    @discardableResult
+    func attach(_ task: Task<Void, Never>, deadline ticket: DeadlineScheduler.Ticket) -> Bool {
+        let (cancelNow, kept) = control.withTrackedLock { control -> (Bool, Bool) in
             control.task = task
+            guard !control.isFinished else { return (control.isCancelled, false) }
             control.deadlineTicket = ticket
-            return control.isCancelled
+            return (control.isCancelled, true)
         }
         if cancelNow { task.cancel() }
+        return kept
     }
+
+    /// Whether the flight's outcome was delivered (``finish()`` was won).
+    var isFinished: Bool { control.withTrackedLock { $0.isFinished } }
 
     /// Whether ``cancel(byShutdown:)`` said a shutdown cut the flight short.
     var isCancelledByShutdown: Bool { control.withTrackedLock { $0.isCancelledByShutdown } }

@@ -311,6 +311,8 @@ public final class LinkManager: Sendable {
         // The action runs on the clock's one scheduler task, which must never wait for host code (observers,
         // routes, the opener): the finish gets a task of its own, only for a resolution that timed out.
         let ticket = clock.scheduler.schedule(at: deadline.instant) { [self] in
+            // A flight that finished as its deadline came costs no task.
+            guard !flight.isFinished else { return }
             Task(priority: .userInitiated) {
                 let timeout = LinkError.resolution(
                     DeadlineExceeded(), url: flight.url, allowed: deadline.allowed,
@@ -323,7 +325,9 @@ public final class LinkManager: Sendable {
                 flight.cancel()
             }
         }
-        flight.attach(task, deadline: ticket)
+        // A resolution that finished before this line (a transport that answers at once) found no entry to
+        // disarm: without this, the entry and its flight were held until the deadline, and then ran for nothing.
+        if !flight.attach(task, deadline: ticket) { clock.scheduler.cancel(ticket) }
     }
 
     /// Resolves the flight's link in this process: the request goes out from here.
