@@ -13,10 +13,10 @@ extension LinkError {
     ///   - allowed: The time the deadline allowed, for the message.
     ///   - maxBodyBytes: The body cap, for the message.
     static func resolution(_ error: any Error, url: URL, allowed: Duration, maxBodyBytes: Int) -> LinkError {
+        // A LinkError is already worded: the redacted URL (a URL serialisation) is built only for the others.
+        if let error = error as? LinkError { return error }
         let shown = url.redactedString
         switch error {
-        case let error as LinkError:
-            return error
         case is DeadlineExceeded:
             return LinkError(
                 code: .timeout,
