@@ -205,7 +205,7 @@ struct JSONDocument {
         var index = 0
         let negative = literal.first == UInt8(ascii: "-")
         if negative { index += 1 }
-        // The significant digits, and where the decimal point falls among them.
+        // The value is 0.d1d2d3... × 10^point, with d1 the first non-zero digit.
         var digits: [UInt8] = []
         var point = 0
         var seenPoint = false
@@ -216,7 +216,8 @@ struct JSONDocument {
             } else if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
                 break
             } else if digits.isEmpty && byte == UInt8(ascii: "0") {
-                if !seenPoint { point = 0 } else { point -= 1 }  // a leading zero moves nothing before the point
+                // A zero before the first significant digit: after the point, it moves the point one place left.
+                if seenPoint { point -= 1 }
             } else {
                 digits.append(byte)
                 if !seenPoint { point += 1 }
@@ -228,7 +229,7 @@ struct JSONDocument {
             index += 1
             let negativeExponent = literal[index] == UInt8(ascii: "-")
             if literal[index] == UInt8(ascii: "-") || literal[index] == UInt8(ascii: "+") { index += 1 }
-            // Past 40 the value is beyond Int or below one either way: saturate rather than overflow.
+            // An exponent past 10 000 puts the value beyond Int or below 1 whatever the digits: saturate, not overflow.
             var exponent = 0
             while index < literal.count {
                 exponent = min(exponent * 10 + Int(literal[index] - UInt8(ascii: "0")), 10_000)
