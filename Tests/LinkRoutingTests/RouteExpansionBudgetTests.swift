@@ -45,9 +45,10 @@ struct RouteExpansionBudgetTests {
     @Test func routesWithoutGroupsDoNotCountAgainstTheBudget() throws {
         let routes = (0..<20).map { ["pattern": "/a/\($0)"] } + [["pattern": "/b(/c)"], ["pattern": "/d(/e)"]]
         let object: [String: Any] = ["namespaces": [["scheme": NSNull(), "routes": routes]]]
-        #expect(try RouteTableReader.table(from: object, maximumExpansions: 4).namespaces[0].routes.count == 22)
+        let json = try JSONSerialization.data(withJSONObject: object)
+        #expect(try RouteTableReader.table(json: json, maximumExpansions: 4).namespaces[0].routes.count == 22)
         let error = try #require(throws: RouteTableError.self) {
-            try RouteTableReader.table(from: object, maximumExpansions: 3)
+            try RouteTableReader.table(json: json, maximumExpansions: 3)
         }
         #expect(error.keyPath == "namespaces[0].routes[21].pattern")
         #expect(error.message.contains("more than 3 routes"))

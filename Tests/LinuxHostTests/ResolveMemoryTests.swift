@@ -2,69 +2,13 @@ import Foundation
 import Testing
 import UniversalLinkKitTesting
 #if canImport(Glibc)
-import Glibc
 
 /// The resolving process's memory is bounded by the cap whatever the answer: `linux-host resolve` (on its default
-/// transport, `CurlTransport` on Linux) against hostile stub answers, its peak RSS measured.
-///
-/// The peak is the child's own high-water mark (`VmHWM` of `/proc/PID/status`), sampled every millisecond until
-/// it exits, not `wait4`'s `ru_maxrss`: `posix_spawn` execs from a `vfork` of this process, and Linux then
-/// counts the spawning process's high-water mark in the child's `ru_maxrss` (a full `swift test` run, whose process
-/// peaks at hundreds of MiB, showed the same 650 MiB for every child). `VmHWM` belongs to the new image alone.
+/// transport, `CurlTransport` on Linux) against hostile stub answers, its peak RSS measured (``PeakMemory``).
 struct ResolveMemoryTests {
-    struct Run {
-        var peakKiB: Int
-        var samples: Int
-        var elapsed: Duration
-        /// When the child had exited (its resolution returned).
-        var exited: ContinuousClock.Instant
-    }
-
     /// Runs `linux-host resolve` on `url` and measures the child's peak resident set.
-    static func resolve(_ url: URL) async throws -> Run {
-        let path = HostProcess.binary.path
-        let arguments = [path, "resolve", "--json", "--allow-loopback", "--allow-http", "--timeout", "20", url.absoluteString]
-        return try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(with: Result { try spawnAndWait(path, arguments) })
-            }.start()
-        }
-    }
-
-    private static func spawnAndWait(_ path: String, _ arguments: [String]) throws -> Run {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { for case let pointer? in argv { free(pointer) } }
-        var pid: pid_t = 0
-        let start = ContinuousClock.now
-        let spawned = argv.withUnsafeBufferPointer { posix_spawn(&pid, path, &actions, nil, $0.baseAddress!, environ) }
-        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EINVAL) }
-        var status: Int32 = 0
-        var peak = 0
-        var samples = 0
-        while true {
-            let waited = waitpid(pid, &status, WNOHANG)
-            if waited == pid || (waited < 0 && errno != EINTR) { break }
-            if let kib = highWaterMark(pid) {
-                peak = max(peak, kib)
-                samples += 1
-            }
-            usleep(1000)
-        }
-        let exited = ContinuousClock.now
-        return Run(peakKiB: peak, samples: samples, elapsed: exited - start, exited: exited)
-    }
-
-    /// `VmHWM` of a live process, in KiB.
-    private static func highWaterMark(_ pid: pid_t) -> Int? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
-        else { return nil }
-        return Int(line.dropFirst(6).trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "")
+    static func resolve(_ url: URL) async throws -> PeakMemory.Run {
+        try await PeakMemory.run(["resolve", "--json", "--allow-loopback", "--allow-http", "--timeout", "20", url.absoluteString])
     }
 
     static let hostile: [(String, Behavior)] = [

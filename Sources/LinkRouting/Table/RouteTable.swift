@@ -82,13 +82,7 @@ public struct RouteTable: Sendable, Hashable {
     /// - Parameter json: the JSON document.
     /// - Throws: ``RouteTableError`` naming the key path, what was expected and what was found.
     public init(json: Data) throws(RouteTableError) {
-        let object: Any
-        do {
-            object = try JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed])
-        } catch {
-            throw RouteTableError(code: .invalidJSON, keyPath: "", message: "the table is not valid JSON (\(error.localizedDescription))")
-        }
-        self = try RouteTableReader.table(from: object)
+        self = try RouteTableReader.table(json: json)
     }
 
     /// The table as JSON (keys sorted, `scheme: null` written out), which ``init(json:)`` reads back to an equal table.
