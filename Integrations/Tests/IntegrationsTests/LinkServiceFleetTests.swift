@@ -32,6 +32,26 @@ struct LinkServiceFleetTests {
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
     }
 
+    /// Stops at a redirect, so that a test sees `GET /open`'s `302` itself.
+    final class RedirectRefuser: NSObject, URLSessionTaskDelegate, Sendable {
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+            newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+        ) {
+            completionHandler(nil)
+        }
+    }
+
+    /// ``session`` that does not follow redirects.
+    static let openSession = URLSession(configuration: session.configuration, delegate: RedirectRefuser(), delegateQueue: nil)
+
+    /// `GET /open` of `link`: its status and body (an error's JSON, or empty with a redirect).
+    static func open(port: Int, link: String) async throws -> (status: Int, body: String) {
+        let query = try #require(link.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+        let (data, response) = try await openSession.data(from: try #require(URL(string: "http://127.0.0.1:\(port)/open?url=\(query)")))
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+    }
+
     /// The answer without the per-request `duplicate` flag: what every caller of one click must agree on.
     static func destination(_ body: String) throws -> [String: String] {
         let json = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])
@@ -39,6 +59,50 @@ struct LinkServiceFleetTests {
             "deep": json["deepLinkURL"] as? String ?? "", "web": json["webLinkURL"] as? String ?? "",
             "error": ((json["error"] as? [String: Any])?["code"] as? String) ?? "",
         ]
+    }
+
+    /// The stub answering every link with its own destinations, named after its query, after `delay` seconds.
+    static func namedLinksStub(delay: Double = 0) throws -> ResponseHandlerStub {
+        let stub = try ResponseHandlerStub()
+        stub.setResponder { request in
+            let id = request.query ?? ""
+            let answer = Behavior.json(
+                ResponseHandlerStub.Link(webLinkUrl: "https://www.example.com/\(id)", mobileDeepLinkUrl: "example-app://\(id)").json)
+            return delay > 0 ? .delay(delay, then: answer) : answer
+        }
+        return stub
+    }
+
+    /// `count` concurrent requests for `link` (`POST /resolve`, or `GET /open` with `opening`), spread over `ports`:
+    /// each one's status, body and duration.
+    static func burst(
+        _ count: Int, link: String, ports: [Int], opening: Bool = false
+    ) async throws -> [(status: Int, body: String, took: Duration)] {
+        try await withThrowingTaskGroup(of: (Int, String, Duration).self) { group in
+            for index in 0..<count {
+                let port = ports[index % ports.count]
+                group.addTask {
+                    let started = ContinuousClock.now
+                    let (status, body) = opening ? try await Self.open(port: port, link: link) : try await Self.resolve(port: port, link: link)
+                    return (status, body, ContinuousClock.now - started)
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+    }
+
+    /// A probe's status and text.
+    static func probe(_ port: Int, _ path: String) async throws -> (status: Int, text: String) {
+        let (status, body) = try await LinkServiceProcessTests.request("http://127.0.0.1:\(port)\(path)")
+        return (status, String(decoding: body, as: UTF8.self))
+    }
+
+    /// The value of `ulk_claims_total{result="failed"}` on a replica's `/metrics`; 0 when not yet exported.
+    static func failedClaims(_ port: Int) async throws -> Int {
+        let (_, body) = try await LinkServiceProcessTests.request("http://127.0.0.1:\(port)/metrics")
+        let prefix = #"ulk_claims_total{result="failed"} "#
+        let line = String(decoding: body, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix(prefix) }
+        return line.flatMap { Int($0.dropFirst(prefix.count)) } ?? 0
     }
 
     @Test(.timeLimit(.minutes(2)))
@@ -136,6 +200,100 @@ struct LinkServiceFleetTests {
         #expect(try Self.destination(answer.body)["deep"] == "example-app://products/1", "\(answer)")
         #expect(elapsed < .seconds(lease + timeout + 0.5), "answered \(elapsed) after the kill")
         #expect(stub.requestCount <= 2)
+    }
+
+    /// Two replicas with `policy` on a cluster of the test's own (the test stops it), with a 5 s deadline, so one
+    /// statement may take 1 s (a quarter of it, at most 1 s).
+    static func outageFleet(policy: String) async throws -> (cluster: PrivatePostgresCluster, replicas: [ServiceProcess], ports: [Int]) {
+        let cluster = try await PrivatePostgresCluster()
+        let environment = Self.environment(
+            database: cluster.url, ["ULK_CLAIMS_ON_FAILURE": policy, "ULK_TIMEOUT_SECONDS": "\(outageDeadline)"])
+        let replicas = try (0..<2).map { _ in try ServiceProcess(environment: environment) }
+        var ports: [Int] = []
+        for replica in replicas { ports.append(try await replica.port()) }
+        return (cluster, replicas, ports)
+    }
+
+    static let outageDeadline = 5.0
+
+    /// Waits until every replica's `/readyz` says the store answers again: the replicas' own clients reconnect.
+    static func waitUntilReady(_ ports: [Int]) async throws -> Bool {
+        try await PostgresTestDatabase.eventually(within: .seconds(30)) {
+            for port in ports where try await Self.probe(port, "/readyz") != (200, "ready\n") { return false }
+            return true
+        }
+    }
+
+    /// After the restart, the same processes share claims again: one burst of a new link across both replicas
+    /// sends exactly one upstream request, and every caller gets its destination.
+    static func expectClaimsSharedAgain(_ stub: ResponseHandlerStub, ports: [Int], key: String) async throws {
+        let answers = try await Self.burst(60, link: stub.url("/pub/acc?_ri_=\(key)").absoluteString, ports: ports)
+        #expect(stub.requestCount(for: "/pub/acc?_ri_=\(key)") == 1)
+        #expect(answers.allSatisfy { $0.status == 200 }, "\(answers.filter { $0.status != 200 }.prefix(3))")
+        #expect(Set(try answers.map { try Self.destination($0.body)["deep"] ?? "" }) == ["example-app://_ri_=\(key)"])
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func withTheDatabaseDownRejectReplicasRefuseWithClaimStoreUnavailableSendNothingAndShareClaimsAgainOnceItIsBack() async throws {
+        let stub = try Self.namedLinksStub(delay: 0.2)
+        defer { stub.shutdown() }
+        let (cluster, replicas, ports) = try await Self.outageFleet(policy: "reject")
+        defer { replicas.forEach { $0.stop() }; cluster.stop() }
+        for port in ports { #expect(try await Self.probe(port, "/readyz") == (200, "ready\n")) }
+
+        // Down before the burst: the claims themselves fail, not only the publishes. `GET /open` answers the error's
+        // status, `POST /resolve` 200 with the error in its body (the OpenAPI contract).
+        try await cluster.pgCtl("stop", "-m", "fast", "-w")
+        let link = stub.url("/pub/acc?_ri_=down").absoluteString
+        async let opened = Self.burst(30, link: link, ports: ports, opening: true)
+        async let resolved = Self.burst(30, link: link, ports: ports)
+        let (openAnswers, resolveAnswers) = try await (opened, resolved)
+        #expect(openAnswers.allSatisfy { $0.status == 503 }, "\(openAnswers.filter { $0.status != 503 }.prefix(3))")
+        #expect(resolveAnswers.allSatisfy { $0.status == 200 }, "\(resolveAnswers.filter { $0.status != 200 }.prefix(3))")
+        let answers = openAnswers + resolveAnswers
+        #expect(answers.count == 60)
+        #expect(Set(try answers.map { try Self.destination($0.body) }) == [["deep": "", "web": "", "error": "claimStoreUnavailable"]])
+        #expect(answers.allSatisfy { $0.took < .seconds(Self.outageDeadline) }, "slowest: \(answers.map(\.took).max()!)")
+        #expect(stub.requestCount == 0)
+        for port in ports {
+            #expect(try await Self.probe(port, "/readyz") == (503, "claim store unreachable\n"))
+            #expect(try await Self.probe(port, "/healthz") == (200, "ok\n"))
+            #expect(try await Self.failedClaims(port) > 0)
+        }
+
+        // Back up, no restart of the replicas: the refused link was not remembered, and is now sent once.
+        try await cluster.pgCtl("start", "-w")
+        #expect(try await Self.waitUntilReady(ports), "a replica still reports the store unreachable 30 s after the restart")
+        try await Self.expectClaimsSharedAgain(stub, ports: ports, key: "down")
+        try await Self.expectClaimsSharedAgain(stub, ports: ports, key: "after")
+        #expect(stub.requestCount == 2)
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func withTheDatabaseDownLocalReplicasEachResolveOnceAndShareClaimsAgainOnceItIsBack() async throws {
+        let stub = try Self.namedLinksStub(delay: 0.2)
+        defer { stub.shutdown() }
+        let (cluster, replicas, ports) = try await Self.outageFleet(policy: "local")
+        defer { replicas.forEach { $0.stop() }; cluster.stop() }
+
+        try await cluster.pgCtl("stop", "-m", "fast", "-w")
+        let answers = try await Self.burst(60, link: stub.url("/pub/acc?_ri_=down").absoluteString, ports: ports)
+        // Each replica coalesces its own callers: at most one request per replica, every caller answered normally.
+        #expect((1...ports.count).contains(stub.requestCount(for: "/pub/acc?_ri_=down")), "\(stub.requestCount)")
+        #expect(answers.allSatisfy { $0.status == 200 }, "\(answers.filter { $0.status != 200 }.prefix(3))")
+        #expect(Set(try answers.map { try Self.destination($0.body)["deep"] ?? "" }) == ["example-app://_ri_=down"])
+        #expect(answers.allSatisfy { $0.took < .seconds(Self.outageDeadline) }, "slowest: \(answers.map(\.took).max()!)")
+        for (port, replica) in zip(ports, replicas) {
+            // Still ready, so the load balancer keeps the fleet serving, with a note saying why claims are local.
+            #expect(try await Self.probe(port, "/readyz") == (200, "ready (claim store unreachable: resolving with local claims)\n"))
+            #expect(try await Self.probe(port, "/healthz") == (200, "ok\n"))
+            #expect(try await Self.failedClaims(port) > 0)
+            #expect(replica.log.contains("link claimStoreFailed"))
+        }
+
+        try await cluster.pgCtl("start", "-w")
+        #expect(try await Self.waitUntilReady(ports), "a replica still reports the store unreachable 30 s after the restart")
+        try await Self.expectClaimsSharedAgain(stub, ports: ports, key: "after")
     }
 
     @Test(.timeLimit(.minutes(1)))

@@ -24,9 +24,9 @@ enum PostgresTestDatabase {
         "ulk_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
     }
 
-    /// A client of the test server.
-    static func makeClient(maximumConnections: Int = 20) throws -> PostgresClient {
-        var configuration = try PostgresURL(try #require(url)).clientConfiguration
+    /// A client of the test server (of one of its databases: `database`, a URL ``createDatabase()`` gave).
+    static func makeClient(maximumConnections: Int = 20, database: String? = nil) throws -> PostgresClient {
+        var configuration = try PostgresURL(try #require(database ?? url)).clientConfiguration
         configuration.options.maximumConnections = maximumConnections
         configuration.options.connectTimeout = .seconds(2)
         return PostgresClient(configuration: configuration)
@@ -34,9 +34,9 @@ enum PostgresTestDatabase {
 
     /// Runs `body` with clients that run meanwhile, then stops them.
     static func withClients<Result: Sendable>(
-        _ count: Int = 1, _ body: ([PostgresClient]) async throws -> Result
+        _ count: Int = 1, database: String? = nil, _ body: ([PostgresClient]) async throws -> Result
     ) async throws -> Result {
-        let clients = try (0..<count).map { _ in try makeClient() }
+        let clients = try (0..<count).map { _ in try makeClient(database: database) }
         return try await withThrowingTaskGroup(of: Void.self) { group in
             for client in clients { group.addTask { await client.run() } }
             defer { group.cancelAll() }
