@@ -18,7 +18,7 @@ struct ConnectionWaitTests {
             try await transport.send(
                 TransportRequest(url: stub.url("/pub/acc?_ri_=first"), allowsLocalAddresses: true), maxBodyBytes: 4096)
         }
-        #expect(await stub.waitForRequests(1, timeout: .seconds(30)))
+        #expect(await stub.waitForRequests(1, timeout: .seconds(300)))
         let second = try await transport.send(
             TransportRequest(url: stub.url("/pub/acc?_ri_=second"), allowsLocalAddresses: true), maxBodyBytes: 4096)
         let firstWait = try #require(try await first.value.connectionWait)

@@ -74,7 +74,7 @@ struct TransportDeadlineTests {
                 return error
             }
         }
-        #expect(await stub.waitForRequests(1, timeout: .seconds(30)))
+        #expect(await stub.waitForRequests(1, timeout: .seconds(300)))
         #expect(await clock.wait { $0.sleeperCount == 1 })
         #expect(finished.total == 0)
         clock.advance(by: .seconds(10))
@@ -122,7 +122,7 @@ struct TransportDeadlineTests {
                 return (error, .now)
             }
         }
-        #expect(await stub.waitForRequests(1, timeout: .seconds(30)))
+        #expect(await stub.waitForRequests(1, timeout: .seconds(300)))
         let cancelledAt = ContinuousClock.now
         task.cancel()
         let (error, returnedAt) = await task.value
