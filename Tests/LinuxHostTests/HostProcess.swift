@@ -64,8 +64,11 @@ struct HostProcess {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = out
         process.standardError = err
+        // Reported by Foundation's child monitor: `waitUntilExit()` spins its run loop at 100 % of a core meanwhile.
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
         try process.run()
-        process.waitUntilExit()
+        exited.wait()
         try out.close()
         try err.close()
         return Result(status: process.terminationStatus,

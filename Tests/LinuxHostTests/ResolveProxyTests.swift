@@ -19,10 +19,13 @@ struct ResolveProxyTests {
                     process.standardError = FileHandle.nullDevice
                     let pipe = Pipe()
                     process.standardOutput = pipe
+                    // Reported by Foundation's child monitor: `waitUntilExit()` spins a core meanwhile.
+                    let exited = DispatchSemaphore(value: 0)
+                    process.terminationHandler = { _ in exited.signal() }
                     try process.run()
-                    // One short JSON line: read to the end, then reap.
+                    // One short JSON line: read to the end, then wait for the exit.
                     let output = pipe.fileHandleForReading.readDataToEndOfFile()
-                    process.waitUntilExit()
+                    exited.wait()
                     return (process.terminationStatus, String(decoding: output, as: UTF8.self))
                 })
             }.start()

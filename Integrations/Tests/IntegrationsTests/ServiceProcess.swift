@@ -41,9 +41,20 @@ final class ServiceProcess: Sendable {
         process.standardOutput = FileHandle.nullDevice
         let stderr = Pipe()
         process.standardError = stderr
+        // The exit is reported by Foundation's own child monitor, which also sets `isRunning`: `waitUntilExit()`
+        // spins its run loop at 100 % of a core for as long as the child lives (two replicas held both cores).
+        process.terminationHandler = { [shared] process in
+            let status = process.terminationStatus
+            let waiters = shared.state.withLock { state in
+                state.exit = status
+                defer { state.exitWaiters = [] }
+                return state.exitWaiters
+            }
+            for waiter in waiters { waiter.resume(returning: status) }
+        }
         try process.run()
         // A thread of its own blocks on the pipe (readabilityHandler missed the end of output of a process that
-        // exits at once, under load); the exit is awaited with waitUntilExit on another.
+        // exits at once, under load).
         let reading = stderr.fileHandleForReading
         Thread.detachNewThread { [shared] in
             while true {
@@ -64,16 +75,6 @@ final class ServiceProcess: Sendable {
                 for continuation in ready { continuation.resume(returning: !data.isEmpty) }
                 if data.isEmpty { return }
             }
-        }
-        Thread.detachNewThread { [shared, process] in
-            process.waitUntilExit()
-            let status = process.terminationStatus
-            let waiters = shared.state.withLock { state in
-                state.exit = status
-                defer { state.exitWaiters = [] }
-                return state.exitWaiters
-            }
-            for waiter in waiters { waiter.resume(returning: status) }
         }
     }
 
