@@ -439,7 +439,10 @@ struct LinkDoctorInjectedTests {
             let body = #"{"applinks": {"details": [{"appIDs": ["\#(Fixtures.app)"], "components": [{"/": "/pub/acc", "colour": 1}]}]}}"#
             return TransportResponse(statusCode: 200, headerFields: ["Content-Type": "application/json"], body: Data(body.utf8))
         }
-        let doctor = LinkDoctor(configuration: .init(appleCDNBaseURL: URL(string: "https://cdn.example.net")!), transport: transport)
+        let doctor = LinkDoctor(
+            // A deadline far beyond what a full parallel run under a sanitizer stalls a test: fetches end by the
+            // transport, not by time.
+            configuration: .init(timeout: .seconds(3600), appleCDNBaseURL: URL(string: "https://cdn.example.net")!), transport: transport)
         var check = DomainCheck(domain: "news.example.com", appIDs: [Fixtures.app], androidPackage: "com.example.app")
         check.expectOpen = ["https://news.example.com/pub/acc?x=1"]
         let findings = await doctor.checkDomain(check)

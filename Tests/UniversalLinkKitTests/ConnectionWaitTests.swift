@@ -9,9 +9,14 @@ struct ConnectionWaitTests {
     @Test func aRequestQueuedBehindTheOnlySlotReportsItsWait() async throws {
         let stub = try ResponseHandlerStub()
         defer { stub.shutdown() }
-        // The first request holds the host's only connection for 5 s: the second, sent once the first has reached
-        // the stub, waits for the rest of it (at least 1 s unless the machine stalls the test for 4 s between the two).
-        stub.setDefaultBehavior(.delay(5, then: .json(#"{"webLinkUrl":"https://www.example.com/p"}"#)))
+        // The first request holds the host's only connection until the test opens the gate: at least a second after
+        // the second request is known to be waiting, however long the machine stalls the test in between.
+        let gate = DispatchSemaphore(value: 0)
+        defer { gate.signal() }
+        stub.setResponder { request in
+            if request.query == "_ri_=first" { gate.wait() }
+            return .json(#"{"webLinkUrl":"https://www.example.com/p"}"#)
+        }
         let transport = try #require(CurlTransport.make(configuration: .init(maximumConnectionsPerHost: 1)))
         defer { transport.shutdown() }
         let first = Task {
@@ -19,10 +24,18 @@ struct ConnectionWaitTests {
                 TransportRequest(url: stub.url("/pub/acc?_ri_=first"), allowsLocalAddresses: true), maxBodyBytes: 4096)
         }
         #expect(await stub.waitForRequests(1, timeout: .seconds(300)))
-        let second = try await transport.send(
-            TransportRequest(url: stub.url("/pub/acc?_ri_=second"), allowsLocalAddresses: true), maxBodyBytes: 4096)
+        let second = Task {
+            try await transport.send(
+                TransportRequest(url: stub.url("/pub/acc?_ri_=second"), allowsLocalAddresses: true), maxBodyBytes: 4096)
+        }
+        // Both callers handed in: the second is queued behind the held connection.
+        let queuedBy = ContinuousClock.now + .seconds(300)
+        while transport.pendingCount < 2, ContinuousClock.now < queuedBy { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(transport.pendingCount == 2)
+        try await Task.sleep(for: .seconds(1))
+        gate.signal()
         let firstWait = try #require(try await first.value.connectionWait)
-        let secondWait = try #require(second.connectionWait)
+        let secondWait = try #require(try await second.value.connectionWait)
         #expect(secondWait >= .seconds(1), "\(secondWait)")
         #expect(firstWait < secondWait)
         #expect(stub.requestCount == 2)
