@@ -1,7 +1,7 @@
 // `claims-benchmark`: the cost of sharing click claims through PostgreSQL, next to claims kept in the process
 // (issue 17). Needs a database: run it under the throwaway cluster,
 //
-//     Integrations/Scripts/with-postgres swift run -c release --package-path Integrations claims-benchmark [N] [TABLE] [SECTIONS]
+//     Integrations/Scripts/with-postgres swift run -c release --package-path Integrations claims-benchmark [N] [TABLE] [SECTIONS] [GROWTH_CLICKS]
 //
 // SECTIONS, comma-separated, all by default:
 // - `latency`: p50 / p90 / p99 of a claim + publish of a new click (what a replica's winner adds), a claim of a click
@@ -12,8 +12,9 @@
 // - `joiners`: how long after the holder starts publishing a waiting joiner has the outcome, with the store's bounded
 //   poll and with a LISTEN/NOTIFY prototype (a trigger notifies on settle; the joiner listens on one connection and
 //   reads the row when told). Installs the trigger on the table for the section and drops it after;
-// - `growth` (only when named): 100 000 distinct clicks through the store on a database of their own, the table's
-//   rows and size and the claims' latency after each tenth (`Growth`).
+// - `growth` (only when named): GROWTH_CLICKS (100 000 by default) distinct clicks through the store on a database of
+//   their own, the table's rows and size and the claims' latency after each tenth (`Growth`). Past a minute's run,
+//   autovacuum's visits show in the size column.
 // Figures from a shared or busy machine mean little: note the load average next to them.
 import Foundation
 import PostgresNIO
@@ -29,6 +30,7 @@ let count = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 2000
 // The default table's statements are prepared once per connection; another table's are planned on every run.
 let table = CommandLine.arguments.dropFirst(2).first ?? PostgresClaimStore.Configuration.defaultTableName
 let sections = Set((CommandLine.arguments.dropFirst(3).first ?? "latency,throughput,joiners").split(separator: ",").map(String.init))
+let growthClicks = CommandLine.arguments.dropFirst(4).first.flatMap(Int.init) ?? 100_000
 
 /// Writes `line` at once (`print` buffers when the output is a file), so a run cut short keeps what it measured.
 func say(_ line: String) {
@@ -155,7 +157,7 @@ if sections.contains("throughput") {
 }
 
 if sections.contains("growth") {
-    try await Growth(url: url, clicks: 100_000).measure()
+    try await Growth(url: url, clicks: growthClicks).measure()
 }
 
 if sections.contains("joiners") {
