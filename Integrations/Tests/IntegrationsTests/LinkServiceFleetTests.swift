@@ -296,6 +296,76 @@ struct LinkServiceFleetTests {
         try await Self.expectClaimsSharedAgain(stub, ports: ports, key: "after")
     }
 
+    /// One wave of a mid-burst test: each of `keys`' links asked once on every replica at once; each answer with
+    /// its link's key.
+    static func wave(_ keys: Range<Int>, stub: ResponseHandlerStub, ports: [Int]) async throws -> [(key: Int, status: Int, body: String, took: Duration)] {
+        try await withThrowingTaskGroup(of: [(Int, Int, String, Duration)].self) { group in
+            for key in keys {
+                group.addTask {
+                    let answers = try await Self.burst(ports.count, link: stub.url("/pub/acc?_ri_=m\(key)").absoluteString, ports: ports)
+                    return answers.map { (key, $0.status, $0.body, $0.took) }
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+    }
+
+    /// The database stopped in the middle of a burst of distinct links, each asked on both replicas at once: three
+    /// waves claimed while it is up (their upstream requests still at the stub when it stops, so their publishes and
+    /// their joiners' polls fail), one wave sent while `pg_ctl stop` runs (claims racing the shutdown), two after
+    /// it stopped. Nobody waits past the deadline, each policy does what it documents, and claims are shared again
+    /// once the database is back, with no restart.
+    @Test(.timeLimit(.minutes(2)), arguments: ["local", "reject"])
+    func withTheDatabaseStoppedMidBurstNobodyWaitsPastTheDeadlineAndThePolicyHolds(policy: String) async throws {
+        let stub = try Self.namedLinksStub(delay: 1.0)
+        defer { stub.shutdown() }
+        let (cluster, replicas, ports) = try await Self.outageFleet(policy: policy)
+        defer { replicas.forEach { $0.stop() }; cluster.stop() }
+
+        let early = Task { try await Self.wave(0..<30, stub: stub, ports: ports) }
+        // One request per link while the database is up: all 30 are at the stub, held for a second.
+        #expect(await stub.waitForRequests(30))
+        async let stopped: Void = cluster.pgCtl("stop", "-m", "fast", "-w")
+        let racing = try await Self.wave(30..<40, stub: stub, ports: ports)
+        try await stopped
+        let late = try await Self.wave(40..<60, stub: stub, ports: ports)
+        let answers = try await early.value + racing + late
+        #expect(answers.count == 60 * ports.count)
+
+        let slowest = answers.map(\.took).max()!
+        #expect(slowest < .seconds(Self.outageDeadline), "slowest: \(slowest)")
+        #expect(answers.allSatisfy { $0.status == 200 }, "\(answers.filter { $0.status != 200 }.prefix(3))")
+        let ownDestination = try answers.map { answer -> Bool in
+            try Self.destination(answer.body) == ["deep": "example-app://_ri_=m\(answer.key)", "web": "https://www.example.com/_ri_=m\(answer.key)", "error": ""]
+        }
+        let sent = (0..<60).map { stub.requestCount(for: "/pub/acc?_ri_=m\($0)") }
+        let answered = zip(answers, ownDestination).filter(\.1).map(\.0.key)
+        print("mid-burst, \(policy): requests per link \(sent); destinations answered, early \(answered.count { $0 < 30 }), racing \(answered.count { (30..<40).contains($0) }), late \(answered.count { $0 >= 40 }); slowest \(slowest)")
+        switch policy {
+        case "local":
+            // Everyone reaches their destination; each replica resolves a link at most once.
+            #expect(ownDestination.allSatisfy { $0 }, "\(zip(answers, ownDestination).filter { !$1 }.prefix(3).map(\.0))")
+            #expect(sent.allSatisfy { (1...ports.count).contains($0) }, "\(sent)")
+            #expect(sent.prefix(30).allSatisfy { $0 >= 1 })
+        default:
+            // Nothing is sent without a claim: at most one request per link. A caller whose replica made the request
+            // gets the destination; every other answer is the store's error; after the stop, nothing is sent.
+            #expect(sent.allSatisfy { $0 <= 1 }, "\(sent)")
+            #expect(sent.prefix(30).allSatisfy { $0 == 1 }, "\(sent)")
+            #expect(sent.suffix(20).allSatisfy { $0 == 0 }, "\(sent)")
+            for (answer, isOwn) in zip(answers, ownDestination) where !isOwn {
+                #expect(try Self.destination(answer.body)["error"] == "claimStoreUnavailable", "\(answer)")
+            }
+            for key in 0..<60 where sent[key] == 1 {
+                #expect(zip(answers, ownDestination).contains { $0.key == key && $1 }, "link m\(key) was sent, but no caller got its destination")
+            }
+        }
+
+        try await cluster.pgCtl("start", "-w")
+        #expect(try await Self.waitUntilReady(ports), "a replica still reports the store unreachable 30 s after the restart")
+        try await Self.expectClaimsSharedAgain(stub, ports: ports, key: "after")
+    }
+
     @Test(.timeLimit(.minutes(1)))
     func twoReplicasStartingAtOnceOnAnEmptyDatabaseBothComeUp() async throws {
         let database = try await PostgresTestDatabase.createDatabase()
