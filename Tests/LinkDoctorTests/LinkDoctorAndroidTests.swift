@@ -76,7 +76,7 @@ struct LinkDoctorAndroidTests {
         campaign.android = AndroidLinkMatcher(
             manifest: try AndroidManifest(parsing: Self.manifest),
             statements: try AndroidAssetStatement.statements(in: Array(Fixtures.assetLinks().utf8)))
-        let doctor = LinkDoctor(configuration: .init(timeout: .seconds(30)), transport: ClosureTransport { _, _ in TransportResponse(statusCode: 404) })
+        let doctor = LinkDoctor(configuration: .init(timeout: .seconds(600)), transport: ClosureTransport { _, _ in TransportResponse(statusCode: 404) }, clock: StandIns.frozen)
         return await doctor.checkCampaign(campaign)
     }
 
@@ -167,7 +167,7 @@ struct LinkDoctorAndroidTests {
         campaign.android = AndroidLinkMatcher(
             manifest: try AndroidManifest(parsing: httpManifest),
             statements: try AndroidAssetStatement.statements(in: Array("[\(Self.statement(dynamic))]".utf8)))
-        let strict = LinkDoctor(configuration: .init(timeout: .seconds(30)), transport: ClosureTransport { _, _ in TransportResponse(statusCode: 404) })
+        let strict = LinkDoctor(configuration: .init(timeout: .seconds(600)), transport: ClosureTransport { _, _ in TransportResponse(statusCode: 404) }, clock: StandIns.frozen)
         let real = await strict.checkCampaign(campaign)
         #expect(real.links.map(\.opensApp) == [false, false])
         #expect(real.links.map(\.opensAppOnAndroid) == [true, false])

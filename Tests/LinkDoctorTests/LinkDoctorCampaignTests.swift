@@ -27,7 +27,7 @@ struct LinkDoctorCampaignTests {
         """
 
     static func doctor(_ transport: any LinkTransport = ClosureTransport { _, _ in TransportResponse(statusCode: 404) }) -> LinkDoctor {
-        LinkDoctor(configuration: .init(timeout: .seconds(30)), transport: transport)
+        LinkDoctor(configuration: .init(timeout: .seconds(600)), transport: transport, clock: StandIns.frozen)
     }
 
     func link(_ report: CampaignReport, _ prefix: String) throws -> CampaignLink {

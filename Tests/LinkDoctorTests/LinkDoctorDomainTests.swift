@@ -405,7 +405,7 @@ struct LinkDoctorInjectedTests {
             return TransportResponse(
                 statusCode: 200, headerFields: ["Content-Type": "application/json"], body: Data(Fixtures.responsysAASA.utf8))
         }
-        let doctor = LinkDoctor(configuration: .init(timeout: .seconds(30)), transport: transport)
+        let doctor = LinkDoctor(configuration: .init(timeout: .seconds(600)), transport: transport, clock: StandIns.frozen)
         let findings = await doctor.checkDomain(DomainCheck(domain: "news.example.com", appIDs: [Fixtures.app]))
         #expect(sent.withTrackedLock { $0 } == [true, false, true])
         #expect(findings.codes.contains("aasa.botBlocked"))
@@ -418,7 +418,7 @@ struct LinkDoctorInjectedTests {
             requested.withTrackedLock { $0.append(request.url.absoluteString) }
             return TransportResponse(statusCode: 404)
         }
-        let doctor = LinkDoctor(configuration: .init(timeout: .seconds(30)), transport: transport)
+        let doctor = LinkDoctor(configuration: .init(timeout: .seconds(600)), transport: transport, clock: StandIns.frozen)
         let findings = await doctor.checkDomain(DomainCheck(domain: "News.Example.COM.", appIDs: [Fixtures.app]))
         #expect(Set(requested.withTrackedLock { $0 }) == [
             "https://news.example.com/.well-known/apple-app-site-association",
@@ -442,7 +442,8 @@ struct LinkDoctorInjectedTests {
         let doctor = LinkDoctor(
             // A deadline far beyond what a full parallel run under a sanitizer stalls a test: fetches end by the
             // transport, not by time.
-            configuration: .init(timeout: .seconds(3600), appleCDNBaseURL: URL(string: "https://cdn.example.net")!), transport: transport)
+            configuration: .init(timeout: .seconds(3600), appleCDNBaseURL: URL(string: "https://cdn.example.net")!), transport: transport,
+            clock: StandIns.frozen)
         var check = DomainCheck(domain: "news.example.com", appIDs: [Fixtures.app], androidPackage: "com.example.app")
         check.expectOpen = ["https://news.example.com/pub/acc?x=1"]
         let findings = await doctor.checkDomain(check)
@@ -460,7 +461,7 @@ struct LinkDoctorInjectedTests {
     }
 
     @Test func aNonURLOnTheBrandedDomainIsMalformed() async {
-        let doctor = LinkDoctor(transport: ClosureTransport { _, _ in TransportResponse(statusCode: 404) })
+        let doctor = LinkDoctor(transport: ClosureTransport { _, _ in TransportResponse(statusCode: 404) }, clock: StandIns.frozen)
         let report = await doctor.checkCampaign(CampaignCheck(
             html: #"<a href="https://news.example.com/pub/acc">ok</a><a href="https://[news.example.com/x">bad</a>"#,
             appIDs: [Fixtures.app], association: try? AppSiteAssociation(parsing: Fixtures.responsysAASA)))

@@ -81,7 +81,7 @@ struct ConcurrencyStressTests {
             }
         }
         manager.resumeDelivery()
-        let links = await recorder.wait(forCount: Self.distinctLinks, timeout: .seconds(60))
+        let links = await recorder.wait(forCount: Self.distinctLinks, timeout: .seconds(600))
 
         // One notification per distinct link, none for the repeats.
         #expect(links.count == Self.distinctLinks)

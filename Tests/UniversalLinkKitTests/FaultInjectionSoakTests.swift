@@ -159,7 +159,7 @@ struct FaultInjectionSoakTests {
                 }
             }
         }
-        let links = await recorder.wait(forCount: distinct, timeout: .seconds(30))
+        let links = await recorder.wait(forCount: distinct, timeout: .seconds(600))
         try await Task.sleep(for: .milliseconds(100))
         let after = Self.residentBytes()
 

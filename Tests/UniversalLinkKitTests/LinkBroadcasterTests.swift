@@ -94,7 +94,10 @@ struct LinkBroadcasterTests {
         let token = center.addObserver(forName: .PIORsysWebURLResolved, object: nil, queue: nil) { note in
             if ResolvedLink(notification: note)?.requestedURL.query == "n=0" {
                 entered.continuation.yield()
-                _ = release.wait(timeout: .now() + 10)  // until the test posted the next link
+                // Until the test posted the next link. The test always signals; the hour only keeps a broken build
+                // from hanging forever (10 s ran out in a TSan run with the tests in parallel and both cores busy,
+                // and the observer let link 1 through before the test looked).
+                _ = release.wait(timeout: .now() + 3600)
             }
         }
         defer { center.removeObserver(token) }

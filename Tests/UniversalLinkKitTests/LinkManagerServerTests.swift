@@ -254,7 +254,9 @@ struct LinkManagerServerTests {
             configuration.eventHandler = LinkEventHandler { event in
                 guard event.kind == .received else { return }
                 entered.continuation.yield()
-                _ = release.wait(timeout: .now() + 10)
+                // The test always signals; the hour only keeps a broken build from hanging forever (a shorter wait
+                // could run out on a busy machine and let the link in before the shutdown began).
+                _ = release.wait(timeout: .now() + 3600)
             }
         }
         DispatchQueue.global().async { fixture.manager.continueUserActivity(UserActivity(browsingWeb: Self.appLink)) }
