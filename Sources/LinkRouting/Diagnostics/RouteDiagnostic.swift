@@ -1,12 +1,13 @@
 /// A warning about a route, produced when it is registered.
 ///
-/// Registration never fails: JLRoutes accepts these routes too. The diagnostics say what will surprise you.
+/// Registration does not fail: JLRoutes accepts these routes too. The diagnostics say what will surprise you. The
+/// one exception is ``Kind/tooLarge``: a route past the index's 32-bit limits, far beyond any real table.
 public struct RouteDiagnostic: Sendable, Hashable, CustomStringConvertible {
     /// What is wrong; an open set, compared with `==`.
     public struct Kind: Sendable, Hashable, CustomStringConvertible {
         private enum Code: String, Sendable, Hashable {
             case duplicate, shadowed, conflictingVariableNames, wildcardNotAtEnd, unbalancedParentheses, tooManyOptionalGroups,
-                 duplicateName
+                 duplicateName, tooLarge
         }
         private let code: Code
 
@@ -25,6 +26,9 @@ public struct RouteDiagnostic: Sendable, Hashable, CustomStringConvertible {
         public static let tooManyOptionalGroups = Kind(code: .tooManyOptionalGroups)
         /// The route's name was already given to another route; the name now refers to this one.
         public static let duplicateName = Kind(code: .duplicateName)
+        /// The route is past what the router can index: a pattern over 1 GiB, or a namespace over 2^31 - 1 index
+        /// nodes, literal edges or literal bytes. It is not registered (the only warning that means so).
+        public static let tooLarge = Kind(code: .tooLarge)
 
         /// The kind's name, e.g. `shadowed`.
         public var description: String { code.rawValue }

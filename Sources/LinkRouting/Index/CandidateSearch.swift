@@ -60,8 +60,8 @@ struct CandidateSearch {
         while let (node, depth) = next ?? pending.popLast() {
             next = nil
             if let found, !(index.nodes[node].best < found.rank) { continue }
-            if depth == spans.count { consider(index.nodes[node].terminal, after: previous, found: &found) }
-            consider(index.nodes[node].wildcard, after: previous, found: &found)
+            if depth == spans.count { consider(index.leaves(of: node, wildcard: false), after: previous, found: &found) }
+            consider(index.leaves(of: node, wildcard: true), after: previous, found: &found)
             guard depth < spans.count else { continue }
             let span = spans[spans.startIndex + depth]
             let literal = index.literalChild(of: node, UnsafeRawBufferPointer(rebasing: bytes[span]))
@@ -87,16 +87,16 @@ struct CandidateSearch {
     }
 
     /// Takes the best leaf of `leaves` (sorted by rank) ranked after `previous`, if it beats `found`.
-    private static func consider(_ leaves: [SegmentIndex.Leaf], after previous: RouteRank?, found: inout SegmentIndex.Leaf?) {
+    private static func consider(_ leaves: ArraySlice<SegmentIndex.Leaf>, after previous: RouteRank?, found: inout SegmentIndex.Leaf?) {
         guard !leaves.isEmpty else { return }
-        var position = 0
+        var position = leaves.startIndex
         if let previous {
-            var high = leaves.count
+            var high = leaves.endIndex
             while position < high {
                 let middle = (position + high) / 2
                 if previous < leaves[middle].rank { high = middle } else { position = middle + 1 }
             }
-            guard position < leaves.count else { return }
+            guard position < leaves.endIndex else { return }
         }
         let leaf = leaves[position]
         if let current = found, !(leaf.rank < current.rank) { return }

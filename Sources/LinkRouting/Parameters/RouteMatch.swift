@@ -48,8 +48,10 @@ final class RouteMatch: Sendable {
         var position = pattern.components.endIndex
         while position > pattern.components.startIndex {
             position -= 1
-            // Lengths first: comparing strings that differ is the slow path of `==`.
-            if case .variable(let name) = pattern.components[position], name.utf8.count == keyLength, name == key {
+            // Lengths first, then the name's bytes where they lie in the pattern.
+            let component = pattern.components[position]
+            if component.kind == .variable, component.bytes.count == keyLength,
+               pattern.bytes(of: component).elementsEqual(key.utf8) {
                 return .string(variableValue(at: position, spans))
             }
         }
@@ -88,7 +90,7 @@ final class RouteMatch: Sendable {
         values.reserveCapacity(query.count + pattern.components.count + parameters.count + 4)
         for (name, value) in query { values[name] = value }
         for (position, component) in pattern.components.enumerated() {
-            if case .variable(let name) = component { values[name] = .string(variableValue(at: position, spans)) }
+            if component.kind == .variable { values[pattern.name(of: component)] = .string(variableValue(at: position, spans)) }
         }
         if pattern.hasWildcard { values[RouteKey.wildcardComponents] = .strings(wildcardComponents(spans)) }
         for (name, value) in parameters { values[name] = .string(value) }

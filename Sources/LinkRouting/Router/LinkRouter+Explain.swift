@@ -70,19 +70,20 @@ extension LinkRouter {
         let path = RouterState.components(for: entry, in: request)
         var index = 0
         for component in entry.compiled.components {
-            switch component {
+            switch component.kind {
             case .wildcard:
                 return (index, "its group '\(entry.group ?? "")' is disabled")
             case .variable:
                 guard index < path.count else {
                     return (index, "the URL has \(path.count) components, the pattern needs \(entry.compiled.components.count)")
                 }
-            case .literal(let bytes):
+            case .literal:
                 guard index < path.count else {
                     return (index, "the URL has \(path.count) components, the pattern needs \(entry.compiled.components.count)")
                 }
-                guard path[index] == bytes else {
-                    return (index, "component \(index) is '\(String(decoding: path[index], as: UTF8.self))', the pattern expects '\(String(decoding: bytes, as: UTF8.self))'")
+                let bytes = entry.compiled.bytes(of: component)
+                guard path[index].elementsEqual(bytes) else {
+                    return (index, "component \(index) is '\(String(decoding: path[index], as: UTF8.self))', the pattern expects '\(String(Substring(bytes)))'")
                 }
             }
             index += 1

@@ -83,10 +83,11 @@ extension LinkRouter {
         for candidate in candidates {
             let used = Set(candidate.compiled.variableNames)
             var path: [String] = []
-            for component in candidate.compiled.components {
-                switch component {
-                case .literal(let bytes): path.append(String(decoding: bytes, as: UTF8.self))
-                case .variable(let variable): path.append(RouteURLText.percentEncoded(parameters[variable] ?? ""))
+            let compiled = candidate.compiled
+            for component in compiled.components {
+                switch component.kind {
+                case .literal: path.append(String(Substring(compiled.bytes(of: component))))
+                case .variable: path.append(RouteURLText.percentEncoded(parameters[compiled.name(of: component)] ?? ""))
                 case .wildcard: break
                 }
             }

@@ -44,6 +44,12 @@ public final class LinkRouter: Sendable {
         state = Mutex(RouterState(options: options, maximumExpansions: maximumExpansions))
     }
 
+    /// Creates an empty router whose namespaces hold at most `indexLimit` index nodes, edges and literal bytes
+    /// instead of ``SegmentIndex/maximumCount`` (tests reach the limit without 2^31 segments).
+    init(options: Options = .init(), indexLimit: Int) {
+        state = Mutex(RouterState(options: options, indexLimit: indexLimit))
+    }
+
     /// The options; changing them affects URLs routed afterwards.
     public var options: Options {
         get { state.withTrackedLock { $0.options } }

@@ -1,8 +1,13 @@
 /// Everything a ``LinkRouter`` knows, as one value: routing works on a copy taken under the lock.
 struct RouterState: Sendable {
-    init(options: LinkRouter.Options, maximumExpansions: Int = OptionalGroupExpander.maximumTableExpansions) {
+    init(
+        options: LinkRouter.Options, maximumExpansions: Int = OptionalGroupExpander.maximumTableExpansions,
+        indexLimit: Int = SegmentIndex.maximumCount
+    ) {
         self.options = options
         self.maximumExpansions = maximumExpansions
+        self.indexLimit = indexLimit
+        global = Namespace(index: SegmentIndex(limit: indexLimit))
     }
 
     struct Entry: Sendable {
@@ -43,6 +48,8 @@ struct RouterState: Sendable {
     var expandedRoutes = 0
     /// The budget for ``expandedRoutes``.
     var maximumExpansions = OptionalGroupExpander.maximumTableExpansions
+    /// The size limit of every namespace's index (``SegmentIndex/maximumCount``; lowered by tests).
+    let indexLimit: Int
 
     /// The name of the route with entry number `number`, if it has one (a scan of the named routes: for reporting a
     /// match, not for routing).
@@ -98,7 +105,7 @@ struct RouterState: Sendable {
         case .global:
             return body(&global)
         case .scheme(let scheme):
-            return body(&schemes[scheme, default: Namespace()])
+            return body(&schemes[scheme, default: Namespace(index: SegmentIndex(limit: indexLimit))])
         }
     }
 
@@ -173,6 +180,13 @@ struct RouterState: Sendable {
     ) {
         let number = entries.count
         let rank = RouteRank(priority: priority, sequence: number)
+        // The index's numbers are 32-bit: a namespace that cannot take the route refuses it rather than overflow.
+        guard (index(of: namespace) ?? SegmentIndex(limit: indexLimit)).canInsert(pattern) else {
+            overlaps.append(RouteDiagnostic(
+                kind: .tooLarge, pattern: pattern.pattern, namespace: namespace,
+                message: "'\(pattern.pattern)' is not registered: the index of \(namespace.name) is full (at most \(indexLimit) nodes, edges and literal bytes); split the table over namespaces or routers"))
+            return
+        }
         if let overlap = earlierRoute(covering: pattern, in: namespace, before: rank, registration: registration) {
             overlaps.append(overlap)
         }
@@ -201,9 +215,9 @@ struct RouterState: Sendable {
         guard let start else { return [] }
         var covered: [SegmentIndex.Leaf] = []
         // Leaf lists are sorted by rank, so the routes tried after the new one are a suffix: only its start is read.
-        func collect(_ leaves: [SegmentIndex.Leaf]) {
-            var low = 0
-            var high = leaves.count
+        func collect(_ leaves: ArraySlice<SegmentIndex.Leaf>) {
+            var low = leaves.startIndex
+            var high = leaves.endIndex
             while low < high {
                 let middle = (low + high) / 2
                 if leaves[middle].rank < rank { low = middle + 1 } else { high = middle }
@@ -216,22 +230,24 @@ struct RouterState: Sendable {
             visited += 1
             let current = nodes[node]
             let component: CompiledPattern.Component? = depth < pattern.components.count ? pattern.components[depth] : nil
-            if everything || component == .wildcard {
-                collect(current.terminal)
-                collect(current.wildcard)
+            if everything || component?.kind == .wildcard {
+                collect(index.leaves(of: node, wildcard: false))
+                collect(index.leaves(of: node, wildcard: true))
                 stack += index.literalChildren(of: node).map { ($0, depth + 1, true) }
                 if let child = current.variable { stack.append((child, depth + 1, true)) }
                 continue
             }
-            switch component {
+            switch component?.kind {
             case nil:
-                collect(current.terminal)
-            case .literal(let bytes):
-                if let child = index.literalChild(of: node, bytes) { stack.append((child, depth + 1, false)) }
-            case .variable:
+                collect(index.leaves(of: node, wildcard: false))
+            case .literal?:
+                if let component, let child = index.literalChild(of: node, component, in: pattern) {
+                    stack.append((child, depth + 1, false))
+                }
+            case .variable?:
                 stack += index.literalChildren(of: node).map { ($0, depth + 1, false) }
                 if let child = current.variable { stack.append((child, depth + 1, false)) }
-            case .wildcard:
+            case .wildcard?:
                 break
             }
         }
@@ -298,7 +314,7 @@ struct RouterState: Sendable {
             start = SegmentIndex.plainRoot
         }
         guard let start else { return }
-        let patternIsWildcard = pattern.components.last == .wildcard
+        let patternIsWildcard = pattern.hasWildcard
         let fixedCount = pattern.components.count - (patternIsWildcard ? 1 : 0)
         walkCovering(
             start, pattern: pattern, patternIsWildcard: patternIsWildcard, fixedCount: fixedCount,
@@ -317,24 +333,25 @@ struct RouterState: Sendable {
         var next: (node: Int, depth: Int, exact: Bool)? = (start, 0, true)
         while let (node, depth, exact) = next ?? pending.popLast() {
             next = nil
-            if !index.nodes[node].wildcard.isEmpty {
+            if index.hasLeaves(at: node, wildcard: true) {
                 considerCovering(
-                    index.nodes[node].wildcard, sameShape: exact && patternIsWildcard && depth == fixedCount,
+                    index.leaves(of: node, wildcard: true), sameShape: exact && patternIsWildcard && depth == fixedCount,
                     entries: entries, before: rank, registration: registration, best: &best)
             }
             if depth == fixedCount {
-                if !patternIsWildcard, !index.nodes[node].terminal.isEmpty {
+                if !patternIsWildcard, index.hasLeaves(at: node, wildcard: false) {
                     considerCovering(
-                        index.nodes[node].terminal, sameShape: exact, entries: entries, before: rank,
+                        index.leaves(of: node, wildcard: false), sameShape: exact, entries: entries, before: rank,
                         registration: registration, best: &best)
                 }
                 continue
             }
             let variable = index.nodes[node].variable
-            switch pattern.components[depth] {
-            case .literal(let bytes):
+            let component = pattern.components[depth]
+            switch component.kind {
+            case .literal:
                 if let variable { pending.append((variable, depth + 1, false)) }
-                if let child = index.literalChild(of: node, bytes) { next = (child, depth + 1, exact) }
+                if let child = index.literalChild(of: node, component, in: pattern) { next = (child, depth + 1, exact) }
             case .variable:
                 if let variable { next = (variable, depth + 1, exact) }
             case .wildcard:
@@ -345,7 +362,7 @@ struct RouterState: Sendable {
 
     /// Leaf lists are sorted by rank: the first live leaf of a list is its best candidate.
     private static func considerCovering(
-        _ leaves: [SegmentIndex.Leaf], sameShape: Bool, entries: [Entry], before rank: RouteRank, registration: Int,
+        _ leaves: ArraySlice<SegmentIndex.Leaf>, sameShape: Bool, entries: [Entry], before rank: RouteRank, registration: Int,
         best: inout Covering?
     ) {
         for leaf in leaves {

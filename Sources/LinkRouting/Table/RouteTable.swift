@@ -87,29 +87,55 @@ public struct RouteTable: Sendable, Hashable {
 
     /// The table as JSON (keys sorted, `scheme: null` written out), which ``init(json:)`` reads back to an equal table.
     ///
+    /// The bytes are those `JSONSerialization` writes on Linux with `.sortedKeys` and `.withoutEscapingSlashes`
+    /// (and `.prettyPrinted`), written in one pass without building an object graph (``JSONWriter``).
+    ///
     /// - Parameter prettyPrinted: indent for people (default) or write one line.
     /// - Returns: UTF-8 JSON.
     public func jsonData(prettyPrinted: Bool = true) -> Data {
-        let namespaces: [[String: Any]] = namespaces.map { namespace in
-            [
-                "scheme": namespace.scheme.map { $0 as Any } ?? NSNull(),
-                "fallbackToGlobal": namespace.fallbackToGlobal,
-                "routes": namespace.routes.map { route -> [String: Any] in
-                    var object: [String: Any] = ["pattern": route.pattern, "priority": route.priority, "handles": route.handles]
-                    if let group = route.group { object["group"] = group }
-                    if let name = route.name { object["name"] = name }
-                    return object
-                },
-            ]
+        var writer = JSONWriter(prettyPrinted: prettyPrinted)
+        // Members in sorted key order, as `.sortedKeys` puts them.
+        writer.openObject()
+        writer.key("alwaysTreatsHostAsPathComponent")
+        writer.boolean(alwaysTreatsHostAsPathComponent)
+        writer.key("decodePlusSymbols")
+        writer.boolean(decodePlusSymbols)
+        writer.key("namespaces")
+        writer.openArray()
+        for namespace in namespaces {
+            writer.element()
+            writer.openObject()
+            writer.key("fallbackToGlobal")
+            writer.boolean(namespace.fallbackToGlobal)
+            writer.key("routes")
+            writer.openArray()
+            for route in namespace.routes {
+                writer.element()
+                writer.openObject()
+                if let group = route.group {
+                    writer.key("group")
+                    writer.string(group)
+                }
+                writer.key("handles")
+                writer.boolean(route.handles)
+                if let name = route.name {
+                    writer.key("name")
+                    writer.string(name)
+                }
+                writer.key("pattern")
+                writer.string(route.pattern)
+                writer.key("priority")
+                writer.integer(route.priority)
+                writer.closeObject()
+            }
+            writer.closeArray()
+            writer.key("scheme")
+            if let scheme = namespace.scheme { writer.string(scheme) } else { writer.null() }
+            writer.closeObject()
         }
-        let document: [String: Any] = [
-            "decodePlusSymbols": decodePlusSymbols,
-            "alwaysTreatsHostAsPathComponent": alwaysTreatsHostAsPathComponent,
-            "namespaces": namespaces,
-        ]
-        var options: JSONSerialization.WritingOptions = [.sortedKeys, .withoutEscapingSlashes]
-        if prettyPrinted { options.insert(.prettyPrinted) }
-        return (try? JSONSerialization.data(withJSONObject: document, options: options)) ?? Data("{}".utf8)
+        writer.closeArray()
+        writer.closeObject()
+        return Data(writer.bytes)
     }
 
     /// Builds a router with this table's options, namespaces and routes.
