@@ -353,7 +353,8 @@ struct LinkDoctorInjectedTests {
         let doctor = LinkDoctor(configuration: .init(timeout: .seconds(3600)), transport: transport, clock: clock)
         let started = ContinuousClock.now
         let findings = await doctor.checkDomain(DomainCheck(domain: "news.example.com", appIDs: [Fixtures.app]))
-        #expect(ContinuousClock.now - started < .seconds(60))
+        // Far below the 3600 s the real clock would take (a parallel TSan run on busy cores once took 60 s here).
+        #expect(ContinuousClock.now - started < .seconds(1800))
         #expect(findings.codes == ["aasa.unreachable", "aasa.cdnUnavailable"])
         #expect(findings.allSatisfy { $0.message.contains("no answer within 3600 s") })
     }

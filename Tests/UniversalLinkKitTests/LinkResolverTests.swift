@@ -150,9 +150,12 @@ struct LinkResolverTests {
         #expect(short.count == 2)
 
         let long = ScriptedTransport([{ _ in .status(503, headers: ["Retry-After": "3"]) }, { _ in .json(Self.both) }])
-        let error = await failure { () async throws(LinkError) in
-            try await resolver(long) { $0.timeout = .seconds(2) }.resolve(Self.link)
-        }
+        // On a clock that does not move, 3 s never fit in the 2 s left, and the deadline cannot fire first (it did
+        // on the real clock, in a TSan run with the tests in parallel on busy cores).
+        let frozen = LinkResolver(
+            configuration: LinkResolver.Configuration(timeout: .seconds(2), retryDelay: .milliseconds(10)), transport: long,
+            clock: ManualClock().linkClock)
+        let error = await failure { () async throws(LinkError) in try await frozen.resolve(Self.link) }
         #expect(error?.code == .httpStatus)
         #expect(long.count == 1)
     }
