@@ -259,7 +259,9 @@ struct LinkManagerServerTests {
                 _ = release.wait(timeout: .now() + 3600)
             }
         }
-        DispatchQueue.global().async { fixture.manager.continueUserActivity(UserActivity(browsingWeb: Self.appLink)) }
+        // A thread of its own, not a global queue's: the handler blocks it until the test signals, and a blocked
+        // global-queue thread can be one the concurrency pool needs to run the test itself.
+        Thread { fixture.manager.continueUserActivity(UserActivity(browsingWeb: Self.appLink)) }.start()
         var iterator = entered.stream.makeAsyncIterator()
         _ = await iterator.next()
         let shutdown = Task { await fixture.manager.shutdown(gracePeriod: .seconds(30)) }
