@@ -41,19 +41,19 @@ final class RouteMatch: Sendable {
             if key == RouteKey.scheme { return .string(namespaceName) }
         }
         if !parameters.isEmpty, let value = parameters[key] { return .string(value) }
-        let spans = request.spans(hostAware: pattern.host != nil)
+        let spans = request.spans(hostAware: pattern.isHostAware)
         if pattern.hasWildcard, key == RouteKey.wildcardComponents {
             return .strings(wildcardComponents(spans))
         }
         var position = pattern.components.endIndex
+        var ordinal = pattern.variableNames.endIndex
         while position > pattern.components.startIndex {
             position -= 1
-            // Lengths first, then the name's bytes where they lie in the pattern.
-            let component = pattern.components[position]
-            if component.kind == .variable, component.bytes.count == keyLength,
-               pattern.bytes(of: component).elementsEqual(key.utf8) {
-                return .string(variableValue(at: position, spans))
-            }
+            guard pattern.components[position].kind == .variable else { continue }
+            ordinal -= 1
+            // Lengths first: comparing strings that differ is the slow path of `==`.
+            let name = pattern.variableNames[ordinal]
+            if name.utf8.count == keyLength, name == key { return .string(variableValue(at: position, spans)) }
         }
         let values = request.queryValues(named: key, decodePlusSymbols: decodePlusSymbols)
         switch values.count {
@@ -84,13 +84,15 @@ final class RouteMatch: Sendable {
 
     private func makeValues() -> [String: RouteParameters.Value] {
         let query = request.queryParameters(decodePlusSymbols: decodePlusSymbols)
-        let spans = request.spans(hostAware: pattern.host != nil)
+        let spans = request.spans(hostAware: pattern.isHostAware)
         // Sized once: growing the dictionary key by key rehashes it several times.
         var values: [String: RouteParameters.Value] = [:]
         values.reserveCapacity(query.count + pattern.components.count + parameters.count + 4)
         for (name, value) in query { values[name] = value }
-        for (position, component) in pattern.components.enumerated() {
-            if component.kind == .variable { values[pattern.name(of: component)] = .string(variableValue(at: position, spans)) }
+        var ordinal = 0
+        for (position, component) in pattern.components.enumerated() where component.kind == .variable {
+            values[pattern.variableNames[ordinal]] = .string(variableValue(at: position, spans))
+            ordinal += 1
         }
         if pattern.hasWildcard { values[RouteKey.wildcardComponents] = .strings(wildcardComponents(spans)) }
         for (name, value) in parameters { values[name] = .string(value) }

@@ -39,15 +39,24 @@ struct CompiledPattern: Sendable, Hashable {
     let pattern: String
     /// The required scheme and host for a host-aware route.
     var host: HostPattern? { hostBox?.host }
+    /// Whether the route is host-aware, without reading the host out of its box (routing asks on every match).
+    var isHostAware: Bool { hostBox != nil }
     /// Most routes have no host: a reference, not 40 bytes inline in every route.
     private let hostBox: HostBox?
     /// The components, cut after the first `*` (JLRoutes stops matching there).
     let components: [Component]
 
+    /// The names of the `:variables`, in order: kept as strings (routes have a few), because a handler's every
+    /// parameter read compares its key with them, and `String ==` on two native strings is the fastest way to do it.
+    let variableNames: [String]
+
     private init(pattern: String, host: HostPattern?, components: [Component]) {
         self.pattern = pattern
         self.hostBox = host.map { HostBox($0) }
         self.components = components
+        variableNames = components.compactMap { component in
+            component.kind == .variable ? Self.text(of: component.bytes, in: pattern) : nil
+        }
     }
 
     /// The UTF-8 bytes of `component`: a literal's, or a variable's name.
@@ -69,7 +78,13 @@ struct CompiledPattern: Sendable, Hashable {
 
     /// The name of a variable component.
     func name(of component: Component) -> String {
-        String(Substring(bytes(of: component)))
+        Self.text(of: component.bytes, in: pattern)
+    }
+
+    /// The text of bytes `range` of `pattern`'s UTF-8.
+    private static func text(of range: Range<Int>, in pattern: String) -> String {
+        pattern.utf8.withContiguousStorageIfAvailable { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
+            ?? String(decoding: Array(pattern.utf8)[range], as: UTF8.self)
     }
 
     /// Compiles `declared` into its expansions (one when it has no optional group), with registration warnings.
@@ -280,11 +295,6 @@ struct CompiledPattern: Sendable, Hashable {
             span += 1
         }
         return true
-    }
-
-    /// The names of the `:variables`, in order.
-    var variableNames: [String] {
-        components.compactMap { $0.kind == .variable ? name(of: $0) : nil }
     }
 
     /// Whether the last component is `*`.

@@ -118,7 +118,7 @@ struct RouterState: Sendable {
 
     /// The components `entry` matches against in `request`.
     static func components(for entry: Entry, in request: RouteRequest) -> [[UInt8]] {
-        entry.compiled.host == nil ? request.components : request.hostlessComponents
+        !entry.compiled.isHostAware ? request.components : request.hostlessComponents
     }
 
     // MARK: - Registration
