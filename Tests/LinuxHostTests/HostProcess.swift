@@ -77,6 +77,18 @@ struct HostProcess {
     }
 }
 
+extension HostProcess {
+    /// One read(2) of what `descriptor` has into `buffer`, retried on EINTR: the byte count, 0 at the end, -1 on an
+    /// error. Not Foundation's `FileHandle` reads, which end in a `try!` on an interrupted read.
+    static func read(_ descriptor: Int32, into buffer: inout [UInt8]) -> Int {
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            return count
+        }
+    }
+}
+
 /// A `linux-host` process that keeps running (`serve`): its stdout as a stream of lines, read as they come.
 ///
 /// A watchdog kills the process after `limit`, so a test waiting for a line that never comes ends (the stream
@@ -108,8 +120,7 @@ actor HostSession {
             var pending: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 4096)
             while true {
-                let count = buffer.withUnsafeMutableBytes { read(reader.fileDescriptor, $0.baseAddress, $0.count) }
-                if count < 0, errno == EINTR { continue }
+                let count = HostProcess.read(reader.fileDescriptor, into: &buffer)
                 guard count > 0 else { break }
                 pending += buffer[..<count]
                 while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {

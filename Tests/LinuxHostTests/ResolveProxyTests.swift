@@ -23,16 +23,12 @@ struct ResolveProxyTests {
                     let exited = DispatchSemaphore(value: 0)
                     process.terminationHandler = { _ in exited.signal() }
                     try process.run()
-                    // One short JSON line: read to the end, then wait for the exit. Plain read(2), retried on EINTR:
-                    // Foundation's `readDataToEndOfFile()` ends in a `try!`, and a signal that interrupted its read
-                    // (children exiting under a parallel run) crashed the whole test process once.
+                    // One short JSON line: read to the end, then wait for the exit. Not `readDataToEndOfFile()`: it
+                    // ends in a `try!`, and a read interrupted by a signal crashed the whole parallel test process once.
                     let reader = pipe.fileHandleForReading
                     var output: [UInt8] = []
                     var buffer = [UInt8](repeating: 0, count: 4096)
-                    while true {
-                        let count = buffer.withUnsafeMutableBytes { read(reader.fileDescriptor, $0.baseAddress, $0.count) }
-                        if count < 0, errno == EINTR { continue }
-                        guard count > 0 else { break }
+                    while case let count = HostProcess.read(reader.fileDescriptor, into: &buffer), count > 0 {
                         output += buffer[..<count]
                     }
                     exited.wait()
