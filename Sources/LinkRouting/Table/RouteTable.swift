@@ -88,7 +88,7 @@ public struct RouteTable: Sendable, Hashable {
     /// The table as JSON (keys sorted, `scheme: null` written out), which ``init(json:)`` reads back to an equal table.
     ///
     /// The bytes are those `JSONSerialization` writes on Linux with `.sortedKeys` and `.withoutEscapingSlashes`
-    /// (and `.prettyPrinted`), written in one pass without building an object graph (``JSONWriter``).
+    /// (and `.prettyPrinted`), written in one pass without building an object graph.
     ///
     /// - Parameter prettyPrinted: indent for people (default) or write one line.
     /// - Returns: UTF-8 JSON.
