@@ -357,6 +357,22 @@ struct DoctorCommandTests {
         #expect(redirected.stdout.contains(#"https://www.example.com/\u{1B}]0;pwned\u{7}"#), "\(redirected.stdout)")
     }
 
+    /// Issue 19's bound on the email itself: up to 16 MiB it is read (a million relative links fit: one warning each,
+    /// BENCHMARKS.md), one byte more is a usage error (exit 2) before anything is read or fetched.
+    @Test func anEmailOver16MiBIsAUsageErrorThatNamesTheLimit() async throws {
+        let limit = 16 << 20
+        let atLimit = try write("<html>" + String(repeating: " ", count: limit - 13) + "</html>")
+        let overLimit = try write("<html>" + String(repeating: " ", count: limit - 12) + "</html>")
+        let aasa = try write(Self.aasa, "json")
+        defer { for file in [atLimit, overLimit, aasa] { try? FileManager.default.removeItem(atPath: file) } }
+        let read = try await HostProcess.run(["doctor", "campaign", "--email", atLimit, "--app", Self.app, "--aasa", aasa])
+        #expect(read.status == 0, "\(read.stderr)")
+        let refused = try await HostProcess.run(["doctor", "campaign", "--email", overLimit, "--app", Self.app, "--aasa", aasa])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("is larger than \(limit) bytes"), "\(refused.stderr)")
+        #expect(refused.stdout.isEmpty)
+    }
+
     /// Issue 19: an email with many hosts printed every branded host in every other link's message (hosts x
     /// links). Eight times the links: about eight times the text and the JUnit report.
     @Test func campaignOutputGrowsWithTheLinksNotWithLinksTimesHosts() async throws {
