@@ -83,8 +83,15 @@ struct PostgresOutageTests {
         }
         let resolved = try await strict.resolve(stub.url("/pub/acc?_ri_=after-restart")).resolvedLink
         #expect(resolved?.error == nil)
-        #expect(
-            try await store.claim(ClickIdentity(stub.url("/pub/acc?_ri_=after-restart")), lease: .seconds(10))
-                == .settled(SharedOutcome(try #require(resolved))))
+        // The manager publishes after answering its callers, on a task of its own: until then the row is held (a
+        // claim of a held row changes nothing), so wait for the outcome rather than race the publish (CI lost it once).
+        let afterRestart = ClickIdentity(stub.url("/pub/acc?_ri_=after-restart"))
+        var settled: SharedClaim?
+        _ = await PostgresTestDatabase.eventually(within: .seconds(30)) {
+            settled = try? await store.claim(afterRestart, lease: .seconds(10))
+            if case .settled? = settled { return true }
+            return false
+        }
+        #expect(settled == .settled(SharedOutcome(try #require(resolved))))
     }
 }
