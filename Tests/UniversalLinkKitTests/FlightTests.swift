@@ -30,4 +30,22 @@ struct FlightTests {
         flight.attach(Task {}, deadline: ticket)
         #expect(flight.finish().deadlineTicket == ticket)
     }
+
+    /// A finished flight is remembered for the duplicate window: it must not keep its ended task (and the task's
+    /// allocation) alive that long.
+    @Test func aFlightLetsGoOfItsTaskOnceTheTaskHasEnded() {
+        let flight = flight()
+        let scheduler = ManualClock().linkClock.scheduler
+        flight.attach(Task {}, deadline: scheduler.schedule(at: .now + .seconds(1)) {})
+        #expect(flight.holdsTask)
+        flight.taskEnded()
+        #expect(!flight.holdsTask)
+    }
+
+    @Test func aTaskThatEndedBeforeItWasAttachedIsNotKept() {
+        let flight = flight()
+        flight.taskEnded()
+        flight.attach(Task {}, deadline: ManualClock().linkClock.scheduler.schedule(at: .now + .seconds(1)) {})
+        #expect(!flight.holdsTask)
+    }
 }

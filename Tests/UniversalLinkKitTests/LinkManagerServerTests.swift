@@ -31,6 +31,25 @@ struct LinkManagerServerTests {
         #expect(fixture.transport.count == 1)
     }
 
+    /// A server's caller awaits the outcome, so its resolution starts on the caller's thread: one that needs no
+    /// suspension (a transport that answers at once) is finished before `resolve` waits, with no deadline entry
+    /// armed and disarmed. The PushIOManager-shaped entry points return at once: their resolution is a task of the
+    /// pool, bounded by its deadline entry.
+    @Test func anAnswerThatNeedsNoWaitIsFinishedBeforeResolveWaits() async throws {
+        let clock = ManualClock()
+        let manager = LinkManager(
+            transport: ScriptedTransport(fallback: { _ in .json(Self.both) }), notificationCenter: NotificationCenter(),
+            clock: clock.linkClock)
+        let outcome = try await manager.resolve(Self.appLink)
+        #expect(outcome.resolvedLink?.deepLinkURL == URL("example-app://products/1234"))
+        #expect(clock.linkClock.scheduler.scheduledCount == 0)
+
+        let handle = manager.handle(UserActivity(browsingWeb: URL("https://news.example.com/pub/acc?_ri_=other")))
+        #expect(await handle.outcome.resolvedLink?.deepLinkURL == URL("example-app://products/1234"))
+        #expect(clock.linkClock.scheduler.scheduledCount == 1)
+        await manager.shutdown()
+    }
+
     @Test(arguments: [
         URL("https://news.example.com/account/delete"),
         LinkManagerTests.nonAppLink,

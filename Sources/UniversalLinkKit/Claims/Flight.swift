@@ -11,6 +11,7 @@ internal import _LinkKitLocking
 final class Flight: Sendable {
     private struct Control {
         var task: Task<Void, Never>?
+        var hasTaskEnded = false
         var isCancelled = false
         var isFinished = false
         var deadlineTicket: DeadlineScheduler.Ticket?
@@ -45,7 +46,7 @@ final class Flight: Sendable {
     @discardableResult
     func attach(_ task: Task<Void, Never>, deadline ticket: DeadlineScheduler.Ticket) -> Bool {
         let (cancelNow, kept) = control.withTrackedLock { control -> (Bool, Bool) in
-            control.task = task
+            if !control.hasTaskEnded { control.task = task }
             guard !control.isFinished else { return (control.isCancelled, false) }
             control.deadlineTicket = ticket
             return (control.isCancelled, true)
@@ -53,6 +54,20 @@ final class Flight: Sendable {
         if cancelNow { task.cancel() }
         return kept
     }
+
+    /// Lets go of the resolving task once it has returned: a finished flight is remembered for the duplicate window,
+    /// and a task kept by its handle holds its whole allocation (over a kilobyte) until then.
+    func taskEnded() {
+        let task = control.withTrackedLock { control -> Task<Void, Never>? in
+            control.hasTaskEnded = true
+            defer { control.task = nil }
+            return control.task
+        }
+        withExtendedLifetime(task) {}
+    }
+
+    /// Whether the flight keeps a handle on its resolving task, for tests.
+    var holdsTask: Bool { control.withTrackedLock { $0.task != nil } }
 
     /// Whether the flight's outcome was delivered (``finish()`` was won).
     var isFinished: Bool { control.withTrackedLock { $0.isFinished } }

@@ -23,7 +23,7 @@ package func withDeadline<T: Sendable>(
     _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
     let waiter = Waiter<Result<T, any Error>>()
-    let work = Task {
+    let work = Task.immediate {
         do {
             waiter.resume(returning: .success(try await operation()))
         } catch {

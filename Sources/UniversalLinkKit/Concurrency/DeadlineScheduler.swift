@@ -56,6 +56,9 @@ package final class DeadlineScheduler: Sendable {
     /// The number of live entries, for tests and diagnostics.
     package var pendingCount: Int { state.withTrackedLock { $0.actions.count } }
 
+    /// The number of entries ever scheduled, for tests.
+    package var scheduledCount: Int { state.withTrackedLock { Int($0.nextID) } }
+
     /// Runs `action` once the clock reaches `deadline`, unless cancelled first.
     ///
     /// - Parameters:

@@ -162,7 +162,7 @@ public final class LinkManager: Sendable {
             events.refused(url, error)
             throw error
         case let decision:
-            handle = take(decision, limit: limit)
+            handle = take(decision, limit: limit, startsInline: true)
         }
         guard handle.isHandled else { throw .shuttingDown(url) }
         guard let pending = handle.pending else { return await handle.outcome }
@@ -247,7 +247,11 @@ public final class LinkManager: Sendable {
     ///   - decision: What to do.
     ///   - limit: The caller's own deadline, if any (server calls).
     ///   - url: The URL handed in, for a handle that is not handled.
-    func take(_ decision: EntryTriage.Decision, limit: ContinuousClock.Instant?, url: URL? = nil) -> LinkHandle {
+    ///   - startsInline: The caller awaits the outcome (``resolve(_:timeout:)``): a resolution it starts runs on the
+    ///     calling thread until its first suspension (see `start`).
+    func take(
+        _ decision: EntryTriage.Decision, limit: ContinuousClock.Instant?, url: URL? = nil, startsInline: Bool = false
+    ) -> LinkHandle {
         let shown: URL?
         switch decision {
         case .ignore, .refuse:
@@ -259,7 +263,7 @@ public final class LinkManager: Sendable {
         }
         let handle = gate.pass { () -> LinkHandle in
             switch decision {
-            case let .resolve(link): claim(link, limit: limit)
+            case let .resolve(link): claim(link, limit: limit, startsInline: startsInline)
             case let .notify(link): LinkHandle(url: link.requestedURL, isHandled: true, outcome: deliver(link))
             case let .open(link): reported(dispatcher.open(link), url: link)
             case let .dispatch(link): reported(dispatcher.dispatch(link), url: link)
@@ -274,7 +278,7 @@ public final class LinkManager: Sendable {
 
     /// Takes a pub-web link: refused without a claim when the policy says so, else claimed, and resolved when the
     /// claim started a flight.
-    private func claim(_ url: URL, limit: ContinuousClock.Instant?) -> LinkHandle {
+    private func claim(_ url: URL, limit: ContinuousClock.Instant?, startsInline: Bool) -> LinkHandle {
         events.emit(.received, url)
         if let refusal = configuration.resolution.policy.check(url) {
             // Before the claim: a refused URL (one with credentials, say) must never claim or join the flight of the
@@ -289,24 +293,36 @@ public final class LinkManager: Sendable {
             events.emit(.coalesced, url)
             return LinkHandle(url: url, isHandled: true, isDuplicate: true, pending: flight.pending)
         case let .started(flight):
-            start(flight, deadline: deadline)
+            start(flight, deadline: deadline, inline: startsInline)
             return LinkHandle(url: url, isHandled: true, isDuplicate: false, pending: flight.pending)
         }
     }
 
     /// Starts a flight's resolution: its one task, and its deadline entry on the clock's scheduler.
-    private func start(_ flight: Flight, deadline: Deadline) {
+    ///
+    /// `inline`: the caller is about to await the outcome, so the task starts on the calling thread and runs until
+    /// its first suspension (the transport's request) instead of waiting for a thread of the pool: no thread is woken
+    /// to start it, and a resolution that needs no suspension (a transport that answers at once) is finished before
+    /// this returns, with no deadline entry. Only ``resolve(_:timeout:)`` asks for it: the PushIOManager-shaped
+    /// entry points return at once and may be called from host code that a router or opener called, where running
+    /// a resolution on the stack could recurse.
+    private func start(_ flight: Flight, deadline: Deadline, inline: Bool) {
         // The one task of a resolution. It must exist: the resolution outlives a caller who gives up (its other
         // callers and its notification still need it), and the PushIOManager-shaped entry points have no caller
         // task to run it on. A tapped link is user-initiated work: it must not queue behind the host's background
         // jobs.
-        let task = Task(priority: .userInitiated) { [self] in
+        let resolution: @Sendable () async -> Void = { [self] in
+            defer { flight.taskEnded() }
             guard let shared else { return finish(flight, with: await resolveHere(flight, deadline)) }
             let result = await shared.resolve(flight, deadline: deadline) { await resolveHere(flight, deadline) }
             finish(flight, with: result.link, isDuplicate: result.isDuplicate, remember: result.isRemembered)
             // After the callers here have their answer: they never wait on the store's publish.
             if let ticket = result.ticket { shared.settle(result.link, flight: flight, ticket: ticket, deadline: deadline) }
         }
+        let task = inline ? Task.immediate(priority: .userInitiated, operation: resolution)
+            : Task(priority: .userInitiated, operation: resolution)
+        // Finished while it started (inline, over a transport that answers at once): nothing left to bound.
+        if inline, flight.isFinished { return }
         // At the deadline the callers get their answer even when the transport ignores the task's cancellation.
         // The action runs on the clock's one scheduler task, which must never wait for host code (observers,
         // routes, the opener): the finish gets a task of its own, only for a resolution that timed out.

@@ -9,7 +9,7 @@ import UniversalLinkKitTesting
 enum Profile {
     static let names = [
         "route-hit", "route-hit-full", "route-cold", "aasa-realistic", "aasa-shared",
-        "resolve-direct", "transport-direct", "resolve-none", "manager-instant", "manager-none",
+        "resolve-direct", "transport-direct", "resolve-none", "manager-instant", "manager-none", "manager-floor",
     ]
 
     static func run(_ name: String, iterations: Int) {
@@ -66,6 +66,14 @@ enum Profile {
             let finished = DispatchSemaphore(value: 0)
             Task.detached {
                 await resolveInstantly(iterations: name == "manager-none" ? 0 : iterations)
+                finished.signal()
+            }
+            finished.wait()
+        case "manager-floor":
+            // `manager/resolve_instant`'s `floor` subject: one task, one insert, one decode per link.
+            let finished = DispatchSemaphore(value: 0)
+            Task.detached {
+                _ = await ManagerGroup.floor(links: iterations, from: 0)
                 finished.signal()
             }
             finished.wait()
