@@ -12,7 +12,7 @@
 enum {
     OPT_WRITEDATA = 10001, OPT_URL = 10002, OPT_PROXY = 10004, OPT_ERRORBUFFER = 10010, OPT_WRITEFUNCTION = 20011,
     OPT_HTTPHEADER = 10023, OPT_HEADERDATA = 10029, OPT_NOPROGRESS = 43, OPT_FOLLOWLOCATION = 52,
-    OPT_FRESH_CONNECT = 74, OPT_FORBID_REUSE = 75, OPT_HTTPGET = 80, OPT_HTTP_VERSION = 84, OPT_NOSIGNAL = 99,
+    OPT_FRESH_CONNECT = 74, OPT_FORBID_REUSE = 75, OPT_TIMEOUT_MS = 155, OPT_HTTPGET = 80, OPT_HTTP_VERSION = 84, OPT_NOSIGNAL = 99,
     OPT_PRIVATE = 10103, OPT_HEADERFUNCTION = 20079, OPT_HTTP_TRANSFER_DECODING = 157,
     OPT_HTTP_CONTENT_DECODING = 158, OPT_PROTOCOLS = 181, OPT_REDIR_PROTOCOLS = 182, OPT_RESOLVE = 10203, OPT_CONNECT_TO = 10243,
     OPT_PREREQFUNCTION = 20312, OPT_PREREQDATA = 10313, OPT_OPENSOCKETFUNCTION = 20163, OPT_OPENSOCKETDATA = 10164,
@@ -292,6 +292,12 @@ ulk_transfer *ulk_transfer_create(const char *url, const char *const *header_lin
     if (counts_requests) {
         failed |= api.easy_setopt(e, OPT_PREREQFUNCTION, on_prerequest);
         failed |= api.easy_setopt(e, OPT_PREREQDATA, t);
+    }
+    if (send_within_ns >= 0) {
+        // The whole transfer ends by the caller's deadline, so a caller may run it on its own task: libcurl fails it
+        // with CURLE_OPERATION_TIMEDOUT (at least 1 ms: 0 would mean no limit).
+        long within_ms = (long)((send_within_ns + 999999) / 1000000);
+        failed |= api.easy_setopt(e, OPT_TIMEOUT_MS, within_ms > 0 ? within_ms : 1L);
     }
     if (fresh_connect || !counts_requests) {
         // Without the pre-request count, a fresh connection is the only way to keep libcurl from re-sending.

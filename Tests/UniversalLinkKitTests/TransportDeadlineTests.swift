@@ -3,8 +3,8 @@ import Testing
 import UniversalLinkKitTesting
 @testable import UniversalLinkKit
 
-/// The one deadline path (the resolver's race against its clock), through each real transport against the
-/// loopback stub.
+/// The deadline, through each real transport against the loopback stub: the resolver's race against its clock, or,
+/// for `CurlTransport` on the system clock, the transport's own (the resolver then runs it on the caller's task).
 struct TransportDeadlineTests {
     static let product = ResponseHandlerStub.Link(
         webLinkUrl: "https://www.example.com/products/1234", mobileDeepLinkUrl: "example-app://products/1234")
@@ -140,5 +140,61 @@ struct TransportDeadlineTests {
         }
         #expect(error?.code == .timeout)
         #expect(stub.requestCount == 0)
+    }
+
+    /// A name lookup that never ends (one that ignores cancellation, as `getaddrinfo` does), on a thread of its own
+    /// until the test ends.
+    final class StuckLookup: Sendable {
+        private let release = DispatchSemaphore(value: 0)
+
+        var resolver: NameResolver {
+            NameResolver { [release] _ in
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    Thread { release.wait(); continuation.resume() }.start()
+                }
+                return ["127.0.0.1"]
+            }
+        }
+
+        func end() { release.signal() }
+    }
+
+    /// `CurlTransport` keeps a request's deadline by itself, without being cancelled: the resolver runs it on the
+    /// caller's task because of that.
+    @Test(.timeLimit(.minutes(1))) func curlEndsARequestAtItsDeadlineWithoutBeingCancelled() async throws {
+        let stub = try ResponseHandlerStub(links: ["/pub/acc": Self.product])
+        defer { stub.shutdown() }
+        stub.setDefaultBehavior(.noResponse)
+        let curl = try #require(CurlTransport.make())
+        let request = TransportRequest(
+            url: stub.url("/pub/acc?_ri_=silent"), headerFields: ["Accept": "application/json"],
+            allowsLocalAddresses: true, deadline: .now + .milliseconds(300))
+        let start = ContinuousClock.now
+        let error = await #expect(throws: TransportError.self) { try await curl.send(request, maxBodyBytes: 1024) }
+        #expect(error?.kind == .timedOut)
+        #expect(ContinuousClock.now - start >= .milliseconds(300))
+        #expect(stub.requestCount == 1)
+        #expect(curl.pendingCount == 0)
+    }
+
+    @Test(.timeLimit(.minutes(1))) func aNameLookupThatNeverEndsEndsTheRequestUnsentAtTheDeadline() async throws {
+        let lookup = StuckLookup()
+        defer { lookup.end() }
+        let curl = try #require(CurlTransport.make(nameResolver: lookup.resolver))
+        let request = TransportRequest(
+            url: URL("http://stuck.example.com/pub/acc?_ri_=dns"), headerFields: [:], allowsLocalAddresses: true,
+            deadline: .now + .milliseconds(300))
+        let error = await #expect(throws: TransportError.self) { try await curl.send(request, maxBodyBytes: 1024) }
+        #expect(error?.kind == .timedOut)
+        #expect(error?.detail.contains("not sent: stuck.example.com did not resolve by the deadline") == true)
+
+        // Through the resolver on the system clock, the caller gets the deadline's answer.
+        var configuration = LinkResolver.Configuration(timeout: .milliseconds(300))
+        configuration.policy = ResolutionPolicy(allowsHTTP: true, allowsLocalHosts: true)
+        let resolver = LinkResolver(configuration: configuration, transport: curl)
+        let resolved = await #expect(throws: LinkError.self) {
+            try await resolver.resolve(URL("http://stuck.example.com/pub/acc?_ri_=dns2"))
+        }
+        #expect(resolved?.code == .timeout)
     }
 }

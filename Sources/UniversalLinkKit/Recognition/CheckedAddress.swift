@@ -28,14 +28,25 @@ struct CheckedAddress: Sendable, Hashable {
     ///   go to any of them.
     /// - Throws: ``TransportError`` `addressNotAllowed` when one address is not public and local addresses are
     ///   not allowed, `noAnswer` when the name does not resolve.
-    static func resolve(_ host: String, with resolver: NameResolver, allowsLocalAddresses: Bool) async throws -> [CheckedAddress] {
+    static func resolve(
+        _ host: String, with resolver: NameResolver, allowsLocalAddresses: Bool, deadline: ContinuousClock.Instant? = nil
+    ) async throws -> [CheckedAddress] {
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         let texts: [String]
         if parse(bare) != nil {
             texts = [bare]
         } else {
             do {
-                texts = try await resolver.addresses(of: bare)
+                if let deadline {
+                    // The lookup may ignore cancellation (`getaddrinfo` does): the deadline is kept around it.
+                    texts = try await withDeadline(deadline, clock: .continuous) { try await resolver.addresses(of: bare) }
+                } else {
+                    texts = try await resolver.addresses(of: bare)
+                }
+            } catch is DeadlineExceeded {
+                throw TransportError(.timedOut, detail: "not sent: \(bare) did not resolve by the deadline")
+            } catch is CancellationError {
+                throw CancellationError()
             } catch let error as TransportError {
                 throw error
             } catch {

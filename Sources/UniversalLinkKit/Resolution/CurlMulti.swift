@@ -159,7 +159,9 @@ final class CurlMulti: Sendable {
             return .success(response(t))
         }
         let detail = String(cString: ulk_strerror(code)) + Self.errorText(t)
-        if t.deadline_passed != 0 {
+        // At the deadline libcurl fails a transfer still waiting for a connection slot with CURLE_OPERATION_TIMEDOUT
+        // (its timeout is the deadline): nothing was sent, as when the pre-request callback refuses it.
+        if t.deadline_passed != 0 || (code == 28 && t.sends == 0 && ulk_curl_counts_requests() != 0) {
             let waited = connectionWait(t).map { " (waited \($0.rounded))" } ?? ""
             return .failure(TransportError(.timedOut, detail: "not sent: its deadline passed while it waited for a connection\(waited)"))
         }

@@ -24,13 +24,16 @@ internal import _CLibcurl
 /// - **Nothing is sent after its deadline**: a request still waiting for a connection slot when its
 ///   ``TransportRequest/deadline`` passes is dropped unsent (libcurl 7.80+), so no click is counted for a caller
 ///   that was already answered.
+/// - **Every request ends by its deadline**, without being cancelled: the name lookup, the connection, the answer
+///   and the body together (``TransportError/Kind/timedOut``). ``LinkResolver`` relies on it to run the requests on
+///   its caller's task when its clock is ``LinkClock/continuous``.
 /// - `GET` only (any other method is refused unsent), no redirect is followed, only `http` and `https`, no
 ///   signals, HTTP/1.1.
 /// - Cancellation resumes the caller at once; the thread drops the transfer.
 ///
 /// If libcurl cannot be loaded, ``make(configuration:nameResolver:)`` returns `nil`; ``LinkResolver/defaultTransport()``
 /// then falls back to ``URLSessionTransport``. Create one transport and share it: connections are kept alive.
-public final class CurlTransport: LinkTransport {
+public final class CurlTransport: DeadlineKeepingTransport {
     /// Transport settings.
     public struct Configuration: Sendable, Hashable {
         /// The most connections opened to one host at once. Default 16.
@@ -95,7 +98,7 @@ public final class CurlTransport: LinkTransport {
             throw TransportError(.noAnswer, detail: "CurlTransport sends GET requests only, not \(request.method)")
         }
         let addresses = try await CheckedAddress.resolve(
-            host, with: nameResolver, allowsLocalAddresses: request.allowsLocalAddresses)
+            host, with: nameResolver, allowsLocalAddresses: request.allowsLocalAddresses, deadline: request.deadline)
         try Task.checkCancellation()
         let lines = request.headerFields.map { "\($0.name): \($0.value)" }
         let pin = AddressPin(addresses, port: request.url.port ?? (scheme == "https" ? 443 : 80))

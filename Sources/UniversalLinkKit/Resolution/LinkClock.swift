@@ -13,6 +13,8 @@ public struct LinkClock: Sendable {
     private let operations: Operations
     /// Runs the deadlines armed on this clock; copies of the clock share it.
     package let scheduler: DeadlineScheduler
+    /// Whether this is ``continuous``, the system's clock that transports keep their deadlines on.
+    package let isSystem: Bool
 
     /// Creates a clock from its two operations.
     ///
@@ -25,14 +27,24 @@ public struct LinkClock: Sendable {
         now: @escaping @Sendable () -> ContinuousClock.Instant,
         sleep: @escaping @Sendable (ContinuousClock.Instant) async throws -> Void
     ) {
+        self.init(now: now, sleep: sleep, isSystem: false)
+    }
+
+    private init(
+        now: @escaping @Sendable () -> ContinuousClock.Instant,
+        sleep: @escaping @Sendable (ContinuousClock.Instant) async throws -> Void,
+        isSystem: Bool
+    ) {
         self.operations = Operations(now: now, sleep: sleep)
         self.scheduler = DeadlineScheduler(clock: operations)
+        self.isSystem = isSystem
     }
 
     /// The system's continuous clock, one for the process.
     public static let continuous = LinkClock(
         now: { ContinuousClock.now },
-        sleep: { try await Task.sleep(until: $0, clock: .continuous) }
+        sleep: { try await Task.sleep(until: $0, clock: .continuous) },
+        isSystem: true
     )
 
     /// The current instant.

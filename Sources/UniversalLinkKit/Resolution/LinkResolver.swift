@@ -7,7 +7,9 @@ import Foundation
 /// - the ``ResolutionPolicy`` is checked before any request and for every redirect (at most
 ///   ``Configuration/maxRedirects``);
 /// - a deadline covers the whole resolution, retry and redirects included: one race between the resolution and
-///   the injected clock, whatever the transport; at the deadline the resolution is cancelled;
+///   the injected clock, whatever the transport; at the deadline the resolution is cancelled. A transport that
+///   keeps the deadline itself (``CurlTransport``, with the deadline on ``LinkClock/continuous``) runs on the
+///   caller's task instead, with no task or timer of the resolver's;
 /// - one retry, only when no status line arrived or on 502/503/504, honouring a `Retry-After` that fits in the
 ///   time left; an answer (a redirect without a usable `Location` included) is never requested again, and the
 ///   retry asks the transport for a fresh connection, so that with ``CurlTransport`` a link reaches the server
@@ -120,10 +122,17 @@ public struct LinkResolver: Sendable {
         let attempt = attempt(deadline, onStep: nil)
         do {
             guard clock.now < deadline.instant else { throw DeadlineExceeded() }
-            // Called on its own, the resolver answers at the deadline even over a transport that ignores
-            // cancellation: the requests run in a task of their own (see `withDeadline`).
-            let response = try await withDeadline(deadline.instant, clock: clock) { try await attempt.run(url) }
-            return Self.link(url, response)
+            guard keepsDeadlineItself else {
+                // Called on its own, the resolver answers at the deadline even over a transport that ignores
+                // cancellation: the requests run in a task of their own (see `withDeadline`).
+                return Self.link(url, try await withDeadline(deadline.instant, clock: clock) { try await attempt.run(url) })
+            }
+            do {
+                return Self.link(url, try await attempt.run(url))
+            } catch let error as TransportError where error.kind == .timedOut && clock.now >= deadline.instant {
+                // The transport kept the deadline: the same answer as the deadline's own.
+                throw DeadlineExceeded()
+            }
         } catch {
             throw .resolution(error, url: url, allowed: deadline.allowed, maxBodyBytes: configuration.maxBodyBytes)
         }
@@ -149,6 +158,11 @@ public struct LinkResolver: Sendable {
             throw .resolution(error, url: url, allowed: deadline.allowed, maxBodyBytes: configuration.maxBodyBytes)
         }
     }
+
+    /// Whether the transport keeps the deadline itself, on the clock the deadline is on: then the requests run on
+    /// the caller's task, with no task, waiter or timer of the resolver's (each pause before a retry is bounded by
+    /// the deadline already).
+    private var keepsDeadlineItself: Bool { clock.isSystem && transport is any DeadlineKeepingTransport }
 
     /// The clock the resolver's deadlines are on.
     package var deadlineClock: LinkClock { clock }
