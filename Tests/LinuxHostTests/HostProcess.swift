@@ -53,31 +53,76 @@ struct HostProcess {
         }
         let out = try FileHandle(forWritingTo: outURL)
         let err = try FileHandle(forWritingTo: errURL)
-        let process = Process()
+        let pid: pid_t
         if let redirection {
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "exec \"$0\" \"$@\" \(redirection)", binary.path] + arguments
+            pid = try spawn(
+                "/bin/sh", ["-c", "exec \"$0\" \"$@\" \(redirection)", binary.path] + arguments,
+                stdout: out.fileDescriptor, stderr: err.fileDescriptor)
         } else {
-            process.executableURL = binary
-            process.arguments = arguments
+            pid = try spawn(binary.path, arguments, stdout: out.fileDescriptor, stderr: err.fileDescriptor)
         }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = out
-        process.standardError = err
-        // Reported by Foundation's child monitor: `waitUntilExit()` spins its run loop at 100 % of a core meanwhile.
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        try process.run()
-        exited.wait()
+        let status = waitForExit(pid)
         try out.close()
         try err.close()
-        return Result(status: process.terminationStatus,
+        return Result(status: status,
                       stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
                       stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
     }
 }
 
 extension HostProcess {
+    /// Starts `executable` with `posix_spawn`, stdin from /dev/null and stdout and stderr to the descriptors given
+    /// (/dev/null when `nil`).
+    ///
+    /// Not Foundation's `Process`: under a parallel test run its `run()` once crashed between fork and exec, and the
+    /// runtime's backtrace of that crash held every thread of the test process for two minutes (every test waiting
+    /// on anything timed out). glibc's child runs none of our code and no handler of the runtime's.
+    ///
+    /// - Returns: The child's process ID.
+    static func spawn(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+        stdout: Int32? = nil, stderr: Int32? = nil
+    ) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        for (target, source) in [(Int32(1), stdout), (Int32(2), stderr)] {
+            if let source {
+                posix_spawn_file_actions_adddup2(&actions, source, target)
+            } else {
+                posix_spawn_file_actions_addopen(&actions, target, "/dev/null", O_WRONLY, 0)
+            }
+        }
+        // Nothing else of this process's: another test's pipe kept open by this child would never end.
+        // (glibc 2.34+; not in Swift's Glibc module, so looked up.)
+        if let closeFrom = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") {
+            typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+            _ = unsafeBitCast(closeFrom, to: CloseFrom.self)(&actions, 3)
+        }
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { for case let pointer? in argv { free(pointer) } }
+        let variables = environment.map { $0.map { "\($0.key)=\($0.value)" } }
+            ?? ProcessInfo.processInfo.environment.map { "\($0.key)=\($0.value)" }
+        let envp = variables.map { strdup($0) } + [nil]
+        defer { for case let pointer? in envp { free(pointer) } }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        guard result == 0 else {
+            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "posix_spawn \(executable): \(String(cString: strerror(result)))"])
+        }
+        return pid
+    }
+
+    /// Waits for `pid` to end (blocking: call it on a thread of its own): its exit status, or the number of the
+    /// signal that ended it, as Foundation's `terminationStatus` gives it.
+    static func waitForExit(_ pid: pid_t) -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        let signal = status & 0x7f
+        return signal == 0 ? (status >> 8) & 0xff : signal
+    }
+
     /// One read(2) of what `descriptor` has into `buffer`, retried on EINTR: the byte count, 0 at the end, -1 on an
     /// error. Not Foundation's `FileHandle` reads, which end in a `try!` on an interrupted read.
     static func read(_ descriptor: Int32, into buffer: inout [UInt8]) -> Int {
@@ -102,17 +147,13 @@ actor HostSession {
     private let watchdog: Task<Void, Never>
 
     init(_ arguments: [String], limit: Duration = .seconds(120)) throws {
-        let process = Process()
-        process.executableURL = HostProcess.binary
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
         let pipe = Pipe()
-        process.standardOutput = pipe
         let (lines, lineSink) = AsyncStream.makeStream(of: String.self)
         let (exited, exitSink) = AsyncStream.makeStream(of: Int32.self)
-        process.terminationHandler = { exitSink.yield($0.terminationStatus); exitSink.finish() }
-        try process.run()
+        let pid = try HostProcess.spawn(HostProcess.binary.path, arguments, stdout: pipe.fileHandleForWriting.fileDescriptor)
+        // The child has its copy: without closing ours, stdout would never end.
+        try pipe.fileHandleForWriting.close()
+        Thread { exitSink.yield(HostProcess.waitForExit(pid)); exitSink.finish() }.start()
         // A thread of its own: blocking reads stay off the cooperative pool. Plain read(2), which returns what
         // is there, and the pipe's handle kept alive by the thread (closing it would SIGPIPE the child).
         let reader = pipe.fileHandleForReading
@@ -131,7 +172,6 @@ actor HostSession {
             lineSink.finish()
             withExtendedLifetime(reader) {}
         }.start()
-        let pid = process.processIdentifier
         self.pid = pid
         self.lines = lines.makeAsyncIterator()
         self.exited = exited

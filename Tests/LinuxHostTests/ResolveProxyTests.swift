@@ -11,18 +11,11 @@ struct ResolveProxyTests {
         try await withCheckedThrowingContinuation { continuation in
             Thread {
                 continuation.resume(with: Result {
-                    let process = Process()
-                    process.executableURL = HostProcess.binary
-                    process.arguments = arguments
-                    process.environment = environment
-                    process.standardInput = FileHandle.nullDevice
-                    process.standardError = FileHandle.nullDevice
                     let pipe = Pipe()
-                    process.standardOutput = pipe
-                    // Reported by Foundation's child monitor: `waitUntilExit()` spins a core meanwhile.
-                    let exited = DispatchSemaphore(value: 0)
-                    process.terminationHandler = { _ in exited.signal() }
-                    try process.run()
+                    let pid = try HostProcess.spawn(
+                        HostProcess.binary.path, arguments, environment: environment,
+                        stdout: pipe.fileHandleForWriting.fileDescriptor)
+                    try pipe.fileHandleForWriting.close()
                     // One short JSON line: read to the end, then wait for the exit. Not `readDataToEndOfFile()`: it
                     // ends in a `try!`, and a read interrupted by a signal crashed the whole parallel test process once.
                     let reader = pipe.fileHandleForReading
@@ -31,8 +24,8 @@ struct ResolveProxyTests {
                     while case let count = HostProcess.read(reader.fileDescriptor, into: &buffer), count > 0 {
                         output += buffer[..<count]
                     }
-                    exited.wait()
-                    return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+                    let status = HostProcess.waitForExit(pid)
+                    return (status, String(decoding: output, as: UTF8.self))
                 })
             }.start()
         }

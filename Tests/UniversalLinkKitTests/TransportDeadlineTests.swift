@@ -107,6 +107,30 @@ struct TransportDeadlineTests {
         #expect(subject.pending() == 0)
     }
 
+    /// A server that answers a byte at a time, forever: the deadline holds over the body too (for `CurlTransport`
+    /// on the system clock, by libcurl's timeout, which covers the whole transfer).
+    @Test(arguments: Kind.allCases)
+    func theDeadlineHoldsOnTheSystemClockWhenTheServerTrickles(_ kind: Kind) async throws {
+        let stub = try ResponseHandlerStub(links: ["/pub/acc": Self.product])
+        defer { stub.shutdown() }
+        stub.setDefaultBehavior(.trickle(bytesPerChunk: 1, interval: 0.05, then: .endlessBody))
+        let subject = try Subject(kind)
+        let resolver = resolver(subject, timeout: .milliseconds(500))
+        let (error, elapsed) = await Task(priority: .userInitiated) { () -> (LinkError?, Duration) in
+            let start = ContinuousClock.now
+            do throws(LinkError) {
+                _ = try await resolver.resolve(stub.url("/pub/acc?_ri_=trickle"))
+                return (nil, .now - start)
+            } catch {
+                return (error, .now - start)
+            }
+        }.value
+        #expect(error?.code == .timeout)
+        #expect(elapsed >= .milliseconds(500))
+        #expect(elapsed < .seconds(20))
+        #expect(subject.pending() == 0)
+    }
+
     @Test(arguments: Kind.allCases)
     func cancellingTheCallerReturnsAtOnceWithCancelled(_ kind: Kind) async throws {
         let stub = try ResponseHandlerStub(links: ["/pub/acc": Self.product])
