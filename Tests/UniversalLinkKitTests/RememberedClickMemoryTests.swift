@@ -8,15 +8,6 @@ import UniversalLinkKitTesting
 @Suite(.serialized) struct RememberedClickMemoryTests {
     static let clicks = 20_000
 
-    /// The process's resident memory, in bytes.
-    static func residentBytes() -> Int? {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
-        else { return nil }
-        let kilobytes = line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
-        return kilobytes.map { $0 * 1024 }
-    }
-
     /// A remembered click used to keep its resolution's ended task alive (over 7 KB a click, 146 MB for 20 000
     /// clicks); it keeps its outcome only. Measured about 1 KB a click; other suites running beside this one can
     /// only add to the growth, so the bound leaves room for them.
@@ -38,12 +29,12 @@ import UniversalLinkKitTesting
         // One link first, so that one-time costs (the broadcaster's queue, lazy globals) are paid before the reading.
         _ = try await manager.resolve(URL(string: "https://news.example.com/pub/acc?_ri_=warm")!)
         await manager.waitUntilIdle()
-        let before = try #require(Self.residentBytes())
+        let before = try #require(FaultInjectionSoakTests.residentBytes())
         for serial in 0..<Self.clicks {
             _ = try await manager.resolve(URL(string: "https://news.example.com/pub/acc?_ri_=\(serial)")!)
         }
         await manager.waitUntilIdle()
-        let after = try #require(Self.residentBytes())
+        let after = try #require(FaultInjectionSoakTests.residentBytes())
         let perClick = (after - before) / Self.clicks
         #expect(perClick < 3 * 1024, "\(perClick) bytes a remembered click")
         await manager.shutdown()

@@ -84,42 +84,36 @@ struct TransportDeadlineTests {
         #expect(stub.requestCount == 1)
     }
 
-    @Test(arguments: Kind.allCases)
-    func theDeadlineHoldsOnTheSystemClockWhenTheServerNeverAnswers(_ kind: Kind) async throws {
+    /// How a server holds its answer back.
+    enum Holding: String, CaseIterable, CustomTestStringConvertible {
+        /// Never a byte.
+        case silence
+        /// A byte at a time, forever: the deadline holds over the body too (for `CurlTransport` on the system clock,
+        /// by libcurl's timeout, which covers the whole transfer).
+        case trickle
+
+        var behavior: Behavior {
+            switch self {
+            case .silence: .noResponse
+            case .trickle: .trickle(bytesPerChunk: 1, interval: 0.05, then: .endlessBody)
+            }
+        }
+
+        var testDescription: String { rawValue }
+    }
+
+    @Test(arguments: Kind.allCases, Holding.allCases)
+    func theDeadlineHoldsOnTheSystemClockWhenTheServerHoldsItsAnswer(_ kind: Kind, _ holding: Holding) async throws {
         let stub = try ResponseHandlerStub(links: ["/pub/acc": Self.product])
         defer { stub.shutdown() }
-        stub.setDefaultBehavior(.noResponse)
+        stub.setDefaultBehavior(holding.behavior)
         let subject = try Subject(kind)
         let resolver = resolver(subject, timeout: .milliseconds(500))
         // Measured inside the resolving task, at the event, so a busy pool delays the test, not the measurement.
         let (error, elapsed) = await Task(priority: .userInitiated) { () -> (LinkError?, Duration) in
             let start = ContinuousClock.now
             do throws(LinkError) {
-                _ = try await resolver.resolve(stub.url("/pub/acc?_ri_=silent"))
-                return (nil, .now - start)
-            } catch {
-                return (error, .now - start)
-            }
-        }.value
-        #expect(error?.code == .timeout)
-        #expect(elapsed >= .milliseconds(500))
-        #expect(elapsed < .seconds(20))
-        #expect(subject.pending() == 0)
-    }
-
-    /// A server that answers a byte at a time, forever: the deadline holds over the body too (for `CurlTransport`
-    /// on the system clock, by libcurl's timeout, which covers the whole transfer).
-    @Test(arguments: Kind.allCases)
-    func theDeadlineHoldsOnTheSystemClockWhenTheServerTrickles(_ kind: Kind) async throws {
-        let stub = try ResponseHandlerStub(links: ["/pub/acc": Self.product])
-        defer { stub.shutdown() }
-        stub.setDefaultBehavior(.trickle(bytesPerChunk: 1, interval: 0.05, then: .endlessBody))
-        let subject = try Subject(kind)
-        let resolver = resolver(subject, timeout: .milliseconds(500))
-        let (error, elapsed) = await Task(priority: .userInitiated) { () -> (LinkError?, Duration) in
-            let start = ContinuousClock.now
-            do throws(LinkError) {
-                _ = try await resolver.resolve(stub.url("/pub/acc?_ri_=trickle"))
+                _ = try await resolver.resolve(stub.url("/pub/acc?_ri_=\(holding)"))
                 return (nil, .now - start)
             } catch {
                 return (error, .now - start)
