@@ -45,6 +45,12 @@ final class ActivationRegistry: Sendable {
     /// The number of clicks remembered (in flight or within the window), for tests and diagnostics.
     var count: Int { state.withTrackedLock { $0.entries.count } }
 
+    /// The number of flights, in flight or remembered, that keep their task's handle, for tests.
+    var flightsHoldingTasks: Int {
+        let flights = state.withTrackedLock { $0.entries.values.map(\.flight) }
+        return flights.filter(\.holdsTask).count
+    }
+
     /// The number of flights in flight.
     var inFlightCount: Int { state.withTrackedLock { $0.inFlight } }
 

@@ -55,8 +55,9 @@ final class Flight: Sendable {
         return kept
     }
 
-    /// Lets go of the resolving task once it has returned: a finished flight is remembered for the duplicate window,
-    /// and a task kept by its handle holds its whole allocation (over a kilobyte) until then.
+    /// Lets go of the resolving task once its resolution has returned (nothing is left to cancel): a finished flight
+    /// is remembered for the duplicate window, and a task kept by its handle holds its whole allocation (over a
+    /// kilobyte) until then.
     func taskEnded() {
         let task = control.withTrackedLock { control -> Task<Void, Never>? in
             control.hasTaskEnded = true

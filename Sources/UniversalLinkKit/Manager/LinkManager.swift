@@ -220,6 +220,9 @@ public final class LinkManager: Sendable {
         ownedTransport?.shutdown()
     }
 
+    /// The number of remembered or in-flight clicks whose flight still keeps its task's handle, for tests.
+    var flightsHoldingTasks: Int { registry.flightsHoldingTasks }
+
     /// Whether the manager takes new links (`false` once ``shutdown(gracePeriod:)`` began).
     public var isAcceptingLinks: Bool { gate.isOpen }
 
@@ -312,9 +315,16 @@ public final class LinkManager: Sendable {
         // task to run it on. A tapped link is user-initiated work: it must not queue behind the host's background
         // jobs.
         let resolution: @Sendable () async -> Void = { [self] in
-            defer { flight.taskEnded() }
-            guard let shared else { return finish(flight, with: await resolveHere(flight, deadline)) }
+            // Once the resolution returned there is nothing left to cancel: the flight lets go of this task before
+            // its callers are answered (a finished flight is remembered for the duplicate window, and a task kept by
+            // its handle holds its whole allocation, over a kilobyte, until then).
+            guard let shared else {
+                let link = await resolveHere(flight, deadline)
+                flight.taskEnded()
+                return finish(flight, with: link)
+            }
             let result = await shared.resolve(flight, deadline: deadline) { await resolveHere(flight, deadline) }
+            flight.taskEnded()
             finish(flight, with: result.link, isDuplicate: result.isDuplicate, remember: result.isRemembered)
             // After the callers here have their answer: they never wait on the store's publish.
             if let ticket = result.ticket { shared.settle(result.link, flight: flight, ticket: ticket, deadline: deadline) }
