@@ -16,12 +16,12 @@ extension ResolvedLink {
     /// inserting the keys one by one boxed each `String` in an `AnyHashable`, hashed it and, on a collision, compared
     /// it through a dynamic cast (about 7 000 instructions per link, the most expensive step of a delivery).
     var notificationUserInfo: [AnyHashable: Any] {
-        let shape = UserInfoShape.all[(deepLinkURL == nil ? 0 : 1) | (webLinkURL == nil ? 0 : 2) | (error == nil ? 0 : 4)]
+        let shape = UserInfoShape.all[(deepLink == nil ? 0 : 1) | (webLink == nil ? 0 : 2) | (error == nil ? 0 : 4)]
         var info = shape.template
         info.values[shape.requested] = requestedURL.absoluteString
         info.values[shape.isPubWeb] = isPubWeb
-        if let deepLinkURL, let slot = shape.deepLink { info.values[slot] = deepLinkURL.absoluteString }
-        if let webLinkURL, let slot = shape.webLink { info.values[slot] = webLinkURL.absoluteString }
+        if let deepLink, let slot = shape.deepLink { info.values[slot] = deepLink.string }
+        if let webLink, let slot = shape.webLink { info.values[slot] = webLink.string }
         if let error, let slot = shape.error { info.values[slot] = error }
         return info
     }

@@ -9,13 +9,27 @@ public struct ResolvedLink: Sendable, Hashable {
     /// The URL that was handed in (the tracking URL for pub-web links), exactly as received.
     public var requestedURL: URL
     /// The app's deep link (`mobileDeepLinkUrl`), when the campaign has one.
-    public var deepLinkURL: URL?
+    ///
+    /// A link from a Response Handler's answer is kept as its text and parsed when this is read.
+    public var deepLinkURL: URL? {
+        get { deepLink?.url }
+        set { deepLink = newValue.map(AnswerLink.init) }
+    }
     /// The web link (`webLinkUrl`), the fallback when there is no deep link.
-    public var webLinkURL: URL?
+    ///
+    /// A link from a Response Handler's answer is kept as its text and parsed when this is read.
+    public var webLinkURL: URL? {
+        get { webLink?.url }
+        set { webLink = newValue.map(AnswerLink.init) }
+    }
     /// Whether ``requestedURL`` is a Responsys pub-web link.
     public var isPubWeb: Bool
     /// Why the link could not be (fully) resolved, if it could not.
     public var error: LinkError?
+    /// ``deepLinkURL``'s storage.
+    var deepLink: AnswerLink?
+    /// ``webLinkURL``'s storage.
+    var webLink: AnswerLink?
 
     /// Creates a resolved link.
     ///
@@ -26,9 +40,16 @@ public struct ResolvedLink: Sendable, Hashable {
     ///   - isPubWeb: Whether the requested URL is a pub-web link.
     ///   - error: The error, if any.
     public init(requestedURL: URL, deepLinkURL: URL? = nil, webLinkURL: URL? = nil, isPubWeb: Bool, error: LinkError? = nil) {
+        self.init(
+            requestedURL: requestedURL, deepLink: deepLinkURL.map(AnswerLink.init),
+            webLink: webLinkURL.map(AnswerLink.init), isPubWeb: isPubWeb, error: error)
+    }
+
+    /// Creates a resolved link whose destinations may still be text.
+    init(requestedURL: URL, deepLink: AnswerLink?, webLink: AnswerLink?, isPubWeb: Bool, error: LinkError?) {
         self.requestedURL = requestedURL
-        self.deepLinkURL = deepLinkURL
-        self.webLinkURL = webLinkURL
+        self.deepLink = deepLink
+        self.webLink = webLink
         self.isPubWeb = isPubWeb
         self.error = error
     }

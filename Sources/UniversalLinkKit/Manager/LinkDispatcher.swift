@@ -16,8 +16,11 @@ struct LinkDispatcher: Sendable {
     /// - Returns: The outcome: the link, and the URL routed or opened, if any.
     func dispatch(_ link: ResolvedLink) -> LinkOutcome {
         var outcome = LinkOutcome(resolvedLink: link)
-        guard let router, link.error == nil || link.destinationURL != nil else { return outcome }
-        for candidate in [link.deepLinkURL, link.webLinkURL].compactMap({ $0 })
+        // Each is built from the answer's text when read: read once.
+        let deepLinkURL = link.deepLinkURL
+        let webLinkURL = link.webLinkURL
+        guard let router, link.error == nil || deepLinkURL != nil || webLinkURL != nil else { return outcome }
+        for candidate in [deepLinkURL, webLinkURL].compactMap({ $0 })
         where candidate != link.requestedURL && !LinkSafety.isUnsafe(candidate) {
             if let route = router.routeReturningMatch(candidate) {
                 outcome.routedURL = candidate
@@ -25,7 +28,7 @@ struct LinkDispatcher: Sendable {
                 return outcome
             }
         }
-        if let fallback = link.webLinkURL ?? link.deepLinkURL, fallback != link.requestedURL,
+        if let fallback = webLinkURL ?? deepLinkURL, fallback != link.requestedURL,
            !LinkSafety.isUnsafe(fallback) {
             opener.open(fallback)
             outcome.openedURL = fallback

@@ -77,6 +77,8 @@ public struct LinkResolver: Sendable {
     public let configuration: Configuration
     private let transport: any LinkTransport
     private let clock: LinkClock
+    /// Every request's header fields, built once from the configuration.
+    private let headerFields: HeaderFields
 
     /// Creates a resolver.
     ///
@@ -92,6 +94,7 @@ public struct LinkResolver: Sendable {
         self.configuration = configuration
         self.transport = transport
         self.clock = clock
+        headerFields = ["Accept": "application/json", "User-Agent": configuration.userAgent]
     }
 
     /// The platform's production transport: ``CurlTransport`` on Linux, or ``URLSessionTransport`` where
@@ -169,14 +172,15 @@ public struct LinkResolver: Sendable {
 
     private func attempt(_ deadline: Deadline, onStep: (@Sendable (ResolutionStep) -> Void)?) -> ResolutionAttempt {
         ResolutionAttempt(
-            configuration: configuration, transport: transport, clock: clock, deadline: deadline, onStep: onStep)
+            configuration: configuration, headerFields: headerFields, transport: transport, clock: clock,
+            deadline: deadline, onStep: onStep)
     }
 
     private static func link(_ url: URL, _ response: ResolutionResponse) -> ResolvedLink {
         ResolvedLink(
             requestedURL: url,
-            deepLinkURL: response.deepLinkURL,
-            webLinkURL: response.webLinkURL,
+            deepLink: response.deepLink,
+            webLink: response.webLink,
             isPubWeb: true,
             error: response.unsafeLinkError
         )

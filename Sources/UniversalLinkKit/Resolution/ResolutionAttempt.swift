@@ -6,6 +6,8 @@ import Foundation
 /// resolver builds it, runs it, and maps what it throws.
 struct ResolutionAttempt: Sendable {
     let configuration: LinkResolver.Configuration
+    /// `Accept` and `User-Agent`, as every request sends them.
+    let headerFields: HeaderFields
     let transport: any LinkTransport
     let clock: LinkClock
     let deadline: Deadline
@@ -58,15 +60,17 @@ struct ResolutionAttempt: Sendable {
     /// One request through the transport; the retry (attempt 2) asks for a fresh connection.
     private func send(_ url: URL, attempt: Int) async throws -> TransportResponse {
         // No request may start once the deadline has passed (a retry's pause can end close to it).
-        guard clock.now < deadline.instant else { throw DeadlineExceeded() }
-        var request = TransportRequest(
+        let now = clock.now
+        guard now < deadline.instant else { throw DeadlineExceeded() }
+        // The transport keeps the system's clock, which an injected clock need not follow: hand it the time left
+        // (on the system's clock, the deadline itself).
+        let request = TransportRequest(
             url: url,
-            headerFields: ["Accept": "application/json", "User-Agent": configuration.userAgent],
+            headerFields: headerFields,
             allowsLocalAddresses: configuration.policy.allowsLocalHosts,
-            allowsReusedConnection: attempt == 1
+            allowsReusedConnection: attempt == 1,
+            deadline: clock.isSystem ? deadline.instant : ContinuousClock.now + (deadline.instant - now)
         )
-        // The transport keeps the system's clock, which an injected clock need not follow: hand it the time left.
-        request.deadline = ContinuousClock.now + (deadline.instant - clock.now)
         guard let onStep else { return try await transport.send(request, maxBodyBytes: configuration.maxBodyBytes) }
         onStep(.requestSent(attempt: attempt, url: url.redacted))
         let sent = clock.now

@@ -5,8 +5,12 @@ import Foundation
 /// Accepted: a JSON object whose `webLinkUrl` and `mobileDeepLinkUrl` are each a string, `null`, empty or
 /// absent; other keys are ignored. Anything else is ``LinkError/Code/invalidResponse``.
 struct ResolutionResponse: Sendable, Hashable {
-    var deepLinkURL: URL?
-    var webLinkURL: URL?
+    /// The deep link, kept as text when it was screened on its text.
+    var deepLink: AnswerLink?
+    /// The web link, likewise.
+    var webLink: AnswerLink?
+    var deepLinkURL: URL? { deepLink?.url }
+    var webLinkURL: URL? { webLink?.url }
     /// Set when a link was dropped as unsafe.
     var unsafeLinkError: LinkError?
 
@@ -42,12 +46,27 @@ struct ResolutionResponse: Sendable, Hashable {
     }
 
     /// Screens the two links (each `nil` when null, empty or absent) for unsafe ones.
-    private static func screened(web: String?, deep: String?, requestedURL: URL) throws(LinkError) -> ResolutionResponse {
+    ///
+    /// When every link present is plain and safe on its text (``PlainAnswerLink``), they are kept as text; any other
+    /// answer is screened through `URL` (``screenedAsURLs(web:deep:requestedURL:)``), which gives the same verdict for
+    /// plain links.
+    static func screened(web: String?, deep: String?, requestedURL: URL) throws(LinkError) -> ResolutionResponse {
+        if web != nil || deep != nil,
+           deep.map({ PlainAnswerLink.screen($0) != nil }) ?? true,
+           web.map({ PlainAnswerLink.screen($0) == .web }) ?? true {
+            return ResolutionResponse(deepLink: deep.map(AnswerLink.init(plain:)), webLink: web.map(AnswerLink.init(plain:)))
+        }
+        return try screenedAsURLs(web: web, deep: deep, requestedURL: requestedURL)
+    }
+
+    /// ``screened(web:deep:requestedURL:)`` through `URL` alone: the path for every answer with a link that is not
+    /// plain, and the reference the tests compare the text screening with.
+    static func screenedAsURLs(web: String?, deep: String?, requestedURL: URL) throws(LinkError) -> ResolutionResponse {
         var response = ResolutionResponse()
         var dropped: [String] = []
         if let deep {
             if let url = LinkSafety.absoluteURL(deep), !LinkSafety.isUnsafe(url) {
-                response.deepLinkURL = url
+                response.deepLink = AnswerLink(url)
             } else {
                 dropped.append("mobileDeepLinkUrl \(quoted(deep)) (\(LinkSafety.absoluteURL(deep) == nil ? "not an absolute URL" : "unsafe scheme"))")
             }
@@ -55,20 +74,20 @@ struct ResolutionResponse: Sendable, Hashable {
         if let web {
             if let url = LinkSafety.absoluteURL(web), LinkSafety.isWeb(url),
                url.host(percentEncoded: true)?.isEmpty == false {
-                response.webLinkURL = url
+                response.webLink = AnswerLink(url)
             } else {
                 dropped.append("webLinkUrl \(quoted(web)) (not an absolute http(s) URL)")
             }
         }
         if !dropped.isEmpty {
-            let kept = response.deepLinkURL != nil || response.webLinkURL != nil
+            let kept = response.deepLink != nil || response.webLink != nil
             response.unsafeLinkError = LinkError(
                 code: .unsafeLink,
                 message: "Dropped \(dropped.joined(separator: " and ")) from the answer for \(requestedURL.redactedString)"
                     + (kept ? "; the other link is still delivered." : "; fix the link in the campaign's link table.")
             )
         }
-        if response.deepLinkURL == nil, response.webLinkURL == nil {
+        if response.deepLink == nil, response.webLink == nil {
             if let error = response.unsafeLinkError { throw error }
             throw LinkError(
                 code: .missingDestination,
