@@ -7,6 +7,9 @@ struct HostProcess {
         var status: Int32
         var stdout: String
         var stderr: String
+        /// From the spawn to the exit, as the thread waiting for the child saw it: the command's own time, not
+        /// delayed by the test's task waiting for a thread of a busy pool to resume it.
+        var elapsed: Duration = .zero
 
         /// stdout's lines parsed as JSON objects.
         func jsonLines() throws -> [[String: Any]] {
@@ -54,6 +57,7 @@ struct HostProcess {
         let out = try FileHandle(forWritingTo: outURL)
         let err = try FileHandle(forWritingTo: errURL)
         let pid: pid_t
+        let spawned = ContinuousClock.now
         if let redirection {
             pid = try spawn(
                 "/bin/sh", ["-c", "exec \"$0\" \"$@\" \(redirection)", binary.path] + arguments,
@@ -62,11 +66,13 @@ struct HostProcess {
             pid = try spawn(binary.path, arguments, stdout: out.fileDescriptor, stderr: err.fileDescriptor)
         }
         let status = waitForExit(pid)
+        let elapsed = ContinuousClock.now - spawned
         try out.close()
         try err.close()
         return Result(status: status,
                       stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
-                      stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+                      stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self),
+                      elapsed: elapsed)
     }
 }
 

@@ -10,14 +10,15 @@ public struct ResolvedLink: Sendable, Hashable {
     public var requestedURL: URL
     /// The app's deep link (`mobileDeepLinkUrl`), when the campaign has one.
     ///
-    /// A link from a Response Handler's answer is kept as its text and parsed when this is read.
+    /// A link from a Response Handler's answer is kept as its text and parsed each time this is read: keep the
+    /// `URL` when you need it more than once.
     public var deepLinkURL: URL? {
         get { deepLink?.url }
         set { deepLink = newValue.map(AnswerLink.init) }
     }
     /// The web link (`webLinkUrl`), the fallback when there is no deep link.
     ///
-    /// A link from a Response Handler's answer is kept as its text and parsed when this is read.
+    /// Kept as text and parsed when read, like ``deepLinkURL``.
     public var webLinkURL: URL? {
         get { webLink?.url }
         set { webLink = newValue.map(AnswerLink.init) }
@@ -54,6 +55,6 @@ public struct ResolvedLink: Sendable, Hashable {
         self.error = error
     }
 
-    /// Where to send the user: the deep link, else the web link.
+    /// Where to send the user: the deep link, else the web link (parsed when read, like ``deepLinkURL``).
     public var destinationURL: URL? { deepLinkURL ?? webLinkURL }
 }
