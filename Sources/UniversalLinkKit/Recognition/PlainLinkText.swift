@@ -55,9 +55,7 @@ struct PlainLinkText {
     }
 
     @inline(__always)
-    private static func lower(_ byte: UInt8) -> UInt8 {
-        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
-    }
+    private static func lower(_ byte: UInt8) -> UInt8 { LinkTextScanner.lower(byte) }
 
     /// The bytes of `range`, ASCII lower-cased, as a string of their own.
     private func lowercased(_ range: Range<Int>) -> String {
@@ -71,44 +69,13 @@ struct PlainLinkText {
 
     private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, _ text: String) -> PlainLinkText? {
         let count = bytes.count
-        // scheme: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ), then "://".
-        var i = 0
-        while i < count, bytes[i] != UInt8(ascii: ":") {
-            let b = bytes[i]
-            let isLetter = (b | 0x20) >= UInt8(ascii: "a") && (b | 0x20) <= UInt8(ascii: "z")
-            let isOther = (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: "+")
-                || b == UInt8(ascii: "-") || b == UInt8(ascii: ".")
-            guard isLetter || (i > 0 && isOther) else { return nil }
-            i += 1
-        }
-        let schemeEnd = i
-        guard schemeEnd > 0, count - i >= 3, bytes[i + 1] == UInt8(ascii: "/"), bytes[i + 2] == UInt8(ascii: "/")
+        // scheme, then "://", then a plain host.
+        guard let schemeEnd = LinkTextScanner.schemeEnd(bytes), count - schemeEnd >= 3,
+              bytes[schemeEnd + 1] == UInt8(ascii: "/"), bytes[schemeEnd + 2] == UInt8(ascii: "/"),
+              let hostEnd = LinkTextScanner.plainHostEnd(bytes, from: schemeEnd + 3)
         else { return nil }
-        // host: up to "/", "?", "#" or the end; letters, digits, "-", "_", "." only.
-        let hostStart = i + 3
-        i = hostStart
-        loop: while i < count {
-            switch bytes[i] {
-            case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"):
-                break loop
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
-                i += 1
-            default:
-                return nil  // user, port, IP literal, percent escape, non-ASCII: the URL's own accessors decide
-            }
-        }
-        let hostEnd = i
-        guard hostEnd > hostStart else { return nil }
-        // An `xn--` label may be Foundation's own rewriting of an internationalised host, which `host` reports
-        // percent-encoded instead: left to the accessors.
-        var label = hostStart
-        while label + 4 <= hostEnd {
-            if bytes[label] | 0x20 == UInt8(ascii: "x"), bytes[label + 1] | 0x20 == UInt8(ascii: "n"),
-               bytes[label + 2] == UInt8(ascii: "-"), bytes[label + 3] == UInt8(ascii: "-") { return nil }
-            while label < hostEnd, bytes[label] != UInt8(ascii: ".") { label += 1 }
-            label += 1
-        }
+        let hostStart = schemeEnd + 3
+        var i = hostEnd
         // The rest up to the fragment: ASCII without "[" (URL's accessors treat a bracket anywhere specially).
         while i < count, bytes[i] != UInt8(ascii: "#") {
             guard bytes[i] < 0x80, bytes[i] != UInt8(ascii: "["), bytes[i] != UInt8(ascii: "]") else { return nil }

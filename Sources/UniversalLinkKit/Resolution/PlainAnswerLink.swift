@@ -23,39 +23,16 @@ enum PlainAnswerLink {
 
     private static func screen(_ bytes: UnsafeBufferPointer<UInt8>) -> Kind? {
         let count = bytes.count
-        // scheme: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ), then ":".
-        var i = 0
-        while i < count, bytes[i] != UInt8(ascii: ":") {
-            let b = bytes[i]
-            let isLetter = (b | 0x20) >= UInt8(ascii: "a") && (b | 0x20) <= UInt8(ascii: "z")
-            let isOther = (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: "+")
-                || b == UInt8(ascii: "-") || b == UInt8(ascii: ".")
-            guard isLetter || (i > 0 && isOther) else { return nil }
-            i += 1
-        }
-        let schemeEnd = i
-        guard schemeEnd > 0, i < count else { return nil }
+        guard let schemeEnd = LinkTextScanner.schemeEnd(bytes) else { return nil }
         let scheme = UnsafeBufferPointer(rebasing: bytes[0..<schemeEnd])
         if unsafeSchemes.contains(where: { equalsIgnoringCase(scheme, $0) }) { return nil }
         let isWebScheme = equalsIgnoringCase(scheme, https) || equalsIgnoringCase(scheme, http)
-        i += 1
-        // An authority, when "//" follows: a plain host only (letters, digits, "-", "_", "."), no `xn--` label.
+        var i = schemeEnd + 1
+        // An authority, when "//" follows: a plain host only.
         var hasHost = false
         if count - i >= 2, bytes[i] == UInt8(ascii: "/"), bytes[i + 1] == UInt8(ascii: "/") {
-            let hostStart = i + 2
-            i = hostStart
-            loop: while i < count {
-                switch bytes[i] {
-                case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"):
-                    break loop
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
-                    i += 1
-                default:
-                    return nil
-                }
-            }
-            guard i > hostStart, !hasPunycodeLabel(bytes[hostStart..<i]) else { return nil }
+            guard let hostEnd = LinkTextScanner.plainHostEnd(bytes, from: i + 2) else { return nil }
+            i = hostEnd
             hasHost = true
         }
         if isWebScheme, !hasHost { return nil }
@@ -109,17 +86,5 @@ enum PlainAnswerLink {
         guard bytes.count == scheme.count else { return false }
         for i in 0..<bytes.count where bytes[i] | 0x20 != scheme[i] { return false }
         return true
-    }
-
-    /// An `xn--` label may be Foundation's rewriting of an internationalised host: left to `URL`.
-    private static func hasPunycodeLabel(_ host: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
-        var label = host.startIndex
-        while label + 4 <= host.endIndex {
-            if host[label] | 0x20 == UInt8(ascii: "x"), host[label + 1] | 0x20 == UInt8(ascii: "n"),
-               host[label + 2] == UInt8(ascii: "-"), host[label + 3] == UInt8(ascii: "-") { return true }
-            while label < host.endIndex, host[label] != UInt8(ascii: ".") { label += 1 }
-            label += 1
-        }
-        return false
     }
 }
