@@ -28,16 +28,18 @@ struct RouteTableMemoryTests {
         return try await PeakMemory.run(["route", "--table", path, "myapp://p1/2/x"])
     }
 
-    /// The one-route table's run, repeated until sampled: its child lives a few milliseconds, as the resolve memory
-    /// test's does.
+    /// The one-route table's run: the largest peak of three sampled runs. Its child lives a few milliseconds, and a
+    /// run sampled only early (before the runtime and Foundation were loaded) reads a peak megabytes too low, which
+    /// the per-route figure then charges to the table (913 bytes a route against about 610, in one CI run).
     static func baseline(routable: Bool) async throws -> PeakMemory.Run {
-        var baseline = try await Self.load(Self.table(routes: 1, routable: routable))
-        var attempts = 1
-        while baseline.samples == 0, attempts < 5 {
-            baseline = try await Self.load(Self.table(routes: 1, routable: routable))
+        var runs: [PeakMemory.Run] = []
+        var attempts = 0
+        while runs.count < 3, attempts < 10 {
+            let run = try await Self.load(Self.table(routes: 1, routable: routable))
+            if run.samples > 0 { runs.append(run) }
             attempts += 1
         }
-        return baseline
+        return try #require(runs.max { $0.peakKiB < $1.peakKiB }, "no run of the one-route table was sampled")
     }
 
     @Test func loadingATableGrowsThePeakByLessThan384BytesARoute() async throws {
