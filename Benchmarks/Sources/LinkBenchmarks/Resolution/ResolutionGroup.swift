@@ -7,10 +7,13 @@ import UniversalLinkKitTesting
 /// - `overhead`: one resolution at a time; `LinkResolver` as an app runs it (policy, deadline, request building,
 ///   strict JSON decoding, on its default transport: `CurlTransport` on Linux; the policy admits the loopback
 ///   stub) against a raw `URLSession` GET of the same URL with the same settings. Extra figures:
-///   `transport_only_ns` (the default transport's `send` alone) and `wrapped_ns` / `wrapped_overhead_percent`
-///   (the resolver through `StubHostTransport` over `URLSessionTransport`, the tests' host-mapping wrapper: the
-///   URLSession path, plus the wrapper's URL rewrite). Batches of all four alternate, so drift on the shared machine hits them
-///   alike.
+///   `transport_only_ns` (the default transport's `send` alone), `own_percent` (the resolver's own cost as a
+///   percentage of it: the median over batches of each resolver batch against the transport batch run beside it),
+///   `manager_percent` (`manager/resolve_instant`'s subject, a `LinkManager` over a transport that answers at once,
+///   timed in the same batches, as a percentage of it), `floor_percent` (the `manager` group's `floor`, the same
+///   way), and `wrapped_ns` / `wrapped_overhead_percent` (the resolver through `StubHostTransport` over
+///   `URLSessionTransport`, the tests' host-mapping wrapper: the URLSession path, plus the wrapper's URL rewrite).
+///   Batches of all six alternate, so drift on the shared machine hits them alike.
 /// - `burst_1000`: 1 000 distinct tracking links, 16 in flight at a time (the transport's connection limit, and
 ///   about what a backend resolving a campaign's clicks keeps open), done three ways: our resolver on one shared
 ///   session, the raw shared session, and a new ephemeral session per link as in the Responsys guide's sample;
@@ -60,6 +63,14 @@ enum ResolutionGroup {
         var theirs: [Double] = []
         var transportOnly: [Double] = []
         var wrappedTimes: [Double] = []
+        var managerTimes: [Double] = []
+        var floorTimes: [Double] = []
+        // `manager/resolve_instant`'s subject, timed here too so its share of `transport_only` is a ratio of batches
+        // that ran side by side (a new manager per batch: its duplicate window would otherwise hold every link).
+        let instant = ClosureTransport { _, _ in
+            TransportResponse(
+                statusCode: 200, headerFields: ["Content-Type": "application/json"], body: ManagerGroup.body)
+        }
         let clock = ContinuousClock()
         for batch in -1..<rounds * 2 {
             let oursTime = try await clock.measure {
@@ -89,12 +100,29 @@ enum ResolutionGroup {
                     precondition(resolved.error == nil)  // a URL is the caller's to build
                 }
             }
+            let manager = LinkManager(transport: instant, notificationCenter: NotificationCenter())
+            let managerTime = await clock.measure {
+                for _ in 0..<perBatch {
+                    serial += 1
+                    _ = try? await manager.resolve(URL(string: "https://news.example.com/pub/acc?_ri_=\(serial)")!)
+                }
+            }
+            await manager.shutdown()
+            let floorTime = await ManagerGroup.floor(links: perBatch, from: serial)
+            serial += perBatch
             guard batch >= 0 else { continue }  // warm-up
+            managerTimes.append(Timer.nanoseconds(managerTime) / Double(perBatch))
+            floorTimes.append(floorTime)
             ours.append(Timer.nanoseconds(oursTime) / Double(perBatch))
             wrappedTimes.append(Timer.nanoseconds(wrappedTime) / Double(perBatch))
             theirs.append(Timer.nanoseconds(rawTime) / Double(perBatch))
             transportOnly.append(Timer.nanoseconds(transportTime) / Double(perBatch))
         }
+        // Each subject against the transport-only batch of the same round: a difference of two medians taken apart
+        // mixes in drift between batches, which on this shared machine was larger than the resolver's own cost.
+        let ownPercents = zip(ours, transportOnly).map { ($0 - $1) / $1 * 100 }.sorted()
+        let managerPercents = zip(managerTimes, transportOnly).map { $0 / $1 * 100 }.sorted()
+        let floorPercents = zip(floorTimes, transportOnly).map { $0 / $1 * 100 }.sorted()
         let oursSummary = Timer.summarize(ours)
         let rawSummary = Timer.summarize(theirs)
         let wrappedSummary = Timer.summarize(wrappedTimes)
@@ -104,6 +132,9 @@ enum ResolutionGroup {
             extras: [
                 ("overhead_percent", (oursSummary.ns - rawSummary.ns) / rawSummary.ns * 100),
                 ("transport_only_ns", Timer.summarize(transportOnly).ns),
+                ("own_percent", ownPercents[ownPercents.count / 2]),
+                ("manager_percent", managerPercents[managerPercents.count / 2]),
+                ("floor_percent", floorPercents[floorPercents.count / 2]),
                 ("wrapped_ns", wrappedSummary.ns),
                 ("wrapped_overhead_percent", (wrappedSummary.ns - rawSummary.ns) / rawSummary.ns * 100),
             ]))
