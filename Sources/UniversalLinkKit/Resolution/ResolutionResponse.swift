@@ -139,6 +139,27 @@ struct ResolutionResponse: Sendable, Hashable {
 /// anything after the object. Declined bodies go through JSONSerialization, so this reader only has to be right
 /// about what it accepts; `PlainAnswerReaderTests` checks it against JSONSerialization on generated bodies.
 enum PlainAnswerReader {
+    /// The keys the reader tells apart.
+    private enum Key {
+        case web, deep, other
+
+        init(_ name: String) {
+            switch name {
+            case "webLinkUrl": self = .web
+            case "mobileDeepLinkUrl": self = .deep
+            default: self = .other
+            }
+        }
+
+        /// The key whose unescaped bytes are `name`.
+        init(_ name: UnsafeRawBufferPointer) {
+            func equals(_ key: StaticString) -> Bool {
+                name.count == key.utf8CodeUnitCount && memcmp(name.baseAddress!, key.utf8Start, name.count) == 0
+            }
+            self = equals("webLinkUrl") ? .web : equals("mobileDeepLinkUrl") ? .deep : .other
+        }
+    }
+
     /// The links (`nil` when null, empty or absent), or `nil` when the body is not a plain answer.
     static func read(_ bytes: UnsafeRawBufferPointer) -> (web: String?, deep: String?)? {
         var index = 0
@@ -150,6 +171,21 @@ enum PlainAnswerReader {
                 default: return
                 }
             }
+        }
+        /// Which of the two links the key at `index` (its opening quote) names; `nil` to decline. Read in place: a
+        /// `String` of `mobileDeepLinkUrl` is too long to be stored inline, so building one cost an allocation a link.
+        func key() -> Key? {
+            guard index < end, bytes[index] == UInt8(ascii: "\"") else { return nil }
+            var cursor = index + 1
+            while cursor < end, bytes[cursor] != UInt8(ascii: "\""), bytes[cursor] != UInt8(ascii: "\\") {
+                cursor += 1
+            }
+            // An escaped key, or one that does not end, is read as a string: its verdict stays the string's.
+            guard cursor < end, bytes[cursor] == UInt8(ascii: "\"") else { return string().map(Key.init) }
+            let name = UnsafeRawBufferPointer(rebasing: bytes[(index + 1)..<cursor])
+            guard name.allSatisfy({ (0x20..<0x7F).contains($0) }) else { return nil }
+            index = cursor + 1
+            return Key(name)
         }
         /// A string at `index` (its opening quote), unescaped; `nil` to decline.
         func string() -> String? {
@@ -199,7 +235,7 @@ enum PlainAnswerReader {
         } else {
             while true {
                 skipWhitespace()
-                guard let key = string() else { return nil }
+                guard let key = key() else { return nil }
                 skipWhitespace()
                 guard index < end, bytes[index] == UInt8(ascii: ":") else { return nil }
                 index += 1
@@ -217,13 +253,13 @@ enum PlainAnswerReader {
                     value = string
                 }
                 switch key {
-                case "webLinkUrl":
+                case .web:
                     guard web == nil else { return nil }
                     web = .some(value)
-                case "mobileDeepLinkUrl":
+                case .deep:
                     guard deep == nil else { return nil }
                     deep = .some(value)
-                default:
+                case .other:
                     break
                 }
                 skipWhitespace()
