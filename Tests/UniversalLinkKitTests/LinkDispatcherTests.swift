@@ -48,4 +48,16 @@ struct LinkDispatcherTests {
         #expect(outcome.routedURL == nil && outcome.openedURL == nil)
         #expect(opened.total == 0)
     }
+
+    /// A server's manager has no router: the link is only reported, with its answer as the answer gave it.
+    @Test func withoutARouterALinkIsNeitherRoutedNorOpened() {
+        let opened = Tally()
+        let link = ResolvedLink(requestedURL: Self.tracking, deepLinkURL: Self.deep, webLinkURL: Self.web, isPubWeb: true)
+        let outcome = LinkDispatcher(router: nil, opener: URLOpener { url in opened.add(url.absoluteString); return true })
+            .dispatch(link)
+        #expect(outcome.routedURL == nil && outcome.openedURL == nil)
+        #expect(outcome.resolvedLink == link)
+        #expect(outcome.resolvedLink?.deepLinkURL == Self.deep)
+        #expect(opened.total == 0)
+    }
 }
