@@ -24,8 +24,14 @@ public struct ClickIdentity: Sendable, Hashable {
     ///
     /// - Parameter url: The tracking link, as received.
     public init(_ url: URL) {
+        self.init(url, plain: PlainLinkText(url))
+    }
+
+    /// The identity of a link whose text was already read in one pass (`nil` when it is not plain): the manager
+    /// reads it once for the policy and the identity.
+    init(_ url: URL, plain: PlainLinkText?) {
         // An ordinary link is read in one pass: the same key as the accessors give (`PlainLinkTextTests`).
-        let key = PlainLinkText(url)?.identityKey ?? Self.key(readingAccessorsOf: url)
+        let key = plain?.identityKey ?? Self.key(readingAccessorsOf: url)
         self.key = key
         self.keyHash = key.hashValue
     }

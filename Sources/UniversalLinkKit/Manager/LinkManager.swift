@@ -283,7 +283,9 @@ public final class LinkManager: Sendable {
     /// claim started a flight.
     private func claim(_ url: URL, limit: ContinuousClock.Instant?, startsInline: Bool) -> LinkHandle {
         events.emit(.received, url)
-        if let refusal = configuration.resolution.policy.check(url) {
+        // The link's text is read once, for the policy and the identity.
+        let plain = PlainLinkText(url)
+        if let refusal = configuration.resolution.policy.check(url, plain: plain) {
             // Before the claim: a refused URL (one with credentials, say) must never claim or join the flight of the
             // clean URL it would otherwise share an identity with.
             events.refused(url, refusal)
@@ -291,7 +293,7 @@ public final class LinkManager: Sendable {
         }
         let now = clock.now
         let deadline = Deadline(start: now, timeout: configuration.resolution.timeout, limit: limit)
-        switch registry.claim(ClickIdentity(url), url: url, now: now, deadline: deadline.instant) {
+        switch registry.claim(ClickIdentity(url, plain: plain), url: url, now: now, deadline: deadline.instant) {
         case let .joined(flight):
             events.emit(.coalesced, url)
             return LinkHandle(url: url, isHandled: true, isDuplicate: true, pending: flight.pending)
