@@ -14,6 +14,11 @@ import UniversalLinkKit
 /// Next to each row, `NotificationCenter-direct`: the same userInfo posted by `NotificationCenter.post` on the
 /// measuring thread to the same observers, the floor of any broadcaster built on `NotificationCenter` (its ratio
 /// below 1 is how much of the row is `NotificationCenter`'s own).
+///
+/// For one observer, `poster` too: the time `post(_:)` keeps its caller (what a resolution pays per link: the link
+/// queued and the delivery queue woken). Each post is timed alone; its delivery, then 20 us more (a manager's own
+/// work between two links), are awaited untimed before the next, so the delivery thread has gone back to waiting as
+/// at a server's usual pace. Includes two clock reads a post.
 enum BroadcastGroup {
     static let observerCounts = [1, 10, 100]
 
@@ -61,7 +66,63 @@ enum BroadcastGroup {
             report(Measurement(
                 group: "broadcast", caseName: "post_\(count)", size: count, subject: "NotificationCenter-direct",
                 nsPerOp: directNs, spread: directSpread))
+            if count == 1 {
+                let poster = handOffCost({ broadcaster.post(link) }, done: counter)
+                report(Measurement(
+                    group: "broadcast", caseName: "post_1", size: 1, subject: "poster", nsPerOp: poster.ns,
+                    spread: poster.spread))
+                let wake = threadWakeCost()
+                report(Measurement(
+                    group: "broadcast", caseName: "post_1", size: 1, subject: "thread-wake", nsPerOp: wake.ns,
+                    spread: wake.spread))
+            }
             for token in tokens { center.removeObserver(token) }
         }
+    }
+
+    /// Nanoseconds `handOff` keeps its caller (median of the batches) and the spread. Each call is timed alone; what
+    /// it hands off, then 20 us more (a manager's own work between two links), are awaited untimed before the next,
+    /// so the receiving thread has gone back to waiting, as at a server's usual pace. `done` counts what was handed
+    /// off, one per call.
+    static func handOffCost(_ handOff: () -> Void, done: Counter) -> (ns: Double, spread: Double) {
+        let calls = 2_000
+        var expected = done.value.load(ordering: .acquiring)
+        var samples: [Double] = []
+        for batch in -1..<Timer.batches {
+            var inCall: Duration = .zero
+            for _ in 0..<calls {
+                expected += 1
+                let start = ContinuousClock.now
+                handOff()
+                inCall += ContinuousClock.now - start
+                while done.value.load(ordering: .acquiring) < expected {}
+                let resume = ContinuousClock.now + .microseconds(20)
+                while ContinuousClock.now < resume {}
+            }
+            if batch >= 0 { samples.append(Timer.nanoseconds(inCall) / Double(calls)) }
+        }
+        return Timer.summarize(samples)
+    }
+
+    /// The least a hand-off to another thread costs its caller: signalling a semaphore that a sleeping thread waits
+    /// on, timed as `poster` is. Any broadcaster that keeps observers off the poster's thread pays it per post when
+    /// its delivery thread sleeps (on this machine's VM, one futex wake is several microseconds).
+    static func threadWakeCost() -> (ns: Double, spread: Double) {
+        let wake = DispatchSemaphore(value: 0)
+        let woken = Counter()
+        let stopped = Counter()
+        let thread = Thread {
+            while true {
+                wake.wait()
+                if stopped.value.load(ordering: .acquiring) > 0 { return }
+                woken.value.add(1, ordering: .releasing)
+            }
+        }
+        thread.start()
+        defer {
+            stopped.value.store(1, ordering: .releasing)
+            wake.signal()
+        }
+        return handOffCost({ wake.signal() }, done: woken)
     }
 }
