@@ -259,10 +259,17 @@ struct LinkResolverTests {
     }
 
     @Test func cancellingTheCallerIsACancelledError() async {
-        let task = Task { () async throws(LinkError) -> ResolvedLink in
-            try await resolver(HangingTransport(honoursCancellation: true)).resolve(Self.link)
+        // The transport says when the request is in flight, so the cancellation lands there, not before it.
+        let (inFlight, entered) = AsyncStream.makeStream(of: Void.self)
+        let transport = ClosureTransport { _, _ in
+            entered.yield()
+            try await Task.sleep(for: .seconds(3600))
+            return .status(500)
         }
-        try? await Task.sleep(for: .milliseconds(50))
+        let task = Task { () async throws(LinkError) -> ResolvedLink in
+            try await resolver(transport).resolve(Self.link)
+        }
+        for await _ in inFlight { break }
         task.cancel()
         let result = await task.result
         guard case .failure(let error) = result else {
