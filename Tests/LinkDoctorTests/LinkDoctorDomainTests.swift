@@ -237,7 +237,9 @@ struct LinkDoctorDomainTests {
 
     /// A clock's sleep that returns only once the time is up: once `others` fetches have ended and `ready` holds
     /// (checked every millisecond, for at most a minute), the time is up for every deadline still armed (the
-    /// deadline scheduler sleeps once for all of them), and before, for none.
+    /// deadline scheduler sleeps once for all of them), and before, for none. `ready` is polled because a fetch's
+    /// deadline is disarmed after its transport call returns, and the scheduler has no event for that; an event for
+    /// tests alone would cost every resolution's disarm a check.
     final class TimeUpAfterOthers: Sendable {
         private struct State {
             var ended = 0
