@@ -118,6 +118,13 @@ public final class CurlTransport: DeadlineKeepingTransport {
         do {
             return try await multi.perform(transfer)
         } catch let error as TransportError {
+            if error.kind == .timedOut, let deadline = request.deadline, ContinuousClock.now < deadline {
+                // libcurl counts its timeout in whole milliseconds from a start time it may have read a little
+                // early, so it can end a transfer a fraction of a millisecond before the deadline (seen: 0.4 ms).
+                // The deadline is the contract: nothing comes back before it, so no caller takes the early end for
+                // time still left.
+                try await Task.sleep(until: deadline, clock: .continuous)
+            }
             // libcurl's messages name the made-up name it connected to: name the host and its addresses instead.
             throw TransportError(error.kind, detail: error.detail.replacingOccurrences(of: pin.name, with: "\(host) (\(pin.allowed))"))
         }

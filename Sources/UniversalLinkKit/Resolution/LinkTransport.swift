@@ -42,7 +42,7 @@ extension LinkTransport {
 }
 
 /// A transport that ends every request by its ``TransportRequest/deadline`` on its own (name lookup, connection,
-/// answer and body), with ``TransportError/Kind/timedOut``, and honours cancellation at once.
+/// answer and body), with ``TransportError/Kind/timedOut``, never before it, and honours cancellation at once.
 ///
 /// ``LinkResolver`` runs the requests of such a transport on the caller's task when its deadline is on the system
 /// clock: the transport keeps the deadline, so the resolver needs no task, waiter or timer of its own to keep it.
