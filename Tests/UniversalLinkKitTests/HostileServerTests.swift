@@ -176,40 +176,48 @@ struct HostileServerTests {
     @Test func anOrdinaryLinkIsNotHeldUpByHostileOnesInTheSameBurst() async throws {
         let stub = try ResponseHandlerStub(links: ["/pub/acc": Self.product])
         defer { stub.shutdown() }
-        stub.enqueue([.endlessBody], for: "/pub/acc?_ri_=h0")
-        stub.enqueue([.compressedBomb(bytes: 4 << 20)], for: "/pub/acc?_ri_=h1")
-        stub.enqueue([.chunkedBody(bytes: 1 << 30)], for: "/pub/acc?_ri_=h2")
         let transport = try #require(CurlTransport.make())
         let resolver = Self.resolver(transport)
-        // The same link alone first, under the same load: what the burst adds is the delay the hostile links cause.
-        // The median of three, so that one stalled sample does not set the reference.
-        var aloneSamples: [Duration] = []
-        for index in 0..<3 {
-            let aloneStart = ContinuousClock.now
-            _ = await Self.outcome(resolver, stub.url("/pub/acc?_ri_=alone\(index)"))
-            aloneSamples.append(ContinuousClock.now - aloneStart)
-        }
-        let alone = aloneSamples.sorted()[1]
-        let elapsed = await withTaskGroup(of: Duration?.self) { group -> Duration? in
+        // Up to three rounds, each with hostile links of its own; one round within the limit passes. A hold-up like
+        // FoundationNetworking's (3.8 to 9.4 s, every time) fails all three, while a round whose tasks waited for
+        // the cooperative pool does not decide: with the tests in parallel and a busy loop on each core, one
+        // "alone" sample of a 1 ms link took 11.7 s, and a burst read 1.16 s with nothing held up.
+        var rounds: [(alone: [Duration], ordinary: Duration)] = []
+        for round in 0..<3 {
+            stub.enqueue([.endlessBody], for: "/pub/acc?_ri_=h\(round)-0")
+            stub.enqueue([.compressedBomb(bytes: 4 << 20)], for: "/pub/acc?_ri_=h\(round)-1")
+            stub.enqueue([.chunkedBody(bytes: 1 << 30)], for: "/pub/acc?_ri_=h\(round)-2")
+            // The same link alone first, under the same load: what the burst adds is the delay the hostile links
+            // cause. The median of three, so that one stalled sample does not set the reference.
+            var aloneSamples: [Duration] = []
             for index in 0..<3 {
-                group.addTask { _ = await Self.outcome(resolver, stub.url("/pub/acc?_ri_=h\(index)")); return nil }
+                let aloneStart = ContinuousClock.now
+                _ = await Self.outcome(resolver, stub.url("/pub/acc?_ri_=alone\(round)-\(index)"))
+                aloneSamples.append(ContinuousClock.now - aloneStart)
             }
-            group.addTask {
-                let start = ContinuousClock.now
-                let result = await Self.outcome(resolver, stub.url("/pub/acc?_ri_=ordinary"))
-                return (try? result.get()) == nil ? .seconds(999) : ContinuousClock.now - start
+            let elapsed = await withTaskGroup(of: Duration?.self) { group -> Duration? in
+                for index in 0..<3 {
+                    group.addTask { _ = await Self.outcome(resolver, stub.url("/pub/acc?_ri_=h\(round)-\(index)")); return nil }
+                }
+                group.addTask {
+                    let start = ContinuousClock.now
+                    let result = await Self.outcome(resolver, stub.url("/pub/acc?_ri_=ordinary\(round)"))
+                    return (try? result.get()) == nil ? .seconds(999) : ContinuousClock.now - start
+                }
+                var ordinary: Duration?
+                for await value in group { if let value { ordinary = value } }
+                return ordinary
             }
-            var ordinary: Duration?
-            for await value in group { if let value { ordinary = value } }
-            return ordinary
+            rounds.append((aloneSamples, try #require(elapsed)))
+            // Under a sanitizer the burst runs once (for its races), and the delay is not judged: the "alone"
+            // samples and the burst run under loads too different to compare.
+            if Sanitizer.isActive || rounds.last.map({ $0.ordinary - $0.alone.sorted()[1] < Self.stopLimit }) == true { break }
         }
-        let ordinary = try #require(elapsed)
-        // FoundationNetworking held such a link 3.8 to 9.4 s; the promise is at most a second of delay. Under a
-        // sanitizer the burst still runs (for its races), but the delay is not judged: with the tests in parallel and
-        // both cores busy, the "alone" samples and the burst ran under different loads and 3 s was once exceeded
-        // (3.6 s) with nothing held up.
+        // FoundationNetworking held such a link 3.8 to 9.4 s; the promise is at most a second of delay.
         if !Sanitizer.isActive {
-            #expect(ordinary - alone < Self.stopLimit, "alone \(aloneSamples), in the burst \(ordinary)")
+            #expect(
+                rounds.contains { $0.ordinary - $0.alone.sorted()[1] < Self.stopLimit },
+                "each round's samples alone, then the link in the burst: \(rounds)")
         }
     }
 }
