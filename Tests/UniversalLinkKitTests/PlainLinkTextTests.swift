@@ -3,15 +3,27 @@ import Testing
 import UniversalLinkKitTesting
 @testable import UniversalLinkKit
 
-/// The one-pass reading of an ordinary link gives what `URL`'s accessors give: the same click identity and the
-/// same policy verdict, word for word, for every link, plain or not.
+/// The one-pass reading of an ordinary link gives what `URL`'s accessors give: the same pub-web kind, the same
+/// click identity and the same policy verdict, word for word, for every link, plain or not.
 struct PlainLinkTextTests {
     @Test func anOrdinaryLinkIsReadInOnePass() throws {
         let url = try #require(URL(string: "HTTPS://News.Example.COM./pub/acc?_ri_=X&b=1#top"))
         let plain = try #require(PlainLinkText(url))
         #expect(plain.scheme == "https")
         #expect(plain.host == "news.example.com.")
+        #expect(plain.path == "/pub/acc")
         #expect(plain.identityKey == "https://news.example.com/pub/acc?_ri_=X&b=1")
+    }
+
+    @Test(arguments: [
+        ("https://news.example.com", ""), ("https://news.example.com?/pub/acc", ""), ("https://news.example.com#/a", ""),
+        ("https://news.example.com//pub/acc/?a=/b#c", "//pub/acc/"), ("https://news.example.com/a%2Fb;c?", "/a%2Fb;c"),
+    ])
+    func thePathIsWhatURLGivesAsWritten(_ text: String, _ path: String) throws {
+        let url = try #require(URL(string: text))
+        let plain = try #require(PlainLinkText(url))
+        #expect(plain.path == path)
+        #expect(plain.path == url.path(percentEncoded: true))
     }
 
     @Test(arguments: [
@@ -29,7 +41,7 @@ struct PlainLinkTextTests {
         #expect(PlainLinkText(url) == nil)
     }
 
-    /// Generated links, most of them ordinary, many not: identity and policy agree both ways.
+    /// Generated links, most of them ordinary, many not: kind, identity and policy agree both ways.
     // Async, yielding as it goes: under ThreadSanitizer it computes for tens of seconds, and holding one of the
     // cooperative threads (one per core) that long made the deadline tests running beside it late.
     @Test func identityAndPolicyAgreeWithURLsAccessorsOnGeneratedLinks() async throws {
@@ -39,8 +51,13 @@ struct PlainLinkTextTests {
             ResolutionPolicy(allowsHTTP: true, allowsLocalHosts: true),
             ResolutionPolicy(brandedDomains: ["münchen.de"]),
         ]
+        let recognizers = [
+            PubWebLinkRecognizer(),
+            PubWebLinkRecognizer(configuration: .init(appLinkPaths: ["/Pub/acc/", "//acc"], nonAppLinkPaths: ["/", "/pub"])),
+        ]
         var plainCount = 0
         var otherCount = 0
+        var appLinkCount = 0
         for round in 0..<20_000 {
             if round % 256 == 0 { await Task.yield() }
             let text = Self.link(&random)
@@ -48,6 +65,11 @@ struct PlainLinkTextTests {
             let plain = PlainLinkText(url)
             if plain == nil { otherCount += 1 } else { plainCount += 1 }
             #expect(ClickIdentity(url).key == ClickIdentity.key(readingAccessorsOf: url), "\(text)")
+            for recognizer in recognizers {
+                let kind = recognizer.kind(of: url)
+                #expect(kind == recognizer.kind(readingAccessorsOf: url), "\(text)")
+                if kind == .appLink { appLinkCount += 1 }
+            }
             for policy in policies {
                 let fast = policy.check(url)
                 let reference = policy.check(url, plain: nil)
@@ -57,6 +79,7 @@ struct PlainLinkTextTests {
         // Both ways were exercised, each thousands of times.
         #expect(plainCount > 4_000)
         #expect(otherCount > 2_000)
+        #expect(appLinkCount > 100)
     }
 
     /// A link with the parts a tracking link has, and now and then one that is not ordinary.

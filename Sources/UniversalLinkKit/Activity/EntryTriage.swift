@@ -11,8 +11,9 @@ struct EntryTriage: Sendable {
         case ignore
         /// A server call on a link that is not a pub-web app link: refused with this error, nothing requested.
         case refuse(LinkError)
-        /// A pub-web link: checked by the policy, claimed, resolved, notified.
-        case resolve(URL)
+        /// A pub-web link: checked by the policy, claimed, resolved, notified. With its text as the triage read it,
+        /// which the policy and the click identity read again (`nil`: not an ordinary link; see `PlainLinkText`).
+        case resolve(URL, PlainLinkText?)
         /// Notified at once, with no request: an unsafe link's error, or a link passed through as it is.
         case notify(ResolvedLink)
         /// Handed to the opener (in-app hyperlinks while ``LinkManager/executeRsysWebURL`` is off).
@@ -27,19 +28,20 @@ struct EntryTriage: Sendable {
 
     /// A user activity: a browsing-web activity on a pub-web app link is resolved; anything else is ignored.
     func activity(_ activity: UserActivity) -> Decision {
-        guard activity.activityType == UserActivity.browsingWeb, let url = activity.webpageURL,
-              recognizer.kind(of: url) == .appLink
-        else { return .ignore }
-        return .resolve(url)
+        guard activity.activityType == UserActivity.browsingWeb, let url = activity.webpageURL else { return .ignore }
+        let plain = PlainLinkText(url)
+        guard recognizer.kind(of: url, plain: plain) == .appLink else { return .ignore }
+        return .resolve(url, plain)
     }
 
     /// A link a server hands in: it must be a pub-web app link.
     func serverLink(_ url: URL) -> Decision {
-        guard recognizer.kind(of: url) == .appLink else {
+        let plain = PlainLinkText(url)
+        guard recognizer.kind(of: url, plain: plain) == .appLink else {
             let paths = recognizer.configuration.appLinkPaths.joined(separator: ", ")
             return .refuse(.notPubWebLink(url, appLinkPaths: paths))
         }
-        return .resolve(url)
+        return .resolve(url, plain)
     }
 
     /// A hyperlink tapped in an in-app message.
@@ -52,7 +54,8 @@ struct EntryTriage: Sendable {
             return .notify(ResolvedLink(requestedURL: url, isPubWeb: false, error: LinkSafety.unsafeInputError(url)))
         }
         guard executes else { return .open(url) }
-        if recognizer.kind(of: url).isPubWeb { return .resolve(url) }
+        let plain = PlainLinkText(url)
+        if recognizer.kind(of: url, plain: plain).isPubWeb { return .resolve(url, plain) }
         let isWeb = LinkSafety.isWeb(url)
         return .notify(ResolvedLink(
             requestedURL: url, deepLinkURL: isWeb ? nil : url, webLinkURL: isWeb ? url : nil, isPubWeb: false))
@@ -74,6 +77,7 @@ struct EntryTriage: Sendable {
     /// A URL the app was opened with.
     func openURL(_ url: URL) -> Decision {
         if LinkSafety.isUnsafe(url) { return .ignore }
-        return recognizer.kind(of: url) == .appLink ? .resolve(url) : .route(url)
+        let plain = PlainLinkText(url)
+        return recognizer.kind(of: url, plain: plain) == .appLink ? .resolve(url, plain) : .route(url)
     }
 }

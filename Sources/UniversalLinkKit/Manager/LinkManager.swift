@@ -259,14 +259,14 @@ public final class LinkManager: Sendable {
         switch decision {
         case .ignore, .refuse:
             return LinkHandle(url: url, isHandled: false, outcome: LinkOutcome())
-        case let .resolve(link), let .open(link), let .dispatch(link), let .route(link):
+        case let .resolve(link, _), let .open(link), let .dispatch(link), let .route(link):
             shown = link
         case let .notify(link):
             shown = link.requestedURL
         }
         let handle = gate.pass { () -> LinkHandle in
             switch decision {
-            case let .resolve(link): claim(link, limit: limit, startsInline: startsInline)
+            case let .resolve(link, plain): claim(link, plain: plain, limit: limit, startsInline: startsInline)
             case let .notify(link): LinkHandle(url: link.requestedURL, isHandled: true, outcome: deliver(link))
             case let .open(link): reported(dispatcher.open(link), url: link)
             case let .dispatch(link): reported(dispatcher.dispatch(link), url: link)
@@ -280,11 +280,12 @@ public final class LinkManager: Sendable {
     }
 
     /// Takes a pub-web link: refused without a claim when the policy says so, else claimed, and resolved when the
-    /// claim started a flight.
-    private func claim(_ url: URL, limit: ContinuousClock.Instant?, startsInline: Bool) -> LinkHandle {
+    /// claim started a flight. `plain`: the link's text as the triage read it, read once for the recognizer, the
+    /// policy and the identity.
+    private func claim(
+        _ url: URL, plain: PlainLinkText?, limit: ContinuousClock.Instant?, startsInline: Bool
+    ) -> LinkHandle {
         events.emit(.received, url)
-        // The link's text is read once, for the policy and the identity.
-        let plain = PlainLinkText(url)
         if let refusal = configuration.resolution.policy.check(url, plain: plain) {
             // Before the claim: a refused URL (one with credentials, say) must never claim or join the flight of the
             // clean URL it would otherwise share an identity with.

@@ -1,7 +1,8 @@
 import Foundation
 
 /// The parts of an ordinary link (`scheme://host/path?query#fragment`, ASCII, no user, port or IP literal) read in
-/// one pass over its text, for the checks every link goes through (``ClickIdentity``, ``ResolutionPolicy``).
+/// one pass over its text, for the checks every link goes through (``PubWebLinkRecognizer``, ``ClickIdentity``,
+/// ``ResolutionPolicy``).
 ///
 /// Each `URL` accessor (`scheme`, `host`, `path`, `query`) slices the URL's string again and allocates a new one:
 /// the click identity and the policy read seven of them per link. This reads the text once. It answers only for
@@ -15,6 +16,8 @@ struct PlainLinkText {
     private let schemeEnd: Int
     private let hostStart: Int
     private let hostEnd: Int
+    /// Where the path ends: at the query's `?`, or at the fragment (or the end) when there is no query.
+    private let pathEnd: Int
     private let end: Int
 
     /// The scheme, lower-cased.
@@ -22,6 +25,13 @@ struct PlainLinkText {
     /// The host, lower-cased, as the text has it (a trailing dot kept).
     var host: String { lowercased(hostStart..<hostEnd) }
 
+    /// The path as written (percent-encoded, letter case kept; empty when the host is followed by `?`, `#` or
+    /// nothing): what `url.path(percentEncoded: true)` gives.
+    var path: String {
+        text.utf8.withContiguousStorageIfAvailable { bytes in
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[hostEnd..<pathEnd]), as: UTF8.self)
+        } ?? ""
+    }
     /// ``ClickIdentity``'s key, `scheme://host` lower-cased (a trailing dot of the host dropped) and the path and
     /// query as written, built in one allocation.
     var identityKey: String {
@@ -46,11 +56,12 @@ struct PlainLinkText {
         self = parsed
     }
 
-    private init(text: String, schemeEnd: Int, hostStart: Int, hostEnd: Int, end: Int) {
+    private init(text: String, schemeEnd: Int, hostStart: Int, hostEnd: Int, pathEnd: Int, end: Int) {
         self.text = text
         self.schemeEnd = schemeEnd
         self.hostStart = hostStart
         self.hostEnd = hostEnd
+        self.pathEnd = pathEnd
         self.end = end
     }
 
@@ -76,11 +87,14 @@ struct PlainLinkText {
         else { return nil }
         let hostStart = schemeEnd + 3
         var i = hostEnd
+        var pathEnd: Int?
         // The rest up to the fragment: ASCII without "[" (URL's accessors treat a bracket anywhere specially).
         while i < count, bytes[i] != UInt8(ascii: "#") {
             guard bytes[i] < 0x80, bytes[i] != UInt8(ascii: "["), bytes[i] != UInt8(ascii: "]") else { return nil }
+            if pathEnd == nil, bytes[i] == UInt8(ascii: "?") { pathEnd = i }
             i += 1
         }
-        return PlainLinkText(text: text, schemeEnd: schemeEnd, hostStart: hostStart, hostEnd: hostEnd, end: i)
+        return PlainLinkText(
+            text: text, schemeEnd: schemeEnd, hostStart: hostStart, hostEnd: hostEnd, pathEnd: pathEnd ?? i, end: i)
     }
 }

@@ -79,11 +79,32 @@ public struct PubWebLinkRecognizer: Sendable, Hashable {
     /// - Parameter url: Any URL.
     /// - Returns: ``Kind/appLink``, ``Kind/nonAppLink`` or ``Kind/notPubWeb``.
     public func kind(of url: URL) -> Kind {
+        kind(of: url, plain: PlainLinkText(url))
+    }
+
+    /// The kind of a URL whose text was read already: `plain` is `PlainLinkText(url)`, which the manager reads once
+    /// for the recognizer, the policy and the click identity. The same answer as reading `url`'s accessors
+    /// (`PlainLinkTextTests` compares both ways).
+    func kind(of url: URL, plain: PlainLinkText?) -> Kind {
         // The decision alone, on every link: the reason's text is built only when ``explain(_:)`` is asked for it.
+        if let plain {
+            // An ordinary link has a host by construction.
+            guard Self.isHTTP(plain.scheme) else { return .notPubWeb }
+            return kind(ofPath: Self.normalise(plain.path))
+        }
+        return kind(readingAccessorsOf: url)
+    }
+
+    /// ``kind(of:)`` from `url`'s own accessors: for the links `PlainLinkText` does not read, and as the reference
+    /// the tests compare it with.
+    func kind(readingAccessorsOf url: URL) -> Kind {
         guard let scheme = url.scheme, Self.isHTTP(scheme),
               let host = url.host(percentEncoded: true), !host.isEmpty
         else { return .notPubWeb }
-        let path = Self.normalise(url.path(percentEncoded: true))
+        return kind(ofPath: Self.normalise(url.path(percentEncoded: true)))
+    }
+
+    private func kind(ofPath path: String) -> Kind {
         if appPaths.contains(path) { return .appLink }
         if nonAppPaths.contains(path) { return .nonAppLink }
         return .notPubWeb
