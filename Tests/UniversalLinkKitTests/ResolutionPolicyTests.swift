@@ -82,6 +82,14 @@ struct ResolutionPolicyTests {
         #expect(ResolutionPolicy.isIPv4Literal(host) == ResolutionPolicy.isIPv4LiteralByCharacters(host))
     }
 
+    @Test(arguments: [
+        "localhost", "a.localhost", "a.b.localhost", "xlocalhost", "localhost.", "localhost.com", "localhos", "ocalhost",
+        ".localhost", "", "l", "a-localhost", "localhost.localhost", "localhostlocalhost",
+    ])
+    func theByteLocalhostTestAgreesWithTheStringOne(host: String) {
+        #expect(ResolutionPolicy.isLocalhostASCII(host) == (host == "localhost" || host.hasSuffix(".localhost")))
+    }
+
     /// The byte-wise IPv4 and colon tests against the Character-wise ones they replace, on generated hosts (a fixed
     /// seed and a fresh one per run; `ULK_PROPERTY_SEED` replays one).
     @Test(arguments: [2026, UInt64.random(in: 1...UInt64.max)])
