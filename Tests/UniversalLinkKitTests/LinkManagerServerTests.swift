@@ -203,7 +203,8 @@ struct LinkManagerServerTests {
         let events = EventLog()
         let fixture = Fixture {
             $0.eventHandler = events.handler
-            $0.duplicateWindow = .seconds(60)
+            // The second call must fall in the window however long a loaded machine holds the test.
+            $0.duplicateWindow = .seconds(3600)
         }
         _ = try await fixture.manager.resolve(Self.appLink)
         _ = try await fixture.manager.resolve(Self.appLink)
