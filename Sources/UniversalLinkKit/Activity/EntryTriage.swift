@@ -29,15 +29,15 @@ struct EntryTriage: Sendable {
     /// A user activity: a browsing-web activity on a pub-web app link is resolved; anything else is ignored.
     func activity(_ activity: UserActivity) -> Decision {
         guard activity.activityType == UserActivity.browsingWeb, let url = activity.webpageURL else { return .ignore }
-        let plain = PlainLinkText(url)
-        guard recognizer.kind(of: url, plain: plain) == .appLink else { return .ignore }
+        let (kind, plain) = read(url)
+        guard kind == .appLink else { return .ignore }
         return .resolve(url, plain)
     }
 
     /// A link a server hands in: it must be a pub-web app link.
     func serverLink(_ url: URL) -> Decision {
-        let plain = PlainLinkText(url)
-        guard recognizer.kind(of: url, plain: plain) == .appLink else {
+        let (kind, plain) = read(url)
+        guard kind == .appLink else {
             let paths = recognizer.configuration.appLinkPaths.joined(separator: ", ")
             return .refuse(.notPubWebLink(url, appLinkPaths: paths))
         }
@@ -54,8 +54,8 @@ struct EntryTriage: Sendable {
             return .notify(ResolvedLink(requestedURL: url, isPubWeb: false, error: LinkSafety.unsafeInputError(url)))
         }
         guard executes else { return .open(url) }
-        let plain = PlainLinkText(url)
-        if recognizer.kind(of: url, plain: plain).isPubWeb { return .resolve(url, plain) }
+        let (kind, plain) = read(url)
+        if kind.isPubWeb { return .resolve(url, plain) }
         let isWeb = LinkSafety.isWeb(url)
         return .notify(ResolvedLink(
             requestedURL: url, deepLinkURL: isWeb ? nil : url, webLinkURL: isWeb ? url : nil, isPubWeb: false))
@@ -77,7 +77,14 @@ struct EntryTriage: Sendable {
     /// A URL the app was opened with.
     func openURL(_ url: URL) -> Decision {
         if LinkSafety.isUnsafe(url) { return .ignore }
+        let (kind, plain) = read(url)
+        return kind == .appLink ? .resolve(url, plain) : .route(url)
+    }
+
+    /// The link's text, read once, and its kind from that reading: a link to resolve carries the reading on to the
+    /// policy and the click identity.
+    private func read(_ url: URL) -> (kind: PubWebLinkRecognizer.Kind, plain: PlainLinkText?) {
         let plain = PlainLinkText(url)
-        return recognizer.kind(of: url, plain: plain) == .appLink ? .resolve(url, plain) : .route(url)
+        return (recognizer.kind(of: url, plain: plain), plain)
     }
 }
