@@ -90,9 +90,12 @@ struct LinkServiceProcessTests {
     ])
     func anUnusableVariableExitsTwoNamingIt(variables: [String: String], variable: String) async throws {
         var environment = Self.local.merging(variables) { $1 }
+        var invalidTable: URL?
+        defer { if let invalidTable { try? FileManager.default.removeItem(at: invalidTable) } }
         if variables["ULK_ROUTES_FILE"] == "INVALID" {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("routes-\(UUID().uuidString).json")
             try Data(#"{"namespaces": [{"routes": "#.utf8).write(to: file)
+            invalidTable = file
             environment["ULK_ROUTES_FILE"] = file.path
         }
         let service = try ServiceProcess(environment: environment)
