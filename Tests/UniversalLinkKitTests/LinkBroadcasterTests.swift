@@ -146,6 +146,32 @@ struct LinkBroadcasterTests {
         #expect(events.kinds == [.held, .released, .delivered])
     }
 
+    /// A link posted while the delivery thread lingers after the last one is delivered by that thread, with no
+    /// wake-up; pausing still holds what comes next, and resuming delivers it in order. The window is long, so the
+    /// linger ends only when the test ends it (a post while paused), never by the clock.
+    @Test(.timeLimit(.minutes(1))) func aLinkPostedWhileTheDeliveryThreadLingersIsDeliveredWithoutAWakeUp() async {
+        let center = NotificationCenter()
+        let recorder = NotificationRecorder(center: center)
+        let broadcaster = LinkBroadcaster(
+            center: center, sender: nil, startsPaused: false, events: nil, linger: DeliveryLinger(window: .seconds(600)))
+        broadcaster.post(link(0))
+        await broadcaster.flush()
+        broadcaster.post(link(1))
+        await broadcaster.flush()
+        #expect(broadcaster.drainsScheduled == 1)
+        #expect(recorder.links == [link(0), link(1)])
+        // Held while paused: the lingering thread takes nothing and goes to sleep.
+        broadcaster.pauseDelivery()
+        #expect(!broadcaster.post(link(2)))
+        #expect(broadcaster.pendingCount == 1)
+        broadcaster.resumeDelivery()
+        await broadcaster.flush()
+        #expect(recorder.links == [link(0), link(1), link(2)])
+        // Ends the last linger the same way, so no thread is left polling for ten minutes.
+        broadcaster.pauseDelivery()
+        broadcaster.post(link(3))
+    }
+
     @Test func concurrentPostsAreEachDeliveredExactlyOnce() async {
         let center = NotificationCenter()
         let recorder = NotificationRecorder(center: center)

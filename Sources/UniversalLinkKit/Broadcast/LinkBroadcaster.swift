@@ -17,6 +17,11 @@ internal import _LinkKitLocking
 /// order) and never a resolution, a caller awaiting a result, or the process's concurrency pool. An observer may
 /// post, pause, resume, or handle another link from its callback: what it posts is delivered after the current
 /// notification. ``flush()`` waits until everything posted so far has been delivered (or is held).
+///
+/// Having emptied its queue, the delivery thread polls for the next link for up to 20 µs before it sleeps, while
+/// links come that close together: a post then costs its caller about 0.2 µs instead of the 2-3 µs of waking a
+/// sleeping thread. When links are sparse, it stops doing so after one linger that caught nothing (see
+/// `DeliveryLinger`).
 public final class LinkBroadcaster: Sendable {
     private struct Queued {
         var link: ResolvedLink
@@ -24,6 +29,11 @@ public final class LinkBroadcaster: Sendable {
     }
 
     private struct State {
+        init(paused: Bool, linger: DeliveryLinger) {
+            self.paused = paused
+            self.linger = linger
+        }
+
         var paused: Bool
         var queue: [Queued] = []
         var head = 0
@@ -35,6 +45,18 @@ public final class LinkBroadcaster: Sendable {
         var posted = 0
         var delivered = 0
         var flushWaiters: [(upTo: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        /// Whether the delivery thread polls for the next link before it sleeps.
+        var linger: DeliveryLinger
+        /// The drains handed to `deliveryQueue`, each of which wakes a thread: for tests.
+        var drainsScheduled = 0
+    }
+
+    /// What a drain does next.
+    private enum DrainStep {
+        case deliver(ResolvedLink, subscribers: [AsyncStream<ResolvedLink>.Continuation])
+        /// Poll for a post or a resume for `window`.
+        case linger(window: Duration)
+        case sleep
     }
 
     private let state: Mutex<State>
@@ -42,6 +64,8 @@ public final class LinkBroadcaster: Sendable {
     private let sender: (any AnyObject & Sendable)?
     private let events: LinkEventHandler?
     private let deliveryQueue = DispatchQueue(label: "UniversalLinkKit.LinkBroadcaster", qos: .userInitiated)
+    /// Counts the posts and resumes that found a drain running: what a lingering drain polls, without the lock.
+    private let signals = Atomic<Int>(0)
 
     /// Creates a broadcaster.
     ///
@@ -50,17 +74,28 @@ public final class LinkBroadcaster: Sendable {
     ///   - sender: The notification's `object`.
     ///   - startsPaused: Hold notifications until ``resumeDelivery()``.
     ///   - events: Receives ``LinkEvent/Kind/delivered``, ``LinkEvent/Kind/held`` and ``LinkEvent/Kind/released``.
-    public init(
+    public convenience init(
         center: NotificationCenter = .default,
         sender: (any AnyObject & Sendable)? = nil,
         startsPaused: Bool = false,
         events: LinkEventHandler? = nil
     ) {
+        self.init(center: center, sender: sender, startsPaused: startsPaused, events: events, linger: DeliveryLinger())
+    }
+
+    /// Creates a broadcaster whose delivery thread lingers as `linger` says.
+    init(
+        center: NotificationCenter, sender: (any AnyObject & Sendable)?, startsPaused: Bool, events: LinkEventHandler?,
+        linger: DeliveryLinger
+    ) {
         self.center = center
         self.sender = sender
         self.events = events
-        self.state = Mutex(State(paused: startsPaused))
+        self.state = Mutex(State(paused: startsPaused, linger: linger))
     }
+
+    /// The number of drains scheduled so far, each a wake-up of the delivery thread.
+    var drainsScheduled: Int { state.withTrackedLock { $0.drainsScheduled } }
 
     /// Whether delivery is paused.
     public var isPaused: Bool { state.withTrackedLock { $0.paused } }
@@ -86,7 +121,7 @@ public final class LinkBroadcaster: Sendable {
             return (scheduleDrain(&state), state.paused)
         }
         if paused { events?(LinkEvent(.held, url: link.requestedURL)) }
-        if scheduled { deliveryQueue.async { self.drain() } }
+        if scheduled { deliveryQueue.async { self.drain() } } else { signals.add(1, ordering: .releasing) }
         return !paused
     }
 
@@ -106,7 +141,7 @@ public final class LinkBroadcaster: Sendable {
         if let events {
             for url in released { events(LinkEvent(.released, url: url)) }
         }
-        if scheduled { deliveryQueue.async { self.drain() } }
+        if scheduled { deliveryQueue.async { self.drain() } } else { signals.add(1, ordering: .releasing) }
     }
 
     /// Waits until every notification posted before the call has been delivered; returns at once for the ones that
@@ -153,38 +188,68 @@ public final class LinkBroadcaster: Sendable {
     private func scheduleDrain(_ state: inout State) -> Bool {
         guard !state.paused, !state.draining, state.head < state.queue.count else { return false }
         state.draining = true
+        state.drainsScheduled += 1
+        // The pace is the time from the thread's sleep to this link, not to its wake-up, which comes later.
+        state.linger.woke(at: ContinuousClock.now)
         return true
     }
 
-    /// Delivers queued notifications one by one, outside the lock, until none is left or delivery is paused.
+    /// Delivers queued notifications one by one, outside the lock, until none is left or delivery is paused; then
+    /// lingers once, when that is worth it, before the thread sleeps.
     private func drain() {
+        var lingered = false
         while true {
-            let next: (link: ResolvedLink, subscribers: [AsyncStream<ResolvedLink>.Continuation])? =
-                state.withTrackedLock { state in
-                    guard !state.paused, state.head < state.queue.count else {
-                        state.draining = false
-                        return nil
-                    }
-                    let next = state.queue[state.head].link
-                    state.head += 1
-                    if state.head == state.queue.count {
-                        state.queue.removeAll(keepingCapacity: true)
-                        state.head = 0
-                    }
-                    return (next, Array(state.subscribers.values))
+            let seen = signals.load(ordering: .acquiring)
+            let step = state.withTrackedLock { state -> DrainStep in
+                guard !state.paused, state.head < state.queue.count else {
+                    if !lingered, !state.paused, state.linger.lingers { return .linger(window: state.linger.window) }
+                    state.draining = false
+                    state.linger.sleeps(at: ContinuousClock.now)
+                    return .sleep
                 }
-            guard let next else { return }
-            center.post(name: .PIORsysWebURLResolved, object: sender, userInfo: next.link.notificationUserInfo)
-            for subscriber in next.subscribers { subscriber.yield(next.link) }
-            events?(LinkEvent(.delivered, url: next.link.requestedURL))
-            let flushed = state.withTrackedLock { state in
-                state.delivered += 1
-                let delivered = state.delivered
-                let ready = state.flushWaiters.filter { $0.upTo <= delivered }
-                state.flushWaiters.removeAll { $0.upTo <= delivered }
-                return ready
+                let next = state.queue[state.head].link
+                state.head += 1
+                if state.head == state.queue.count {
+                    state.queue.removeAll(keepingCapacity: true)
+                    state.head = 0
+                }
+                return .deliver(next, subscribers: Array(state.subscribers.values))
             }
-            for waiter in flushed { waiter.continuation.resume() }
+            switch step {
+            case .sleep:
+                return
+            case let .linger(window):
+                lingered = true
+                // Still `draining`: a post or a resume meanwhile bumps `signals` instead of scheduling a drain.
+                if !signalled(after: seen, within: window) { state.withTrackedLock { $0.linger.lingered(caught: false) } }
+            case let .deliver(link, subscribers):
+                lingered = false
+                deliver(link, to: subscribers)
+            }
         }
+    }
+
+    /// Polls `signals` until it passes `seen` (`true`) or `window` ends (`false`).
+    private func signalled(after seen: Int, within window: Duration) -> Bool {
+        let end = ContinuousClock.now + window
+        while signals.load(ordering: .acquiring) == seen {
+            if ContinuousClock.now >= end { return false }
+        }
+        return true
+    }
+
+    /// Posts one link's notification, hands it to the subscribers, and releases the flushes it completes.
+    private func deliver(_ link: ResolvedLink, to subscribers: [AsyncStream<ResolvedLink>.Continuation]) {
+        center.post(name: .PIORsysWebURLResolved, object: sender, userInfo: link.notificationUserInfo)
+        for subscriber in subscribers { subscriber.yield(link) }
+        events?(LinkEvent(.delivered, url: link.requestedURL))
+        let flushed = state.withTrackedLock { state in
+            state.delivered += 1
+            let delivered = state.delivered
+            let ready = state.flushWaiters.filter { $0.upTo <= delivered }
+            state.flushWaiters.removeAll { $0.upTo <= delivered }
+            return ready
+        }
+        for waiter in flushed { waiter.continuation.resume() }
     }
 }

@@ -18,7 +18,9 @@ import UniversalLinkKit
 /// For one observer, `poster` too: the time `post(_:)` keeps its caller (what a resolution pays per link: the link
 /// queued and the delivery queue woken). Each post is timed alone; its delivery, then 20 us more (a manager's own
 /// work between two links), are awaited untimed before the next, so the delivery thread has gone back to waiting as
-/// at a server's usual pace. Includes two clock reads a post.
+/// at a server's usual pace. Includes two clock reads a post. At that pace the broadcaster's delivery thread is
+/// still polling for the next link when it comes (it lingers 20 us after emptying its queue), so no wake-up is
+/// paid; `poster-sparse` is the same with 200 us between posts, where the thread sleeps and every post wakes it.
 enum BroadcastGroup {
     static let observerCounts = [1, 10, 100]
 
@@ -71,6 +73,10 @@ enum BroadcastGroup {
                 report(Measurement(
                     group: "broadcast", caseName: "post_1", size: 1, subject: "poster", nsPerOp: poster.ns,
                     spread: poster.spread))
+                let sparse = handOffCost({ broadcaster.post(link) }, done: counter, pause: .microseconds(200))
+                report(Measurement(
+                    group: "broadcast", caseName: "post_1", size: 1, subject: "poster-sparse", nsPerOp: sparse.ns,
+                    spread: sparse.spread))
                 let wake = threadWakeCost()
                 report(Measurement(
                     group: "broadcast", caseName: "post_1", size: 1, subject: "thread-wake", nsPerOp: wake.ns,
@@ -81,10 +87,12 @@ enum BroadcastGroup {
     }
 
     /// Nanoseconds `handOff` keeps its caller (median of the batches) and the spread. Each call is timed alone; what
-    /// it hands off, then 20 us more (a manager's own work between two links), are awaited untimed before the next,
-    /// so the receiving thread has gone back to waiting, as at a server's usual pace. `done` counts what was handed
-    /// off, one per call.
-    static func handOffCost(_ handOff: () -> Void, done: Counter) -> (ns: Double, spread: Double) {
+    /// it hands off, then `pause` more (by default 20 us, a manager's own work between two links), are awaited
+    /// untimed before the next, so the receiving thread has gone back to waiting, as at a server's usual pace. `done`
+    /// counts what was handed off, one per call.
+    static func handOffCost(
+        _ handOff: () -> Void, done: Counter, pause: Duration = .microseconds(20)
+    ) -> (ns: Double, spread: Double) {
         let calls = 2_000
         var expected = done.value.load(ordering: .acquiring)
         var samples: [Double] = []
@@ -96,7 +104,7 @@ enum BroadcastGroup {
                 handOff()
                 inCall += ContinuousClock.now - start
                 while done.value.load(ordering: .acquiring) < expected {}
-                let resume = ContinuousClock.now + .microseconds(20)
+                let resume = ContinuousClock.now + pause
                 while ContinuousClock.now < resume {}
             }
             if batch >= 0 { samples.append(Timer.nanoseconds(inCall) / Double(calls)) }
