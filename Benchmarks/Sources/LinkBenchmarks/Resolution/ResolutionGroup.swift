@@ -13,7 +13,11 @@ import UniversalLinkKitTesting
 ///   timed in the same batches, as a percentage of it), `floor_percent` (the `manager` group's `floor`, the same
 ///   way), and `wrapped_ns` / `wrapped_overhead_percent` (the resolver through `StubHostTransport` over
 ///   `URLSessionTransport`, the tests' host-mapping wrapper: the URLSession path, plus the wrapper's URL rewrite).
-///   Batches of all six alternate, so drift on the shared machine hits them alike.
+///   Batches of all six alternate, so drift on the shared machine hits them alike. `own_percent_paired` is the
+///   resolver's own cost measured request by request instead: in a seventh batch, each link is resolved and sent
+///   through the transport alone one after the other (the order swapped every link), each timed on its own, and
+///   the batch's percentage is the difference of the two sums; the median over batches. It keeps the position of a
+///   batch in the round out of the figure, which batch-against-batch ratios of 300 us requests are not free of.
 /// - `burst_1000`: 1 000 distinct tracking links, 16 in flight at a time (the transport's connection limit, and
 ///   about what a backend resolving a campaign's clicks keeps open), done three ways: our resolver on one shared
 ///   session, the raw shared session, and a new ephemeral session per link as in the Responsys guide's sample;
@@ -65,6 +69,7 @@ enum ResolutionGroup {
         var wrappedTimes: [Double] = []
         var managerTimes: [Double] = []
         var floorTimes: [Double] = []
+        var pairedPercents: [Double] = []
         // `manager/resolve_instant`'s subject, timed here too so its share of `transport_only` is a ratio of batches
         // that ran side by side (a new manager per batch: its duplicate window would otherwise hold every link).
         let instant = ClosureTransport { _, _ in
@@ -110,7 +115,29 @@ enum ResolutionGroup {
             await manager.shutdown()
             let floorTime = await ManagerGroup.floor(links: perBatch, from: serial)
             serial += perBatch
+            var resolverSum: Duration = .zero
+            var transportSum: Duration = .zero
+            for link in 0..<perBatch {
+                for resolverFirst in link % 2 == 0 ? [true, false] : [false, true] {
+                    let url = nextLink().direct
+                    if resolverFirst {
+                        let start = clock.now
+                        let resolved = try await resolver.resolve(url)
+                        resolverSum += clock.now - start
+                        precondition(resolved.error == nil)
+                    } else {
+                        let start = clock.now
+                        let request = TransportRequest(url: url, headerFields: [
+                            "Accept": "application/json", "User-Agent": "ResponsysPubWebResolver (CPU iPhone OS like Mac OS X)",
+                        ], allowsLocalAddresses: true)
+                        let response = try await transport.send(request, maxBodyBytes: 64 * 1024)
+                        transportSum += clock.now - start
+                        precondition(response.statusCode == 200)
+                    }
+                }
+            }
             guard batch >= 0 else { continue }  // warm-up
+            pairedPercents.append((Timer.nanoseconds(resolverSum) - Timer.nanoseconds(transportSum)) / Timer.nanoseconds(transportSum) * 100)
             managerTimes.append(Timer.nanoseconds(managerTime) / Double(perBatch))
             floorTimes.append(floorTime)
             ours.append(Timer.nanoseconds(oursTime) / Double(perBatch))
@@ -133,6 +160,7 @@ enum ResolutionGroup {
                 ("overhead_percent", (oursSummary.ns - rawSummary.ns) / rawSummary.ns * 100),
                 ("transport_only_ns", Timer.summarize(transportOnly).ns),
                 ("own_percent", ownPercents[ownPercents.count / 2]),
+                ("own_percent_paired", pairedPercents.sorted()[pairedPercents.count / 2]),
                 ("manager_percent", managerPercents[managerPercents.count / 2]),
                 ("floor_percent", floorPercents[floorPercents.count / 2]),
                 ("wrapped_ns", wrappedSummary.ns),
