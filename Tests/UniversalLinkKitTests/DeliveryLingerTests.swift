@@ -7,7 +7,7 @@ struct DeliveryLingerTests {
 
     @Test func aNewBroadcasterLingersAndAZeroWindowNever() {
         #expect(DeliveryLinger().lingers)
-        #expect(DeliveryLinger().window == .microseconds(20))
+        #expect(DeliveryLinger().window == .microseconds(50))
         #expect(!DeliveryLinger(window: .zero).lingers)
     }
 

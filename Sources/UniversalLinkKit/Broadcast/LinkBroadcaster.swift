@@ -18,7 +18,7 @@ internal import _LinkKitLocking
 /// post, pause, resume, or handle another link from its callback: what it posts is delivered after the current
 /// notification. ``flush()`` waits until everything posted so far has been delivered (or is held).
 ///
-/// Having emptied its queue, the delivery thread polls for the next link for up to 20 µs before it sleeps, while
+/// Having emptied its queue, the delivery thread polls for the next link for up to 50 µs before it sleeps, while
 /// links come that close together: a post then costs its caller about 0.2 µs instead of the 2-3 µs of waking a
 /// sleeping thread. When links are sparse, it stops doing so after one linger that caught nothing (see
 /// `DeliveryLinger`).

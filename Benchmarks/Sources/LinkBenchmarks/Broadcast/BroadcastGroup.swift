@@ -19,7 +19,7 @@ import UniversalLinkKit
 /// queued and the delivery queue woken). Each post is timed alone; its delivery, then 20 us more (a manager's own
 /// work between two links), are awaited untimed before the next, so the delivery thread has gone back to waiting as
 /// at a server's usual pace. Includes two clock reads a post. At that pace the broadcaster's delivery thread is
-/// still polling for the next link when it comes (it lingers 20 us after emptying its queue), so no wake-up is
+/// still polling for the next link when it comes (it lingers up to 50 us after emptying its queue), so no wake-up is
 /// paid; `poster-sparse` is the same with 200 us between posts, where the thread sleeps and every post wakes it.
 enum BroadcastGroup {
     static let observerCounts = [1, 10, 100]
