@@ -9,14 +9,20 @@ internal import _LinkKitLocking
 /// alone, which adds it, removes it and frees it. The lock guards only the hand-over lists and the map of
 /// callers waiting; libcurl is never called under it. A caller is resumed exactly once: by its answer, by its
 /// cancellation (at once, without waiting for libcurl) or by the transport's shutdown.
+///
+/// A transfer is known by its address, which the allocator may hand to the next transfer once the driving thread
+/// has freed it; so each wait also carries a serial number, and a cancellation ends only the wait it was registered
+/// for. (A task cancelled just after its answer came, as a resolution's deadline does when libcurl's own timeout
+/// ends the transfer at the same instant, used to end another link's request, unsent, with `CancellationError`.)
 final class CurlMulti: Sendable {
     private struct State {
         /// Transfers handed over, not yet added to the multi handle (addresses of `ulk_transfer`).
         var toAdd: [UInt] = []
         /// Transfers whose caller gave up; the driving thread removes and frees them.
         var toRemove: [UInt] = []
-        /// Callers waiting, by transfer address.
-        var waiting: [UInt: CheckedContinuation<TransportResponse, any Error>] = [:]
+        /// Callers waiting, by transfer address, each with its wait's serial number.
+        var waiting: [UInt: (serial: UInt64, continuation: CheckedContinuation<TransportResponse, any Error>)] = [:]
+        var nextSerial: UInt64 = 0
         var stopped = false
     }
 
@@ -40,11 +46,16 @@ final class CurlMulti: Sendable {
     /// Hands a transfer over and waits for its answer.
     func perform(_ transfer: UnsafeMutablePointer<ulk_transfer>) async throws -> TransportResponse {
         let address = UInt(bitPattern: transfer)
+        // Taken before the wait is registered, so that a cancellation that comes first finds a number to match.
+        let serial = state.withTrackedLock { state -> UInt64 in
+            state.nextSerial += 1
+            return state.nextSerial
+        }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let accepted = state.withTrackedLock { state -> Bool in
                     guard !state.stopped else { return false }
-                    state.waiting[address] = continuation
+                    state.waiting[address] = (serial, continuation)
                     state.toAdd.append(address)
                     return true
                 }
@@ -55,19 +66,21 @@ final class CurlMulti: Sendable {
                 }
                 ulk_multi_wakeup(handle)
                 // Cancelled before the handler below could find the transfer waiting.
-                if Task.isCancelled { abandon(address) }
+                if Task.isCancelled { abandon(address, serial: serial) }
             }
         } onCancel: {
-            abandon(address)
+            abandon(address, serial: serial)
         }
     }
 
-    /// Resumes the transfer's caller with `CancellationError` now, if nothing has, and has the thread drop it.
-    private func abandon(_ address: UInt) {
+    /// Resumes the caller of wait `serial` with `CancellationError` now, if nothing has, and has the thread drop its
+    /// transfer. A wait that has ended is left alone, and so is a later transfer the allocator put at its address.
+    private func abandon(_ address: UInt, serial: UInt64) {
         let continuation = state.withTrackedLock { state -> CheckedContinuation<TransportResponse, any Error>? in
-            guard let continuation = state.waiting.removeValue(forKey: address) else { return nil }
+            guard let waiting = state.waiting[address], waiting.serial == serial else { return nil }
+            state.waiting[address] = nil
             state.toRemove.append(address)
-            return continuation
+            return waiting.continuation
         }
         guard let continuation else { return }
         ulk_multi_wakeup(handle)
@@ -121,15 +134,15 @@ final class CurlMulti: Sendable {
             ulk_multi_remove(handle, Self.transfer(address))
             ulk_transfer_free(Self.transfer(address))
         }
-        for (_, continuation) in waiting { continuation.resume(throwing: CancellationError()) }
+        for (_, waiting) in waiting { waiting.continuation.resume(throwing: CancellationError()) }
         ulk_multi_free(handle)
     }
 
     /// Resumes the caller, unless it gave up already (the transfer is then in `toRemove`, which frees it).
     private func finish(_ address: UInt, with outcome: Result<TransportResponse, TransportError>) {
-        guard let continuation = state.withTrackedLock({ $0.waiting.removeValue(forKey: address) }) else { return }
+        guard let waiting = state.withTrackedLock({ $0.waiting.removeValue(forKey: address) }) else { return }
         ulk_transfer_free(Self.transfer(address))
-        continuation.resume(with: outcome)
+        waiting.continuation.resume(with: outcome)
     }
 
     private static func transfer(_ address: UInt) -> UnsafeMutablePointer<ulk_transfer> {
