@@ -201,16 +201,7 @@ final class CurlMulti: Sendable {
     }
 
     private static func response(_ t: ulk_transfer) -> TransportResponse {
-        var headers: [String: String] = [:]
-        if let head = t.head, t.head_len > 0 {
-            let text = String(decoding: UnsafeRawBufferPointer(start: head, count: t.head_len), as: UTF8.self)
-            for line in text.split(separator: "\r\n") {
-                guard let colon = line.firstIndex(of: ":") else { continue }
-                let name = line[..<colon].lowercased()
-                let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-                if headers[name] == nil { headers[name] = value }
-            }
-        }
+        let headers = t.head.map { AnswerHead.fields(UnsafeRawBufferPointer(start: $0, count: t.head_len)) } ?? [:]
         let body = t.body.map { Data(bytes: $0, count: t.body_len) } ?? Data()
         var response = TransportResponse(lowercasedHeaders: headers, statusCode: t.status, body: body)
         response.connectionWait = connectionWait(t)

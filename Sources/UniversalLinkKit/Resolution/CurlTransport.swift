@@ -100,7 +100,6 @@ public final class CurlTransport: DeadlineKeepingTransport {
         let addresses = try await CheckedAddress.resolve(
             host, with: nameResolver, allowsLocalAddresses: request.allowsLocalAddresses, deadline: request.deadline)
         try Task.checkCancellation()
-        let lines = request.headerFields.map { "\($0.name): \($0.value)" }
         let pin = AddressPin(addresses, port: request.url.port ?? (scheme == "https" ? 443 : 80))
         // The deadline as time left: libcurl's side keeps its own monotonic clock.
         var sendWithin: Int64 = -1
@@ -108,9 +107,9 @@ public final class CurlTransport: DeadlineKeepingTransport {
             let (seconds, attoseconds) = (deadline - .now).components
             sendWithin = max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         }
-        let transfer = withCStrings(lines) { pointers in
+        let transfer = withHeaderLines(request.headerFields) { lines, count in
             ulk_transfer_create(
-                request.url.absoluteString, pointers, Int32(lines.count), pin.connectTo, pin.resolve, pin.allowed,
+                request.url.absoluteString, lines, count, pin.connectTo, pin.resolve, pin.allowed,
                 max(0, maxBodyBytes), max(1024, configuration.maxHeaderBytes), request.allowsReusedConnection ? 0 : 1,
                 sendWithin)
         }
@@ -136,10 +135,24 @@ extension CurlTransport {
     var pendingCount: Int { multi.waitingCount }
 }
 
-/// Calls `body` with the strings as a C array of C strings, valid during the call.
-private func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R) -> R {
-    // A trailing NULL, so that the array is never empty and always has a base address.
-    let duplicates = strings.map { strdup($0).map { UnsafePointer($0) } } + [nil]
-    defer { for case let pointer? in duplicates { free(UnsafeMutablePointer(mutating: pointer)) } }
-    return duplicates.withUnsafeBufferPointer { body($0.baseAddress!) }
+/// Calls `body` with the fields as a C array of `Name: value` C strings and their count, valid during the call.
+///
+/// The lines share one buffer: two allocations a request, where a `String` and a `strdup` a line cost about 8 000
+/// instructions.
+private func withHeaderLines<R>(_ fields: HeaderFields, _ body: (UnsafePointer<UnsafePointer<CChar>?>, Int32) -> R) -> R {
+    var text: [UInt8] = []
+    var starts: [Int] = []
+    for field in fields {
+        starts.append(text.count)
+        text += field.name.utf8
+        text += ": ".utf8
+        text += field.value.utf8
+        text.append(0)
+    }
+    return text.withUnsafeBytes { text in
+        let base = text.baseAddress?.assumingMemoryBound(to: CChar.self)
+        // A trailing NULL, so that the array is never empty and always has a base address.
+        let lines = starts.map { UnsafePointer(base! + $0) } + [nil]
+        return lines.withUnsafeBufferPointer { body($0.baseAddress!, Int32(starts.count)) }
+    }
 }
