@@ -111,6 +111,39 @@ struct AddressCheckTests {
         #expect(stub.requests.first?.headerValues("host") == ["news.example.com:\(stub.port)"])
     }
 
+    @Test func requestsThatTakeTurnsBetweenPortsAndAddressesEachReachTheirOwnServer() async throws {
+        // The transport reuses the last request's pin while the addresses and the port stay the same: a pin kept
+        // for the wrong port or address set would send these to the other stub, or nowhere.
+        let (first, second) = (try ResponseHandlerStub(), try ResponseHandlerStub())
+        defer { first.shutdown(); second.shutdown() }
+        let transport = try #require(CurlTransport.make(nameResolver: .table([
+            "one.example.com": ["127.0.0.1"], "both.example.com": ["::1", "127.0.0.1"], "dead.example.com": ["127.0.0.2"],
+        ])))
+        for (round, (host, stub)) in [("one", first), ("one", second), ("both", second), ("both", first), ("one", first)].enumerated() {
+            let url = try #require(URL(string: "http://\(host).example.com:\(stub.port)/pub/acc?_ri_=\(round)"))
+            let response = try await transport.send(TransportRequest(url: url, allowsLocalAddresses: true), maxBodyBytes: 1024)
+            #expect(response.statusCode == 404)
+            #expect(stub.requests.last?.target == "/pub/acc?_ri_=\(round)", "request \(round)")
+        }
+        #expect((first.requestCount, second.requestCount) == (3, 2))
+        // Nothing listens on 127.0.0.2: right after a request to 127.0.0.1 on the same port, this one fails.
+        let dead = try #require(URL(string: "http://dead.example.com:\(first.port)/pub/acc?_ri_=dead"))
+        await #expect(throws: TransportError.self) {
+            try await transport.send(TransportRequest(url: dead, allowsLocalAddresses: true), maxBodyBytes: 1024)
+        }
+        #expect(first.requestCount == 3)
+    }
+
+    @Test(arguments: 0..<4)
+    func anIPv4AddressIsWrittenInDottedDecimal(octet: Int) throws {
+        for value in [0, 7, 9, 10, 42, 99, 100, 199, 200, 255] {
+            var octets = ["1", "20", "203", "4"]
+            octets[octet] = String(value)
+            let text = octets.joined(separator: ".")
+            #expect(try #require(CheckedAddress.parse(text)).canonical == text)
+        }
+    }
+
     @Test func aFailedConnectionNamesTheHostAndItsAddresses() async throws {
         let stub = try ResponseHandlerStub()
         defer { stub.shutdown() }

@@ -32,40 +32,44 @@ struct CheckedAddress: Sendable, Hashable {
         _ host: String, with resolver: NameResolver, allowsLocalAddresses: Bool, deadline: ContinuousClock.Instant? = nil
     ) async throws -> [CheckedAddress] {
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        if let literal = parse(bare) { return [try checked(literal, of: bare, allowsLocalAddresses: allowsLocalAddresses)] }
         let texts: [String]
-        if parse(bare) != nil {
-            texts = [bare]
-        } else {
-            do {
-                if let deadline {
-                    // The lookup may ignore cancellation (`getaddrinfo` does): the deadline is kept around it.
-                    texts = try await withDeadline(deadline, clock: .continuous) { try await resolver.addresses(of: bare) }
-                } else {
-                    texts = try await resolver.addresses(of: bare)
-                }
-            } catch is DeadlineExceeded {
-                throw TransportError(.timedOut, detail: "not sent: \(bare) did not resolve by the deadline")
-            } catch is CancellationError {
-                throw CancellationError()
-            } catch let error as TransportError {
-                throw error
-            } catch {
-                throw TransportError(.noAnswer, detail: "\(bare) does not resolve (\(error))")
+        do {
+            if let deadline {
+                // The lookup may ignore cancellation (`getaddrinfo` does): the deadline is kept around it.
+                texts = try await withDeadline(deadline, clock: .continuous) { try await resolver.addresses(of: bare) }
+            } else {
+                texts = try await resolver.addresses(of: bare)
             }
+        } catch is DeadlineExceeded {
+            throw TransportError(.timedOut, detail: "not sent: \(bare) did not resolve by the deadline")
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch let error as TransportError {
+            throw error
+        } catch {
+            throw TransportError(.noAnswer, detail: "\(bare) does not resolve (\(error))")
         }
         var checked: [CheckedAddress] = []
         for text in texts {
-            guard let (bytes, canonical) = parse(text) else {
+            guard let parsed = parse(text) else {
                 throw TransportError(.noAnswer, detail: "\(bare) resolved to \(text), which is not an IP address")
             }
-            if !allowsLocalAddresses, !isPublic(bytes) {
-                throw TransportError(.addressNotAllowed, detail: "\(bare) resolves to \(canonical), which is not a public address")
-            }
-            let address = CheckedAddress(text: canonical, isIPv6: bytes.count == 16)
+            let address = try Self.checked(parsed, of: bare, allowsLocalAddresses: allowsLocalAddresses)
             if !checked.contains(address) { checked.append(address) }
         }
         guard !checked.isEmpty else { throw TransportError(.noAnswer, detail: "\(bare) has no address") }
         return checked
+    }
+
+    /// The address `host` resolved to (an IP literal: itself), when it passes the check.
+    private static func checked(
+        _ parsed: (bytes: [UInt8], canonical: String), of host: String, allowsLocalAddresses: Bool
+    ) throws -> CheckedAddress {
+        if !allowsLocalAddresses, !isPublic(parsed.bytes) {
+            throw TransportError(.addressNotAllowed, detail: "\(host) resolves to \(parsed.canonical), which is not a public address")
+        }
+        return CheckedAddress(text: parsed.canonical, isIPv6: parsed.bytes.count == 16)
     }
 
     /// The address's bytes (4 or 16) and canonical text, or `nil` when `text` is not a numeric IP address.
@@ -73,7 +77,7 @@ struct CheckedAddress: Sendable, Hashable {
         var v4 = in_addr()
         if inet_pton(AF_INET, text, &v4) == 1 {
             let bytes = withUnsafeBytes(of: &v4) { Array($0) }
-            return (bytes, bytes.map(String.init).joined(separator: "."))
+            return (bytes, dottedDecimal(bytes))
         }
         var v6 = in6_addr()
         guard inet_pton(AF_INET6, text, &v6) == 1 else { return nil }
@@ -82,6 +86,21 @@ struct CheckedAddress: Sendable, Hashable {
             inet_ntop(AF_INET6, &v6, out.baseAddress, socklen_t(out.count)).map { String(cString: $0) }
         }
         return (withUnsafeBytes(of: &v6) { Array($0) }, canonical ?? text)
+    }
+
+    /// `a.b.c.d`, written into one buffer (joining four `String`s cost about 3 000 instructions a request).
+    private static func dottedDecimal(_ bytes: [UInt8]) -> String {
+        String(unsafeUninitializedCapacity: 15) { buffer in
+            var count = 0
+            for (index, byte) in bytes.enumerated() {
+                if index > 0 { buffer[count] = UInt8(ascii: "."); count += 1 }
+                if byte >= 100 { buffer[count] = UInt8(ascii: "0") + byte / 100; count += 1 }
+                if byte >= 10 { buffer[count] = UInt8(ascii: "0") + byte / 10 % 10; count += 1 }
+                buffer[count] = UInt8(ascii: "0") + byte % 10
+                count += 1
+            }
+            return count
+        }
     }
 
     /// Whether the address (4 or 16 bytes) is a public unicast address; see the type's documentation.

@@ -9,7 +9,10 @@
 ///
 /// Invariant: whatever libcurl does, the pre-request callback lets the request go only when the connection's
 /// address is one of ``allowed``.
-struct AddressPin {
+struct AddressPin: Sendable {
+    /// The addresses and port the pin was made for.
+    let addresses: [CheckedAddress]
+    let port: Int
     /// The made-up name libcurl connects to, which its error messages then name.
     let name: String
     /// `CURLOPT_CONNECT_TO` entry: any host, any port, to the pin's name on the same port.
@@ -23,6 +26,8 @@ struct AddressPin {
     ///   - addresses: The checked addresses, not empty.
     ///   - port: The port the URL connects to.
     init(_ addresses: [CheckedAddress], port: Int) {
+        self.addresses = addresses
+        self.port = port
         name = "ulk-\(String(Self.fingerprint(addresses.map(\.text).sorted()), radix: 16)).pin.invalid"
         connectTo = "::\(name):"
         resolve = "\(name):\(port):" + addresses.map { $0.isIPv6 ? "[\($0.text)]" : $0.text }.joined(separator: ",")

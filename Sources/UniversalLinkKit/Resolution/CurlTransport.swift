@@ -1,5 +1,7 @@
 import Foundation
+import Synchronization
 internal import _CLibcurl
+internal import _LinkKitLocking
 
 /// The Linux ``LinkTransport``: libcurl itself, loaded at run time, driven by one thread for every request.
 ///
@@ -56,6 +58,9 @@ public final class CurlTransport: DeadlineKeepingTransport {
     public let configuration: Configuration
     private let multi: CurlMulti
     private let nameResolver: NameResolver
+    /// The last request's pin: links of one campaign go to one host's addresses, and making a pin cost about
+    /// 10 000 instructions.
+    private let lastPin = Mutex<AddressPin?>(nil)
 
     private init(configuration: Configuration, multi: CurlMulti, nameResolver: NameResolver) {
         self.configuration = configuration
@@ -100,7 +105,7 @@ public final class CurlTransport: DeadlineKeepingTransport {
         let addresses = try await CheckedAddress.resolve(
             host, with: nameResolver, allowsLocalAddresses: request.allowsLocalAddresses, deadline: request.deadline)
         try Task.checkCancellation()
-        let pin = AddressPin(addresses, port: request.url.port ?? (scheme == "https" ? 443 : 80))
+        let pin = pin(addresses, port: request.url.port ?? (scheme == "https" ? 443 : 80))
         // The deadline as time left: libcurl's side keeps its own monotonic clock.
         var sendWithin: Int64 = -1
         if let deadline = request.deadline {
@@ -131,6 +136,14 @@ public final class CurlTransport: DeadlineKeepingTransport {
 }
 
 extension CurlTransport {
+    /// The pin for `addresses` and `port`: the last request's when it was made for the same.
+    private func pin(_ addresses: [CheckedAddress], port: Int) -> AddressPin {
+        if let last = lastPin.withTrackedLock({ $0 }), last.addresses == addresses, last.port == port { return last }
+        let pin = AddressPin(addresses, port: port)
+        lastPin.withTrackedLock { $0 = pin }
+        return pin
+    }
+
     /// Requests whose caller is still waiting.
     var pendingCount: Int { multi.waitingCount }
 }
