@@ -29,26 +29,18 @@ struct CheckedAddress: Sendable, Hashable {
     /// - Throws: ``TransportError`` `addressNotAllowed` when one address is not public and local addresses are
     ///   not allowed, `noAnswer` when the name does not resolve.
     static func resolve(
-        _ host: String, with resolver: NameResolver, allowsLocalAddresses: Bool, deadline: ContinuousClock.Instant? = nil
+        _ host: String, with resolver: NameResolver, allowsLocalAddresses: Bool, deadline: ContinuousClock.Instant? = nil,
+        cache: NameCache? = nil
     ) async throws -> [CheckedAddress] {
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         if let literal = parse(bare) { return [try checked(literal, of: bare, allowsLocalAddresses: allowsLocalAddresses)] }
+        let key = bare.lowercased()
         let texts: [String]
-        do {
-            if let deadline {
-                // The lookup may ignore cancellation (`getaddrinfo` does): the deadline is kept around it.
-                texts = try await withDeadline(deadline, clock: .continuous) { try await resolver.addresses(of: bare) }
-            } else {
-                texts = try await resolver.addresses(of: bare)
-            }
-        } catch is DeadlineExceeded {
-            throw TransportError(.timedOut, detail: "not sent: \(bare) did not resolve by the deadline")
-        } catch is CancellationError {
-            throw CancellationError()
-        } catch let error as TransportError {
-            throw error
-        } catch {
-            throw TransportError(.noAnswer, detail: "\(bare) does not resolve (\(error))")
+        if let cached = cache?.addresses(of: key, at: .now) {
+            texts = cached
+        } else {
+            texts = try await lookUp(bare, with: resolver, deadline: deadline)
+            cache?.store(texts, for: key, at: .now)
         }
         var checked: [CheckedAddress] = []
         for text in texts {
@@ -60,6 +52,25 @@ struct CheckedAddress: Sendable, Hashable {
         }
         guard !checked.isEmpty else { throw TransportError(.noAnswer, detail: "\(bare) has no address") }
         return checked
+    }
+
+    /// What `resolver` answers for `host`, by `deadline`.
+    private static func lookUp(_ host: String, with resolver: NameResolver, deadline: ContinuousClock.Instant?) async throws -> [String] {
+        do {
+            if let deadline {
+                // The lookup may ignore cancellation (`getaddrinfo` does): the deadline is kept around it.
+                return try await withDeadline(deadline, clock: .continuous) { try await resolver.addresses(of: host) }
+            }
+            return try await resolver.addresses(of: host)
+        } catch is DeadlineExceeded {
+            throw TransportError(.timedOut, detail: "not sent: \(host) did not resolve by the deadline")
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch let error as TransportError {
+            throw error
+        } catch {
+            throw TransportError(.noAnswer, detail: "\(host) does not resolve (\(error))")
+        }
     }
 
     /// The address `host` resolved to (an IP literal: itself), when it passes the check.

@@ -42,15 +42,22 @@ public final class CurlTransport: DeadlineKeepingTransport {
         public var maximumConnectionsPerHost: Int
         /// The largest header block accepted, all header lines of an answer together. Default 64 KiB.
         public var maxHeaderBytes: Int
+        /// How long the addresses a host name resolved to are used before the name is looked up again; zero looks
+        /// every request's name up. Default 60 s, libcurl's own (which this transport does not use, since it
+        /// checks the addresses itself). Every request checks the addresses again, kept or not; failed lookups are
+        /// not kept, and at most 256 names are.
+        public var nameCacheLifetime: Duration
 
         /// Creates a configuration.
         ///
         /// - Parameters:
         ///   - maximumConnectionsPerHost: Parallel connections per host.
         ///   - maxHeaderBytes: Header block cap.
-        public init(maximumConnectionsPerHost: Int = 16, maxHeaderBytes: Int = 64 * 1024) {
+        ///   - nameCacheLifetime: How long a name's addresses are used; zero looks every name up.
+        public init(maximumConnectionsPerHost: Int = 16, maxHeaderBytes: Int = 64 * 1024, nameCacheLifetime: Duration = .seconds(60)) {
             self.maximumConnectionsPerHost = maximumConnectionsPerHost
             self.maxHeaderBytes = maxHeaderBytes
+            self.nameCacheLifetime = nameCacheLifetime
         }
     }
 
@@ -58,6 +65,7 @@ public final class CurlTransport: DeadlineKeepingTransport {
     public let configuration: Configuration
     private let multi: CurlMulti
     private let nameResolver: NameResolver
+    private let names: NameCache
     /// The last request's pin: links of one campaign go to one host's addresses, and making a pin cost about
     /// 10 000 instructions.
     private let lastPin = Mutex<AddressPin?>(nil)
@@ -66,6 +74,7 @@ public final class CurlTransport: DeadlineKeepingTransport {
         self.configuration = configuration
         self.multi = multi
         self.nameResolver = nameResolver
+        names = NameCache(lifetime: configuration.nameCacheLifetime)
     }
 
     /// Creates a transport, or returns `nil` when libcurl (7.68 or later) cannot be loaded.
@@ -103,7 +112,8 @@ public final class CurlTransport: DeadlineKeepingTransport {
             throw TransportError(.noAnswer, detail: "CurlTransport sends GET requests only, not \(request.method)")
         }
         let addresses = try await CheckedAddress.resolve(
-            host, with: nameResolver, allowsLocalAddresses: request.allowsLocalAddresses, deadline: request.deadline)
+            host, with: nameResolver, allowsLocalAddresses: request.allowsLocalAddresses, deadline: request.deadline,
+            cache: names)
         try Task.checkCancellation()
         let pin = pin(addresses, port: request.url.port ?? (scheme == "https" ? 443 : 80))
         // The deadline as time left: libcurl's side keeps its own monotonic clock.

@@ -18,6 +18,8 @@ import UniversalLinkKitTesting
 ///   through the transport alone one after the other (the order swapped every link), each timed on its own, and
 ///   the batch's percentage is the difference of the two sums; the median over batches. It keeps the position of a
 ///   batch in the round out of the figure, which batch-against-batch ratios of 300 us requests are not free of.
+/// - `named`: the resolver on its default transport, the link's host a name the system resolves (`localhost`)
+///   instead of an IP literal; `lookup_every_link_ns` is the same with the transport's name cache off.
 /// - `burst_1000`: 1 000 distinct tracking links, 16 in flight at a time (the transport's connection limit, and
 ///   about what a backend resolving a campaign's clicks keeps open), done three ways: our resolver on one shared
 ///   session, the raw shared session, and a new ephemeral session per link as in the Responsys guide's sample;
@@ -169,6 +171,35 @@ enum ResolutionGroup {
         report(Measurement(
             group: "resolution", caseName: "overhead", size: 1, subject: "URLSession",
             nsPerOp: rawSummary.ns, spread: rawSummary.spread))
+
+        // Named: the tracking host as a name the system resolves ("localhost", from /etc/hosts), as a production
+        // link's host is, the transport keeping the answer (its default) against looking the name up every link.
+        let namedURL = { (serial: Int) in URL(string: "http://localhost:\(stub.port)/pub/acc?_ri_=named\(serial)")! }
+        var namedSubjects: [LinkResolver] = []
+        for lifetime in [Duration.seconds(60), .zero] {
+            guard let transport = CurlTransport.make(configuration: .init(nameCacheLifetime: lifetime)) else { break }
+            namedSubjects.append(LinkResolver(configuration: directResolver().configuration, transport: transport))
+        }
+        if namedSubjects.count == 2 {
+            var namedTimes = [[Double](), [Double]()]
+            for batch in -1..<rounds * 2 {
+                for (index, subject) in namedSubjects.enumerated() {
+                    let time = try await clock.measure {
+                        for _ in 0..<perBatch {
+                            serial += 1
+                            let resolved = try await subject.resolve(namedURL(serial))
+                            precondition(resolved.error == nil)
+                        }
+                    }
+                    if batch >= 0 { namedTimes[index].append(Timer.nanoseconds(time) / Double(perBatch)) }
+                }
+            }
+            let (kept, everyLink) = (Timer.summarize(namedTimes[0]), Timer.summarize(namedTimes[1]))
+            report(Measurement(
+                group: "resolution", caseName: "named", size: 1, subject: "UniversalLinkKit",
+                nsPerOp: kept.ns, spread: kept.spread,
+                extras: [("lookup_every_link_ns", everyLink.ns)]))
+        }
 
         // Bursts.
         let subjects: [(String, @Sendable (URL, URL) async throws -> Void)] = [
