@@ -13,7 +13,10 @@ import UniversalLinkKitTesting
 ///   timed in the same batches, as a percentage of it), `floor_percent` (the `manager` group's `floor`, the same
 ///   way), and `wrapped_ns` / `wrapped_overhead_percent` (the resolver through `StubHostTransport` over
 ///   `URLSessionTransport`, the tests' host-mapping wrapper: the URLSession path, plus the wrapper's URL rewrite).
-///   Batches of all six alternate, so drift on the shared machine hits them alike. `own_percent_paired` is the
+///   Batches of all six alternate, so drift on the shared machine hits them alike. `manager_percent_prebuilt` is
+///   `manager_percent` with both subjects' inputs made before their batches are timed (the manager's URLs, the bare
+///   transport's requests), in two more batches of each round: in the batches above each subject also builds its
+///   input in the timed loop (one URL a link for the manager, two for the transport), which is the caller's work. `own_percent_paired` is the
 ///   resolver's own cost measured request by request instead: in a seventh batch, each link is resolved and sent
 ///   through the transport alone one after the other (the order swapped every link), each timed on its own, and
 ///   the batch's percentage is the difference of the two sums; the median over batches. It keeps the position of a
@@ -72,6 +75,7 @@ enum ResolutionGroup {
         var managerTimes: [Double] = []
         var floorTimes: [Double] = []
         var pairedPercents: [Double] = []
+        var prebuiltPercents: [Double] = []
         // `manager/resolve_instant`'s subject, timed here too so its share of `transport_only` is a ratio of batches
         // that ran side by side (a new manager per batch: its duplicate window would otherwise hold every link).
         let instant = ClosureTransport { _, _ in
@@ -117,6 +121,26 @@ enum ResolutionGroup {
             await manager.shutdown()
             let floorTime = await ManagerGroup.floor(links: perBatch, from: serial)
             serial += perBatch
+            // The same two subjects with their inputs made before the clock starts: the manager's URLs, the bare
+            // transport's requests (whose URLs the batches above build in the timed loop, two a link).
+            let managerURLs = (0..<perBatch).map { URL(string: "https://news.example.com/pub/acc?_ri_=\(serial + $0)")! }
+            serial += perBatch
+            let prebuiltManager = LinkManager(transport: instant, notificationCenter: NotificationCenter())
+            let managerPrebuiltTime = await clock.measure {
+                for url in managerURLs { _ = try? await prebuiltManager.resolve(url) }
+            }
+            await prebuiltManager.shutdown()
+            let requests = (0..<perBatch).map { _ in
+                TransportRequest(url: nextLink().direct, headerFields: [
+                    "Accept": "application/json", "User-Agent": "ResponsysPubWebResolver (CPU iPhone OS like Mac OS X)",
+                ], allowsLocalAddresses: true)
+            }
+            let transportPrebuiltTime = try await clock.measure {
+                for request in requests {
+                    let response = try await transport.send(request, maxBodyBytes: 64 * 1024)
+                    precondition(response.statusCode == 200)
+                }
+            }
             var resolverSum: Duration = .zero
             var transportSum: Duration = .zero
             for link in 0..<perBatch {
@@ -141,6 +165,7 @@ enum ResolutionGroup {
             guard batch >= 0 else { continue }  // warm-up
             pairedPercents.append((Timer.nanoseconds(resolverSum) - Timer.nanoseconds(transportSum)) / Timer.nanoseconds(transportSum) * 100)
             managerTimes.append(Timer.nanoseconds(managerTime) / Double(perBatch))
+            prebuiltPercents.append(Timer.nanoseconds(managerPrebuiltTime) / Timer.nanoseconds(transportPrebuiltTime) * 100)
             floorTimes.append(floorTime)
             ours.append(Timer.nanoseconds(oursTime) / Double(perBatch))
             wrappedTimes.append(Timer.nanoseconds(wrappedTime) / Double(perBatch))
@@ -164,6 +189,7 @@ enum ResolutionGroup {
                 ("own_percent", ownPercents[ownPercents.count / 2]),
                 ("own_percent_paired", pairedPercents.sorted()[pairedPercents.count / 2]),
                 ("manager_percent", managerPercents[managerPercents.count / 2]),
+                ("manager_percent_prebuilt", prebuiltPercents.sorted()[prebuiltPercents.count / 2]),
                 ("floor_percent", floorPercents[floorPercents.count / 2]),
                 ("wrapped_ns", wrappedSummary.ns),
                 ("wrapped_overhead_percent", (wrappedSummary.ns - rawSummary.ns) / rawSummary.ns * 100),
