@@ -44,16 +44,21 @@ struct NameCacheTests {
         #expect(cache.addresses(of: "e", at: Self.start + .seconds(22)) == ["1.1.1.6"])
     }
 
-    /// Counts lookups; the first `failures` fail.
+    /// Counts lookups; the first `failures` fail, the next `oddAnswers` answer something that is not an address.
     final class CountingResolver: Sendable {
         let lookups = Mutex(0)
         let failures: Int
-        init(failures: Int = 0) { self.failures = failures }
+        let oddAnswers: Int
+        init(failures: Int = 0, oddAnswers: Int = 0) {
+            self.failures = failures
+            self.oddAnswers = oddAnswers
+        }
 
         var resolver: NameResolver {
             NameResolver { [self] _ in
                 let count = lookups.withLock { $0 += 1; return $0 }
                 if count <= failures { throw TransportError(.noAnswer, detail: "no such name") }
+                if count <= failures + oddAnswers { return ["127.0.0.1", "cdn.example.net"] }
                 return ["127.0.0.1"]
             }
         }
@@ -81,10 +86,11 @@ struct NameCacheTests {
         #expect(stub.requestCount == 3)
     }
 
-    @Test func aFailedLookupIsNotKept() async throws {
+    @Test(arguments: [(1, 0), (0, 1)])
+    func aFailedLookupOrAnAnswerThatIsNotAnAddressIsNotKept(failures: Int, oddAnswers: Int) async throws {
         let stub = try ResponseHandlerStub()
         defer { stub.shutdown() }
-        let counting = CountingResolver(failures: 1)
+        let counting = CountingResolver(failures: failures, oddAnswers: oddAnswers)
         let transport = try #require(CurlTransport.make(nameResolver: counting.resolver))
         let url = try #require(URL(string: "http://news.example.com:\(stub.port)/pub/acc?_ri_=1"))
         await #expect(throws: TransportError.self) {
@@ -93,5 +99,25 @@ struct NameCacheTests {
         _ = try await transport.send(TransportRequest(url: url, allowsLocalAddresses: true), maxBodyBytes: 1024)
         #expect(counting.lookups.withLock { $0 } == 2)
         #expect(stub.requestCount == 1)
+    }
+
+    @Test func aNameOutsideASCIIIsNeverKeptNorTakenForItsASCIIFolding() async throws {
+        // U+212A KELVIN SIGN lower-cases to "k": kept under a Unicode folding, this name would get the addresses of
+        // key.example.com. The lookup compares bytes (ASCII letters in either case), and answers nothing for it.
+        let counting = Mutex(0)
+        let resolver = NameResolver { name in
+            counting.withLock { $0 += 1 }
+            return name == "key.example.com" ? ["93.184.216.34"] : []
+        }
+        let cache = NameCache(lifetime: .seconds(60))
+        let key = try await CheckedAddress.resolve("key.example.com", with: resolver, allowsLocalAddresses: false, cache: cache)
+        #expect(key.map(\.text) == ["93.184.216.34"])
+        for _ in 0..<2 {
+            await #expect(throws: TransportError(.noAnswer, detail: "\u{212A}ey.example.com has no address")) {
+                try await CheckedAddress.resolve("\u{212A}ey.example.com", with: resolver, allowsLocalAddresses: false, cache: cache)
+            }
+        }
+        _ = try await CheckedAddress.resolve("key.EXAMPLE.com", with: resolver, allowsLocalAddresses: false, cache: cache)
+        #expect(counting.withLock { $0 } == 3)
     }
 }

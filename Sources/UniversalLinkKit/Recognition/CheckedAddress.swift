@@ -34,24 +34,27 @@ struct CheckedAddress: Sendable, Hashable {
     ) async throws -> [CheckedAddress] {
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         if let literal = parse(bare) { return [try checked(literal, of: bare, allowsLocalAddresses: allowsLocalAddresses)] }
-        let key = bare.lowercased()
-        let texts: [String]
-        if let cached = cache?.addresses(of: key, at: .now) {
-            texts = cached
-        } else {
-            texts = try await lookUp(bare, with: resolver, deadline: deadline)
-            cache?.store(texts, for: key, at: .now)
-        }
-        var checked: [CheckedAddress] = []
+        // Kept answers are looked up by the name's bytes, ASCII letters in either case, as the lookup compares
+        // names: a name with other characters (which `String` equality would match to other spellings) is never kept.
+        let key = bare.utf8.allSatisfy { $0 < 0x80 } ? asciiLowercased(bare) : nil
+        let cached = key.flatMap { cache?.addresses(of: $0, at: .now) }
+        let texts = if let cached { cached } else { try await lookUp(bare, with: resolver, deadline: deadline) }
+        var addresses: [CheckedAddress] = []
         for text in texts {
             guard let parsed = parse(text) else {
                 throw TransportError(.noAnswer, detail: "\(bare) resolved to \(text), which is not an IP address")
             }
-            let address = try Self.checked(parsed, of: bare, allowsLocalAddresses: allowsLocalAddresses)
-            if !checked.contains(address) { checked.append(address) }
+            let address = try checked(parsed, of: bare, allowsLocalAddresses: allowsLocalAddresses)
+            if !addresses.contains(address) { addresses.append(address) }
         }
-        guard !checked.isEmpty else { throw TransportError(.noAnswer, detail: "\(bare) has no address") }
-        return checked
+        guard !addresses.isEmpty else { throw TransportError(.noAnswer, detail: "\(bare) has no address") }
+        // Kept only once every address has parsed: an answer that is not one fails its request, and is asked again.
+        if cached == nil, let key { cache?.store(texts, for: key, at: .now) }
+        return addresses
+    }
+
+    private static func asciiLowercased(_ text: String) -> String {
+        String(decoding: text.utf8.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 + 0x20 : $0 }, as: UTF8.self)
     }
 
     /// What `resolver` answers for `host`, by `deadline`.

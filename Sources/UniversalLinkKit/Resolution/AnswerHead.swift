@@ -3,8 +3,8 @@ import Foundation
 /// The header fields of an answer as ``CurlTransport`` receives them: `Name: value` lines separated by CRLF.
 ///
 /// Names are lower-cased, values trimmed of whitespace, and of a repeated name the first field is kept. A line
-/// without a colon is skipped. ASCII lines, which every real server sends, are read as bytes; a line with other
-/// bytes is read as text (invalid UTF-8 replaced), the same rules applied to its characters.
+/// without a colon is skipped. ASCII lines, most of any answer, are read as bytes; a line with other bytes (raw UTF-8
+/// in a `Location`, say) is read as text (invalid UTF-8 replaced), the same rules applied to its characters.
 ///
 /// Reading the lines as `String`s cost about 95 000 instructions an answer, most of it in Foundation's
 /// `trimmingCharacters(in:)`: more than the resolver's own work and libcurl's together, on the thread that drives

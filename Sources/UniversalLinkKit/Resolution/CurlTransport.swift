@@ -44,8 +44,8 @@ public final class CurlTransport: DeadlineKeepingTransport {
         public var maxHeaderBytes: Int
         /// How long the addresses a host name resolved to are used before the name is looked up again; zero looks
         /// every request's name up. Default 60 s, libcurl's own (which this transport does not use, since it
-        /// checks the addresses itself). Every request checks the addresses again, kept or not; failed lookups are
-        /// not kept, and at most 256 names are.
+        /// checks the addresses itself). Every request checks the addresses again, kept or not; failed lookups and
+        /// answers that are not addresses are not kept, nor names outside ASCII, and at most 256 names are.
         public var nameCacheLifetime: Duration
 
         /// Creates a configuration.
