@@ -47,6 +47,10 @@ static struct {
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static int load_result = -1;
 static int counts_requests = 0;
+static int expiring_resolves = 0;
+
+// The head of curl_version_info_data, the same in every version.
+typedef struct { int age; const char *version; unsigned int version_num; } version_head;
 
 #define LOAD(field, name) if (!(*(void **)(&api.field) = dlsym(lib, name))) return;
 
@@ -78,6 +82,10 @@ static void load(void) {
     if (!probe) return;
     counts_requests = api.easy_setopt(probe, OPT_PREREQDATA, (void *)0) == 0;
     api.easy_cleanup(probe);
+    // "+HOST:PORT:ADDRESS" resolve entries (7.75.0) time out like looked-up ones; plain entries stay for good.
+    const version_head *(*version_info)(int) = (const version_head *(*)(int))dlsym(lib, "curl_version_info");
+    const version_head *version = version_info ? version_info(0) : NULL;
+    expiring_resolves = version && version->version_num >= 0x074B00;
     load_result = 0;
 }
 
@@ -87,6 +95,8 @@ int ulk_curl_load(void) {
 }
 
 int ulk_curl_counts_requests(void) { return counts_requests; }
+
+int ulk_curl_expiring_resolves(void) { return expiring_resolves; }
 
 static int ascii_prefix(const char *line, size_t length, const char *prefix) {
     size_t n = strlen(prefix);

@@ -68,7 +68,8 @@ struct LinkBenchmarks {
           --filter GROUP  only this group (routing, resolution, aasa, broadcast, manager); repeatable
           --quick         fewer, shorter batches (smoke runs only)
           --profile NAME  run one case untimed for callgrind: route-hit, route-cold, aasa-realistic, aasa-shared,
-                          resolve-direct, transport-direct, manager-instant, manager-none
+                          resolve-direct, transport-direct, manager-instant, manager-none; pins-window is timed
+                          (two halves of ITERATIONS links a minute apart, each host an address set of its own)
         """
 
     static func usage(_ message: String) -> Never {

@@ -1,3 +1,5 @@
+internal import _CLibcurl
+
 /// How ``CurlTransport`` makes libcurl connect to the checked addresses and nowhere else, as libcurl options.
 ///
 /// `CURLOPT_CONNECT_TO` sends every connection of the transfer to a made-up name, and `CURLOPT_RESOLVE` gives
@@ -30,9 +32,16 @@ struct AddressPin: Sendable {
         self.port = port
         name = "ulk-\(String(Self.fingerprint(addresses.map(\.text).sorted()), radix: 16)).pin.invalid"
         connectTo = "::\(name):"
-        resolve = "\(name):\(port):" + addresses.map { $0.isIPv6 ? "[\($0.text)]" : $0.text }.joined(separator: ",")
+        resolve = (Self.expires ? "+" : "") + "\(name):\(port):" + addresses.map { $0.isIPv6 ? "[\($0.text)]" : $0.text }.joined(separator: ",")
         allowed = addresses.map(\.text).joined(separator: ",")
     }
+
+    /// Whether the `CURLOPT_RESOLVE` entry expires (libcurl 7.75+). A plain entry stays in the multi handle's DNS
+    /// cache for good: a host whose address set keeps changing (a CDN rotating addresses) left one entry per set it
+    /// ever had, and with 20 000 of them each request took several times longer (`link-benchmarks --profile
+    /// pins-window`). An expiring entry leaves 60 s after the last transfer that set it (libcurl's DNS cache
+    /// timeout); each transfer sets its own when it starts.
+    private static let expires = ulk_curl_load() == 0 && ulk_curl_expiring_resolves() != 0
 
     /// FNV-1a over the texts, stable across processes (unlike `Hasher`); a collision would only make the
     /// pre-request check refuse the connection.

@@ -51,6 +51,10 @@ int ulk_curl_load(void);
 /// opens a fresh connection, so libcurl never re-sends silently.
 int ulk_curl_counts_requests(void);
 
+/// Whether the loaded libcurl takes "+HOST:PORT:ADDRESS" CURLOPT_RESOLVE entries (7.75+), which leave its DNS
+/// cache like looked-up names (60 s after they were last set) instead of staying until the multi handle goes.
+int ulk_curl_expiring_resolves(void);
+
 /// Creates a transfer for `url` (GET), with `header_count` "Name: value" strings. `connect_to` is a
 /// CURLOPT_CONNECT_TO entry ("host:port:name:port") or NULL; `resolve` a CURLOPT_RESOLVE entry giving that name
 /// its addresses ("name:port:a1,[a2]") or NULL; `pinned` the bare addresses, comma separated (or NULL): the
