@@ -38,8 +38,8 @@ struct AddressPin: Sendable {
 
     /// Whether the `CURLOPT_RESOLVE` entry expires (libcurl 7.75+). A plain entry stays in the multi handle's DNS
     /// cache for good: a host whose address set keeps changing (a CDN rotating addresses) left one entry per set it
-    /// ever had, and with 20 000 of them each request took several times longer (`link-benchmarks --profile
-    /// pins-window`). An expiring entry leaves 60 s after the last transfer that set it (libcurl's DNS cache
+    /// ever had, and libcurl goes through the whole cache at the end of every transfer (`link-benchmarks --profile
+    /// pins-window`: about three times slower with 8 000 entries). An expiring entry leaves 60 s after the last transfer that set it (libcurl's DNS cache
     /// timeout); each transfer sets its own when it starts.
     private static let expires = ulk_curl_load() == 0 && ulk_curl_expiring_resolves() != 0
 
