@@ -8,9 +8,9 @@ internal import _LinkKitLocking
 /// What is kept is the resolver's answer, not a verdict: every request checks the addresses again under its own
 /// ``TransportRequest/allowsLocalAddresses``. Failed lookups, and answers that are not all addresses, are not kept
 /// (``CheckedAddress`` stores an answer once it has parsed); names are kept by their ASCII bytes, lower-cased, and a
-/// name with other characters is not kept at all. At most ``capacity`` names are kept; a
-/// new name beyond it first drops the expired ones, then, if none had expired, every name (a burst of distinct
-/// names costs lookups, never memory).
+/// name with other characters is not kept at all. At most ``capacity`` names are kept; a new name beyond it first
+/// drops the expired ones, then, if none had expired, every name (a burst of distinct names costs lookups, never
+/// memory).
 final class NameCache: Sendable {
     /// How long an answer is used.
     let lifetime: Duration

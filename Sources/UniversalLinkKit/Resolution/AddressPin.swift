@@ -32,15 +32,16 @@ struct AddressPin: Sendable {
         self.port = port
         name = "ulk-\(String(Self.fingerprint(addresses.map(\.text).sorted()), radix: 16)).pin.invalid"
         connectTo = "::\(name):"
-        resolve = (Self.expires ? "+" : "") + "\(name):\(port):" + addresses.map { $0.isIPv6 ? "[\($0.text)]" : $0.text }.joined(separator: ",")
+        resolve = (Self.expires ? "+" : "") + "\(name):\(port):"
+            + addresses.map { $0.isIPv6 ? "[\($0.text)]" : $0.text }.joined(separator: ",")
         allowed = addresses.map(\.text).joined(separator: ",")
     }
 
     /// Whether the `CURLOPT_RESOLVE` entry expires (libcurl 7.75+). A plain entry stays in the multi handle's DNS
     /// cache for good: a host whose address set keeps changing (a CDN rotating addresses) left one entry per set it
     /// ever had, and libcurl goes through the whole cache at the end of every transfer (`link-benchmarks --profile
-    /// pins-window`: about three times slower with 8 000 entries). An expiring entry leaves 60 s after the last transfer that set it (libcurl's DNS cache
-    /// timeout); each transfer sets its own when it starts.
+    /// pins-window`: about three times slower with 8 000 entries). An expiring entry leaves 60 s after the last
+    /// transfer that set it (libcurl's DNS cache timeout); each transfer sets its own when it starts.
     private static let expires = ulk_curl_load() == 0 && ulk_curl_expiring_resolves() != 0
 
     /// FNV-1a over the texts, stable across processes (unlike `Hasher`); a collision would only make the

@@ -57,7 +57,7 @@ int ulk_curl_expiring_resolves(void);
 
 /// Creates a transfer for `url` (GET), with `header_count` "Name: value" strings. `connect_to` is a
 /// CURLOPT_CONNECT_TO entry ("host:port:name:port") or NULL; `resolve` a CURLOPT_RESOLVE entry giving that name
-/// its addresses ("name:port:a1,[a2]") or NULL; `pinned` the bare addresses, comma separated (or NULL): the
+/// its addresses ("[+]name:port:a1,[a2]") or NULL; `pinned` the bare addresses, comma separated (or NULL): the
 /// connection must go to one of them. `fresh_connect` forbids a pooled connection. Proxies are never used (not
 /// even those named by http_proxy, HTTPS_PROXY or ALL_PROXY). `send_within_ns` (when >= 0): the request is not
 /// sent once that long has passed (a transfer still waiting for a connection slot then fails unsent). Returns NULL
