@@ -109,12 +109,7 @@ enum Profile {
     }
 
     private static func resolveInstantly(iterations: Int) async {
-        let transport = ClosureTransport { _, _ in
-            TransportResponse(
-                statusCode: 200, headerFields: ["Content-Type": "application/json"],
-                body: Data(#"{"webLinkUrl":"https://www.example.com/p","mobileDeepLinkUrl":"example-app://p"}"#.utf8))
-        }
-        let manager = LinkManager(transport: transport, notificationCenter: NotificationCenter())
+        let manager = LinkManager(transport: ManagerGroup.instantTransport(), notificationCenter: NotificationCenter())
         for serial in 0...iterations {
             let outcome = try? await manager.resolve(URL(string: "https://news.example.com/pub/acc?_ri_=\(serial)")!)
             // As `manager/resolve_instant` does, nothing is read from the link but whether it resolved: its
@@ -134,10 +129,7 @@ enum Profile {
         for serial in 0...count {
             let url = stub.url("/pub/acc?_ri_=X0Gzc2X%3DYQpglLjHJlTQGzdRjzd\(serial)&_ei_=EOl")
             if name == "transport-direct" {
-                let request = TransportRequest(url: url, headerFields: [
-                    "Accept": "application/json", "User-Agent": "ResponsysPubWebResolver (CPU iPhone OS like Mac OS X)",
-                ], allowsLocalAddresses: true)
-                let response = try await transport.send(request, maxBodyBytes: 64 * 1024)
+                let response = try await transport.send(ResolutionGroup.bareRequest(url), maxBodyBytes: 64 * 1024)
                 precondition(response.statusCode == 200)
             } else {
                 let resolved = try await resolver.resolve(url)

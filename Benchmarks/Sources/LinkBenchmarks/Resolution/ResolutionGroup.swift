@@ -48,6 +48,14 @@ enum ResolutionGroup {
         return LinkResolver(configuration: configuration)
     }
 
+    /// The bare transport's request for `url`: the headers the resolver sends, the stub's loopback address allowed.
+    /// Built in the timed loops as a caller of the transport would build it.
+    static func bareRequest(_ url: URL) -> TransportRequest {
+        TransportRequest(url: url, headerFields: [
+            "Accept": "application/json", "User-Agent": "ResponsysPubWebResolver (CPU iPhone OS like Mac OS X)",
+        ], allowsLocalAddresses: true)
+    }
+
     static func run(rounds: Int) async throws -> [Measurement] {
         var results: [Measurement] = []
         func report(_ measurement: Measurement) { results.append(measurement) }
@@ -78,10 +86,7 @@ enum ResolutionGroup {
         var prebuiltPercents: [Double] = []
         // `manager/resolve_instant`'s subject, timed here too so its share of `transport_only` is a ratio of batches
         // that ran side by side (a new manager per batch: its duplicate window would otherwise hold every link).
-        let instant = ClosureTransport { _, _ in
-            TransportResponse(
-                statusCode: 200, headerFields: ["Content-Type": "application/json"], body: ManagerGroup.body)
-        }
+        let instant = ManagerGroup.instantTransport()
         let clock = ContinuousClock()
         for batch in -1..<rounds * 2 {
             let oursTime = try await clock.measure {
@@ -98,9 +103,7 @@ enum ResolutionGroup {
             }
             let transportTime = try await clock.measure {
                 for _ in 0..<perBatch {
-                    let request = TransportRequest(url: nextLink().direct, headerFields: [
-                        "Accept": "application/json", "User-Agent": "ResponsysPubWebResolver (CPU iPhone OS like Mac OS X)",
-                    ], allowsLocalAddresses: true)
+                    let request = bareRequest(nextLink().direct)
                     let response = try await transport.send(request, maxBodyBytes: 64 * 1024)
                     precondition(response.statusCode == 200)
                 }
@@ -130,11 +133,7 @@ enum ResolutionGroup {
                 for url in managerURLs { _ = try? await prebuiltManager.resolve(url) }
             }
             await prebuiltManager.shutdown()
-            let requests = (0..<perBatch).map { _ in
-                TransportRequest(url: nextLink().direct, headerFields: [
-                    "Accept": "application/json", "User-Agent": "ResponsysPubWebResolver (CPU iPhone OS like Mac OS X)",
-                ], allowsLocalAddresses: true)
-            }
+            let requests = (0..<perBatch).map { _ in bareRequest(nextLink().direct) }
             let transportPrebuiltTime = try await clock.measure {
                 for request in requests {
                     let response = try await transport.send(request, maxBodyBytes: 64 * 1024)
@@ -153,9 +152,7 @@ enum ResolutionGroup {
                         precondition(resolved.error == nil)
                     } else {
                         let start = clock.now
-                        let request = TransportRequest(url: url, headerFields: [
-                            "Accept": "application/json", "User-Agent": "ResponsysPubWebResolver (CPU iPhone OS like Mac OS X)",
-                        ], allowsLocalAddresses: true)
+                        let request = bareRequest(url)
                         let response = try await transport.send(request, maxBodyBytes: 64 * 1024)
                         transportSum += clock.now - start
                         precondition(response.statusCode == 200)
