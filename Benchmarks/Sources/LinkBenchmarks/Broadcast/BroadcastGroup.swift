@@ -6,10 +6,12 @@ import UniversalLinkKit
 /// until every observer has seen it (delivery happens on the broadcaster's own queue, so the time includes that hop;
 /// the poster itself only queues the link).
 ///
-/// Each observer reads the deep link out of the userInfo and counts the delivery: the cost measured is the
-/// broadcaster's and `NotificationCenter`'s, not the host's. (Decoding a whole `ResolvedLink(notification:)` in
-/// every observer parses three URLs: about 9 us per observer more on this machine.) A private
-/// `NotificationCenter` keeps other observers of the process out of the numbers.
+/// Each observer reads the deep link out of the userInfo and counts the delivery, as a host's observer would do at
+/// the least; that one lookup is the host's work, about 1 us on this machine. (Decoding a whole
+/// `ResolvedLink(notification:)` in every observer parses three URLs: about 9 us per observer more.) The
+/// `-counting-observer` subjects of `post_1` leave it out: their observer only checks that a userInfo came, so they
+/// are the broadcaster's and `NotificationCenter`'s cost alone. A private `NotificationCenter` keeps other observers
+/// of the process out of the numbers.
 ///
 /// Next to each row, `NotificationCenter-direct`: the same userInfo posted by `NotificationCenter.post` on the
 /// measuring thread to the same observers, the floor of any broadcaster built on `NotificationCenter` (its ratio
@@ -29,6 +31,16 @@ enum BroadcastGroup {
         let value = Atomic<Int>(0)
     }
 
+    /// What each observer does with a notification before it counts it.
+    enum ObserverWork {
+        /// Reads the deep link out of the userInfo, as a host does: one `[AnyHashable: Any]` lookup by a `String`
+        /// key, about 1 us of the host's own on this machine.
+        case readsDeepLink
+        /// Only checks that the notification carries a userInfo: what `NotificationCenter` and the broadcaster cost
+        /// with the host's work left out.
+        case counts
+    }
+
     static func run(report: (Measurement) -> Void) {
         let link = ResolvedLink(
             requestedURL: URL(string: "https://news.example.com/pub/acc?_ri_=X0Gzc2X%3DYQpglLjHJlTQGzdRjzd&_ei_=EOl")!,
@@ -36,54 +48,69 @@ enum BroadcastGroup {
             webLinkURL: URL(string: "https://www.example.com/products/1234")!,
             isPubWeb: true)
         for count in observerCounts {
-            let center = NotificationCenter()
-            let counter = Counter()
-            var tokens: [any NSObjectProtocol] = []
-            for _ in 0..<count {
-                tokens.append(center.addObserver(forName: .PIORsysWebURLResolved, object: nil, queue: nil) { notification in
-                    if notification.userInfo?[PIOResolvedDeeplinkURL] is String { counter.value.add(1, ordering: .relaxed) }
-                })
-            }
-            let broadcaster = LinkBroadcaster(center: center)
-            var expected = 0
-            let postAndWait = {
-                expected += count
-                broadcaster.post(link)
-                while counter.value.load(ordering: .acquiring) < expected {}
-            }
-            postAndWait()
-            let (ns, spread) = Timer.measure(postAndWait)
-            report(Measurement(
-                group: "broadcast", caseName: "post_\(count)", size: count, subject: "UniversalLinkKit", nsPerOp: ns,
-                spread: spread))
-            // The floor: the same userInfo posted straight to the same observers on this thread, with no queue hop.
-            let userInfo = link.userInfo
-            let direct = {
-                expected += count
-                center.post(name: .PIORsysWebURLResolved, object: nil, userInfo: userInfo)
-                while counter.value.load(ordering: .acquiring) < expected {}
-            }
-            direct()
-            let (directNs, directSpread) = Timer.measure(direct)
-            report(Measurement(
-                group: "broadcast", caseName: "post_\(count)", size: count, subject: "NotificationCenter-direct",
-                nsPerOp: directNs, spread: directSpread))
-            if count == 1 {
-                let poster = handOffCost({ broadcaster.post(link) }, done: counter)
-                report(Measurement(
-                    group: "broadcast", caseName: "post_1", size: 1, subject: "poster", nsPerOp: poster.ns,
-                    spread: poster.spread))
-                let sparse = handOffCost({ broadcaster.post(link) }, done: counter, pause: .microseconds(200))
-                report(Measurement(
-                    group: "broadcast", caseName: "post_1", size: 1, subject: "poster-sparse", nsPerOp: sparse.ns,
-                    spread: sparse.spread))
-                let wake = threadWakeCost()
-                report(Measurement(
-                    group: "broadcast", caseName: "post_1", size: 1, subject: "thread-wake", nsPerOp: wake.ns,
-                    spread: wake.spread))
-            }
-            for token in tokens { center.removeObserver(token) }
+            post(link, observers: count, work: .readsDeepLink, subjectSuffix: "", report: report)
         }
+        post(link, observers: 1, work: .counts, subjectSuffix: "-counting-observer", report: report)
+    }
+
+    /// Reports `post_<observers>` for the broadcaster and for `NotificationCenter` alone, each observer doing `work`;
+    /// for one observer reading the deep link, the poster's own rows too.
+    private static func post(
+        _ link: ResolvedLink, observers count: Int, work: ObserverWork, subjectSuffix: String,
+        report: (Measurement) -> Void
+    ) {
+        let center = NotificationCenter()
+        let counter = Counter()
+        var tokens: [any NSObjectProtocol] = []
+        for _ in 0..<count {
+            tokens.append(center.addObserver(forName: .PIORsysWebURLResolved, object: nil, queue: nil) { notification in
+                let seen = switch work {
+                case .readsDeepLink: notification.userInfo?[PIOResolvedDeeplinkURL] is String
+                case .counts: notification.userInfo != nil
+                }
+                if seen { counter.value.add(1, ordering: .relaxed) }
+            })
+        }
+        defer { for token in tokens { center.removeObserver(token) } }
+        let broadcaster = LinkBroadcaster(center: center)
+        var expected = 0
+        let postAndWait = {
+            expected += count
+            broadcaster.post(link)
+            while counter.value.load(ordering: .acquiring) < expected {}
+        }
+        postAndWait()
+        let (ns, spread) = Timer.measure(postAndWait)
+        report(Measurement(
+            group: "broadcast", caseName: "post_\(count)", size: count, subject: "UniversalLinkKit" + subjectSuffix,
+            nsPerOp: ns, spread: spread))
+        // The floor: the same userInfo posted straight to the same observers on this thread, with no queue hop.
+        // Converted to `NotificationCenter`'s key type once, as the broadcaster's is: posting the `[String: Any]`
+        // form would convert it again on every post (until the seventeenth session it did, 0.3-1.2 us of this row).
+        let userInfo: [AnyHashable: Any] = link.userInfo
+        let direct = {
+            expected += count
+            center.post(name: .PIORsysWebURLResolved, object: nil, userInfo: userInfo)
+            while counter.value.load(ordering: .acquiring) < expected {}
+        }
+        direct()
+        let (directNs, directSpread) = Timer.measure(direct)
+        report(Measurement(
+            group: "broadcast", caseName: "post_\(count)", size: count,
+            subject: "NotificationCenter-direct" + subjectSuffix, nsPerOp: directNs, spread: directSpread))
+        guard count == 1, work == .readsDeepLink else { return }
+        let poster = handOffCost({ broadcaster.post(link) }, done: counter)
+        report(Measurement(
+            group: "broadcast", caseName: "post_1", size: 1, subject: "poster", nsPerOp: poster.ns,
+            spread: poster.spread))
+        let sparse = handOffCost({ broadcaster.post(link) }, done: counter, pause: .microseconds(200))
+        report(Measurement(
+            group: "broadcast", caseName: "post_1", size: 1, subject: "poster-sparse", nsPerOp: sparse.ns,
+            spread: sparse.spread))
+        let wake = threadWakeCost()
+        report(Measurement(
+            group: "broadcast", caseName: "post_1", size: 1, subject: "thread-wake", nsPerOp: wake.ns,
+            spread: wake.spread))
     }
 
     /// Nanoseconds `handOff` keeps its caller (median of the batches) and the spread. Each call is timed alone; what
