@@ -189,32 +189,3 @@ struct LinkBroadcasterTests {
         #expect(Set(links.map(\.requestedURL)).count == 500)
     }
 }
-
-/// The userInfo a notification carries, for every combination of present values: exactly the present keys, with
-/// their values, and read back to the same link (it is built from prepared templates by position).
-struct NotificationUserInfoTests {
-    @Test(arguments: 0..<16)
-    func everyCombinationCarriesExactlyItsKeysAndReadsBack(_ presence: Int) throws {
-        let link = ResolvedLink(
-            requestedURL: URL(string: "https://news.example.com/pub/acc?_ri_=\(presence)")!,
-            deepLinkURL: presence & 1 != 0 ? URL(string: "example-app://p/\(presence)") : nil,
-            webLinkURL: presence & 2 != 0 ? URL(string: "https://www.example.com/p/\(presence)") : nil,
-            isPubWeb: presence & 8 != 0,
-            error: presence & 4 != 0 ? LinkError(code: .timeout, message: "late \(presence)") : nil)
-        let info = link.notificationUserInfo
-        var expected: Set<String> = [PIORequestedWebURL, PIORequestedWebURLIsPubWebType]
-        if presence & 1 != 0 { expected.insert(PIOResolvedDeeplinkURL) }
-        if presence & 2 != 0 { expected.insert(PIOResolvedWeblinkURL) }
-        if presence & 4 != 0 { expected.insert(PIOErrorResolveWebURL) }
-        #expect(Set(info.keys.compactMap { $0.base as? String }) == expected)
-        #expect(info[PIORequestedWebURL] as? String == link.requestedURL.absoluteString)
-        #expect(info[PIORequestedWebURLIsPubWebType] as? Bool == link.isPubWeb)
-        #expect(info[PIOResolvedDeeplinkURL] as? String == link.deepLinkURL?.absoluteString)
-        #expect(info[PIOResolvedWeblinkURL] as? String == link.webLinkURL?.absoluteString)
-        #expect((info[PIOErrorResolveWebURL] as? LinkError)?.message == link.error?.message)
-        let notification = Notification(name: .PIORsysWebURLResolved, object: nil, userInfo: info)
-        #expect(ResolvedLink(notification: notification) == link)
-        // The template itself is never changed by a link's values.
-        #expect(link.notificationUserInfo[PIORequestedWebURL] as? String == link.requestedURL.absoluteString)
-    }
-}

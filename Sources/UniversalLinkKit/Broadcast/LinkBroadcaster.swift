@@ -198,6 +198,7 @@ public final class LinkBroadcaster: Sendable {
     /// lingers once, when that is worth it, before the thread sleeps.
     private func drain() {
         var lingered = false
+        var userInfo = NotificationUserInfo()
         while true {
             let seen = signals.load(ordering: .acquiring)
             let step = state.withTrackedLock { state -> DrainStep in
@@ -224,7 +225,7 @@ public final class LinkBroadcaster: Sendable {
                 if !signalled(after: seen, within: window) { state.withTrackedLock { $0.linger.lingered(caught: false) } }
             case let .deliver(link, subscribers):
                 lingered = false
-                deliver(link, to: subscribers)
+                deliver(link, to: subscribers, userInfo: &userInfo)
             }
         }
     }
@@ -238,9 +239,13 @@ public final class LinkBroadcaster: Sendable {
         return true
     }
 
-    /// Posts one link's notification, hands it to the subscribers, and releases the flushes it completes.
-    private func deliver(_ link: ResolvedLink, to subscribers: [AsyncStream<ResolvedLink>.Continuation]) {
-        center.post(name: .PIORsysWebURLResolved, object: sender, userInfo: link.notificationUserInfo)
+    /// Posts one link's notification, its userInfo written into `userInfo`'s dictionary, hands the link to the
+    /// subscribers, and releases the flushes it completes.
+    private func deliver(
+        _ link: ResolvedLink, to subscribers: [AsyncStream<ResolvedLink>.Continuation],
+        userInfo: inout NotificationUserInfo
+    ) {
+        center.post(name: .PIORsysWebURLResolved, object: sender, userInfo: userInfo.fill(for: link))
         for subscriber in subscribers { subscriber.yield(link) }
         events?(LinkEvent(.delivered, url: link.requestedURL))
         let flushed = state.withTrackedLock { state in
