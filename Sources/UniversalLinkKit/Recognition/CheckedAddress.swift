@@ -34,9 +34,7 @@ struct CheckedAddress: Sendable, Hashable {
     ) async throws -> [CheckedAddress] {
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         if let literal = parse(bare) { return [try checked(literal, of: bare, allowsLocalAddresses: allowsLocalAddresses)] }
-        // Kept answers are looked up by the name's bytes, ASCII letters in either case, as the lookup compares
-        // names: a name with other characters (which `String` equality would match to other spellings) is never kept.
-        let key = bare.utf8.allSatisfy { $0 < 0x80 } ? asciiLowercased(bare) : nil
+        let key = cacheKey(bare)
         let cached = key.flatMap { cache?.addresses(of: $0, at: .now) }
         let texts = if let cached { cached } else { try await lookUp(bare, with: resolver, deadline: deadline) }
         var addresses: [CheckedAddress] = []
@@ -53,8 +51,13 @@ struct CheckedAddress: Sendable, Hashable {
         return addresses
     }
 
-    private static func asciiLowercased(_ text: String) -> String {
-        String(decoding: text.utf8.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 + 0x20 : $0 }, as: UTF8.self)
+    /// The key `host`'s answer is kept under: its bytes, ASCII letters in either case, as the lookup compares names;
+    /// `nil` for a name with other bytes (which `String` equality would match to other spellings): it is never kept.
+    /// A name already in lower case, as link hosts are, is its own key, with nothing built.
+    private static func cacheKey(_ host: String) -> String? {
+        guard host.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        guard host.utf8.contains(where: { LinkTextScanner.lower($0) != $0 }) else { return host }
+        return String(decoding: host.utf8.map(LinkTextScanner.lower), as: UTF8.self)
     }
 
     /// What `resolver` answers for `host`, by `deadline`.
