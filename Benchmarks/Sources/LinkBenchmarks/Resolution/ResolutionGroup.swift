@@ -16,11 +16,12 @@ import UniversalLinkKitTesting
 ///   Batches of all six alternate, so drift on the shared machine hits them alike. `manager_percent_prebuilt` is
 ///   `manager_percent` with both subjects' inputs made before their batches are timed (the manager's URLs, the bare
 ///   transport's requests), in two more batches of each round: in the batches above each subject also builds its
-///   input in the timed loop (one URL a link for the manager, two for the transport), which is the caller's work. `own_percent_paired` is the
-///   resolver's own cost measured request by request instead: in a seventh batch, each link is resolved and sent
-///   through the transport alone one after the other (the order swapped every link), each timed on its own, and
-///   the batch's percentage is the difference of the two sums; the median over batches. It keeps the position of a
-///   batch in the round out of the figure, which batch-against-batch ratios of 300 us requests are not free of.
+///   input in the timed loop (one URL a link for the manager, two for the transport), which is the caller's work.
+///   `own_percent_paired` is the resolver's own cost measured request by request instead: in a seventh batch, each
+///   link is resolved and sent through the transport alone one after the other (the order swapped every link), each
+///   timed on its own, and the batch's percentage is the difference of the two sums; the median over batches. It
+///   keeps the position of a batch in the round out of the figure, which batch-against-batch ratios of 300 us
+///   requests are not free of.
 /// - `named`: the resolver on its default transport, the link's host a name the system resolves (`localhost`)
 ///   instead of an IP literal; `lookup_every_link_ns` is the same with the transport's name cache off.
 /// - `burst_1000`: 1 000 distinct tracking links, 16 in flight at a time (the transport's connection limit, and
