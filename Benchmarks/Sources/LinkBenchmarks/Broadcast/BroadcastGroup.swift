@@ -15,7 +15,9 @@ import UniversalLinkKit
 ///
 /// Next to each row, `NotificationCenter-direct`: the same userInfo posted by `NotificationCenter.post` on the
 /// measuring thread to the same observers, the floor of any broadcaster built on `NotificationCenter` (its ratio
-/// below 1 is how much of the row is `NotificationCenter`'s own).
+/// below 1 is how much of the row is `NotificationCenter`'s own). For one observer, `hop-floor` too: the same userInfo
+/// posted by a thread that does nothing but wait, spinning, for the next post, the floor of any broadcaster that
+/// delivers on a thread of its own (as `LinkBroadcaster` does, so that observers never hold up a resolution).
 ///
 /// For one observer, `poster` too: the time `post(_:)` keeps its caller (what a resolution pays per link: the link
 /// queued and the delivery queue woken). Each post is timed alone; its delivery, then 20 us more (a manager's own
@@ -98,7 +100,12 @@ enum BroadcastGroup {
         report(Measurement(
             group: "broadcast", caseName: "post_\(count)", size: count,
             subject: "NotificationCenter-direct" + subjectSuffix, nsPerOp: directNs, spread: directSpread))
-        guard count == 1, work == .readsDeepLink else { return }
+        guard count == 1 else { return }
+        let hop = hopFloorCost(center: center, userInfo: userInfo, delivered: counter)
+        report(Measurement(
+            group: "broadcast", caseName: "post_1", size: 1, subject: "hop-floor" + subjectSuffix, nsPerOp: hop.ns,
+            spread: hop.spread))
+        guard work == .readsDeepLink else { return }
         let poster = handOffCost({ broadcaster.post(link) }, done: counter)
         report(Measurement(
             group: "broadcast", caseName: "post_1", size: 1, subject: "poster", nsPerOp: poster.ns,
@@ -137,6 +144,50 @@ enum BroadcastGroup {
             if batch >= 0 { samples.append(Timer.nanoseconds(inCall) / Double(calls)) }
         }
         return Timer.summarize(samples)
+    }
+
+    /// A prepared userInfo handed to another thread, which only reads it.
+    private final class SharedUserInfo: @unchecked Sendable {
+        let value: [AnyHashable: Any]
+        init(_ value: [AnyHashable: Any]) { self.value = value }
+    }
+
+    /// The floor of any broadcaster that delivers on a thread of its own, timed as the `post_1` rows are: `userInfo`
+    /// posted by a thread that does nothing else and spins on a counter for the next post, so each post is one
+    /// change of a counter seen by that thread and one seen back (no queue, no lock, no wake-up). With the observer
+    /// that reads the deep link, it is the least any such broadcaster's row can read, which the `UniversalLinkKit` row
+    /// is best compared with; `NotificationCenter-direct` leaves out the hop between the two threads.
+    private static func hopFloorCost(
+        center: NotificationCenter, userInfo: [AnyHashable: Any], delivered: Counter
+    ) -> (ns: Double, spread: Double) {
+        let shared = SharedUserInfo(userInfo)
+        let requested = Counter()
+        let stopped = Counter()
+        let finished = Counter()
+        let thread = Thread {
+            var seen = 0
+            while true {
+                let next = requested.value.load(ordering: .acquiring)
+                if next != seen {
+                    seen = next
+                    center.post(name: .PIORsysWebURLResolved, object: nil, userInfo: shared.value)
+                } else if stopped.value.load(ordering: .acquiring) > 0 {
+                    finished.value.store(1, ordering: .releasing)
+                    return
+                }
+            }
+        }
+        thread.start()
+        defer {
+            stopped.value.store(1, ordering: .releasing)
+            while finished.value.load(ordering: .acquiring) == 0 {}
+        }
+        var expected = delivered.value.load(ordering: .acquiring)
+        return Timer.measure {
+            expected += 1
+            requested.value.add(1, ordering: .releasing)
+            while delivered.value.load(ordering: .acquiring) < expected {}
+        }
     }
 
     /// The least a hand-off to another thread costs its caller: signalling a semaphore that a sleeping thread waits
