@@ -44,12 +44,24 @@ public final class LinkBroadcaster: Sendable {
         /// Number of links posted, and of links delivered: `flush` waits for the second to reach the first.
         var posted = 0
         var delivered = 0
-        var flushWaiters: [(upTo: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var flushWaiters: [FlushWaiter] = []
         /// Whether the delivery thread polls for the next link before it sleeps.
         var linger: DeliveryLinger
         /// The drains handed to `deliveryQueue`, each of which wakes a thread: for tests.
         var drainsScheduled = 0
+
+        /// Counts one more link delivered; returns the flushes that completes.
+        mutating func recordDelivery() -> [FlushWaiter] {
+            delivered += 1
+            guard !flushWaiters.isEmpty else { return [] }
+            let ready = flushWaiters.filter { $0.upTo <= delivered }
+            flushWaiters.removeAll { $0.upTo <= delivered }
+            return ready
+        }
     }
+
+    /// A ``flush()`` waiting for the links posted before it (`upTo`) to be delivered.
+    private typealias FlushWaiter = (upTo: Int, continuation: CheckedContinuation<Void, Never>)
 
     /// What a drain does next.
     private enum DrainStep {
@@ -196,17 +208,24 @@ public final class LinkBroadcaster: Sendable {
 
     /// Delivers queued notifications one by one, outside the lock, until none is left or delivery is paused; then
     /// lingers once, when that is worth it, before the thread sleeps.
+    ///
+    /// The thread takes the lock once per link: the look for the next link also counts the one just delivered, and
+    /// the flushes that completes are released before anything else happens.
     private func drain() {
         var lingered = false
+        var delivered = false
         var userInfo = NotificationUserInfo()
         while true {
             let seen = signals.load(ordering: .acquiring)
-            let step = state.withTrackedLock { state -> DrainStep in
+            let (step, flushed) = state.withTrackedLock { state -> (DrainStep, [FlushWaiter]) in
+                let flushed = delivered ? state.recordDelivery() : []
                 guard !state.paused, state.head < state.queue.count else {
-                    if !lingered, !state.paused, state.linger.lingers { return .linger(window: state.linger.window) }
+                    if !lingered, !state.paused, state.linger.lingers {
+                        return (.linger(window: state.linger.window), flushed)
+                    }
                     state.draining = false
                     state.linger.sleeps(at: ContinuousClock.now)
-                    return .sleep
+                    return (.sleep, flushed)
                 }
                 let next = state.queue[state.head].link
                 state.head += 1
@@ -214,8 +233,11 @@ public final class LinkBroadcaster: Sendable {
                     state.queue.removeAll(keepingCapacity: true)
                     state.head = 0
                 }
-                return .deliver(next, subscribers: Array(state.subscribers.values))
+                let subscribers = state.subscribers.isEmpty ? [] : Array(state.subscribers.values)
+                return (.deliver(next, subscribers: subscribers), flushed)
             }
+            delivered = false
+            for waiter in flushed { waiter.continuation.resume() }
             switch step {
             case .sleep:
                 return
@@ -226,6 +248,7 @@ public final class LinkBroadcaster: Sendable {
             case let .deliver(link, subscribers):
                 lingered = false
                 deliver(link, to: subscribers, userInfo: &userInfo)
+                delivered = true
             }
         }
     }
@@ -239,8 +262,8 @@ public final class LinkBroadcaster: Sendable {
         return true
     }
 
-    /// Posts one link's notification, its userInfo written into `userInfo`'s dictionary, hands the link to the
-    /// subscribers, and releases the flushes it completes.
+    /// Posts one link's notification, its userInfo written into `userInfo`'s dictionary, and hands the link to the
+    /// subscribers.
     private func deliver(
         _ link: ResolvedLink, to subscribers: [AsyncStream<ResolvedLink>.Continuation],
         userInfo: inout NotificationUserInfo
@@ -248,13 +271,5 @@ public final class LinkBroadcaster: Sendable {
         center.post(name: .PIORsysWebURLResolved, object: sender, userInfo: userInfo.fill(for: link))
         for subscriber in subscribers { subscriber.yield(link) }
         events?(LinkEvent(.delivered, url: link.requestedURL))
-        let flushed = state.withTrackedLock { state in
-            state.delivered += 1
-            let delivered = state.delivered
-            let ready = state.flushWaiters.filter { $0.upTo <= delivered }
-            state.flushWaiters.removeAll { $0.upTo <= delivered }
-            return ready
-        }
-        for waiter in flushed { waiter.continuation.resume() }
     }
 }

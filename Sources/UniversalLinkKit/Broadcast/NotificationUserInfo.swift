@@ -15,24 +15,28 @@ import Foundation
 /// A userInfo an observer kept never changes (a `Dictionary` is a value). The broadcaster's delivery thread keeps one
 /// for the length of a drain.
 struct NotificationUserInfo {
-    /// The index in ``UserInfoShape/all`` of the keys `userInfo` holds; `nil` before the first link.
-    private var shapeIndex: Int?
+    /// Where the keys of the dictionary's current shape sit; `nil` before the first link.
+    private var slots: UserInfoShape.Slots?
     private var userInfo: [AnyHashable: Any] = [:]
 
     /// `link`'s userInfo: URLs as `String` (absent when `nil`), the flag as `Bool`, the error as ``LinkError``
     /// (absent when `nil`).
     mutating func fill(for link: ResolvedLink) -> [AnyHashable: Any] {
-        let index = UserInfoShape.index(of: link)
-        let shape = UserInfoShape.all[index]
-        if shapeIndex != index {
+        let deepLink = link.deepLink
+        let webLink = link.webLink
+        let error = link.error
+        let presence = UserInfoShape.presence(deepLink: deepLink != nil, webLink: webLink != nil, error: error != nil)
+        if slots?.presence != presence {
+            let shape = UserInfoShape.all[presence]
             userInfo = shape.template
-            shapeIndex = index
+            slots = shape.slots
         }
-        userInfo.values[shape.requested] = link.requestedURL.absoluteString
-        userInfo.values[shape.isPubWeb] = link.isPubWeb
-        if let deepLink = link.deepLink, let slot = shape.deepLink { userInfo.values[slot] = deepLink.string }
-        if let webLink = link.webLink, let slot = shape.webLink { userInfo.values[slot] = webLink.string }
-        if let error = link.error, let slot = shape.error { userInfo.values[slot] = error }
+        guard let slots else { preconditionFailure("the shape was set above") }
+        userInfo.values[slots.requested] = link.requestedURL.absoluteString
+        userInfo.values[slots.isPubWeb] = link.isPubWeb
+        if let deepLink, let slot = slots.deepLink { userInfo.values[slot] = deepLink.string }
+        if let webLink, let slot = slots.webLink { userInfo.values[slot] = webLink.string }
+        if let error, let slot = slots.error { userInfo.values[slot] = error }
         return userInfo
     }
 }
@@ -40,20 +44,27 @@ struct NotificationUserInfo {
 /// The keys of one combination of present values, and where each sits: a copy of the template keeps its storage's
 /// layout, so the positions are valid in the copy and its values are set without hashing a key.
 private struct UserInfoShape {
-    let template: [AnyHashable: Any]
-    let requested: [AnyHashable: Any].Index
-    let isPubWeb: [AnyHashable: Any].Index
-    let deepLink: [AnyHashable: Any].Index?
-    let webLink: [AnyHashable: Any].Index?
-    let error: [AnyHashable: Any].Index?
+    /// Where each key sits in ``template`` and its copies.
+    struct Slots {
+        /// The shape's index in ``UserInfoShape/all``.
+        let presence: Int
+        let requested: [AnyHashable: Any].Index
+        let isPubWeb: [AnyHashable: Any].Index
+        let deepLink: [AnyHashable: Any].Index?
+        let webLink: [AnyHashable: Any].Index?
+        let error: [AnyHashable: Any].Index?
+    }
 
-    /// Indexed by presence bits: 1 a deep link, 2 a web link, 4 an error. Immutable once built; `Any` is what
-    /// `NotificationCenter` takes, so the type cannot be `Sendable`.
+    let template: [AnyHashable: Any]
+    let slots: Slots
+
+    /// Indexed by ``presence(deepLink:webLink:error:)``. Immutable once built; `Any` is what `NotificationCenter`
+    /// takes, so the type cannot be `Sendable`.
     nonisolated(unsafe) static let all: [UserInfoShape] = (0..<8).map { UserInfoShape(presence: $0) }
 
-    /// The index in ``all`` of the keys `link` has values for.
-    static func index(of link: ResolvedLink) -> Int {
-        (link.deepLink == nil ? 0 : 1) | (link.webLink == nil ? 0 : 2) | (link.error == nil ? 0 : 4)
+    /// The index in ``all`` of the shape with these values present: bits 1 a deep link, 2 a web link, 4 an error.
+    static func presence(deepLink: Bool, webLink: Bool, error: Bool) -> Int {
+        (deepLink ? 1 : 0) | (webLink ? 2 : 0) | (error ? 4 : 0)
     }
 
     private init(presence: Int) {
@@ -64,10 +75,10 @@ private struct UserInfoShape {
         if presence & 2 != 0 { template[PIOResolvedWeblinkURL] = "" }
         if presence & 4 != 0 { template[PIOErrorResolveWebURL] = "" }
         self.template = template
-        requested = template.index(forKey: PIORequestedWebURL)!
-        isPubWeb = template.index(forKey: PIORequestedWebURLIsPubWebType)!
-        deepLink = template.index(forKey: PIOResolvedDeeplinkURL)
-        webLink = template.index(forKey: PIOResolvedWeblinkURL)
-        error = template.index(forKey: PIOErrorResolveWebURL)
+        slots = Slots(
+            presence: presence, requested: template.index(forKey: PIORequestedWebURL)!,
+            isPubWeb: template.index(forKey: PIORequestedWebURLIsPubWebType)!,
+            deepLink: template.index(forKey: PIOResolvedDeeplinkURL), webLink: template.index(forKey: PIOResolvedWeblinkURL),
+            error: template.index(forKey: PIOErrorResolveWebURL))
     }
 }

@@ -10,6 +10,7 @@ enum Profile {
     static let names = [
         "route-hit", "route-hit-full", "route-cold", "aasa-realistic", "aasa-shared",
         "resolve-direct", "transport-direct", "resolve-none", "manager-instant", "manager-none", "manager-floor", "pins-window",
+        "broadcast-post",
     ]
 
     static func run(_ name: String, iterations: Int) {
@@ -103,6 +104,28 @@ enum Profile {
                 finished.signal()
             }
             finished.wait()
+        case "broadcast-post":
+            // `broadcast/post_1`'s counting-observer subject: one link posted ITERATIONS times to an observer that
+            // only checks that a userInfo came. Posted ten at a time, then awaited on a semaphore rather than by
+            // spinning, so that the counts are the two threads' work alone, and the delivery thread goes from link
+            // to link as it does when its linger catches each (under valgrind a linger would always miss).
+            let center = NotificationCenter()
+            let delivered = DispatchSemaphore(value: 0)
+            let token = center.addObserver(forName: .PIORsysWebURLResolved, object: nil, queue: nil) { notification in
+                precondition(notification.userInfo != nil)
+                delivered.signal()
+            }
+            let broadcaster = LinkBroadcaster(center: center)
+            let link = ResolvedLink(
+                requestedURL: URL(string: "https://news.example.com/pub/acc?_ri_=X0Gzc2X%3DYQpglLjHJlTQGzdRjzd&_ei_=EOl")!,
+                deepLinkURL: URL(string: "example-app://products/1234")!,
+                webLinkURL: URL(string: "https://www.example.com/products/1234")!,
+                isPubWeb: true)
+            for _ in 0..<iterations / 10 {
+                for _ in 0..<10 { broadcaster.post(link) }
+                for _ in 0..<10 { delivered.wait() }
+            }
+            center.removeObserver(token)
         default:
             preconditionFailure("unknown profile \(name)")
         }
