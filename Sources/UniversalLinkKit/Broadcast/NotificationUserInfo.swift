@@ -67,12 +67,18 @@ private struct UserInfoShape {
         (deepLink ? 1 : 0) | (webLink ? 2 : 0) | (error ? 4 : 0)
     }
 
+    /// The keys go in in the order observers look them up: the deep link, the web link, then the rest. A key
+    /// inserted into an empty dictionary sits where its hash points, and nothing later moves it, so an observer's
+    /// lookup of the deep link compares one key. A key that found its place taken sits further on, and a lookup of
+    /// it first compares the keys in its way, each through a dynamic cast: with the deep link inserted third, that
+    /// happened in about a third of processes (a dictionary's hash seed is its storage's address) and cost each
+    /// lookup 0.5-1 µs more on the development machine.
     private init(presence: Int) {
         var template = [AnyHashable: Any](minimumCapacity: 5)
-        template[PIORequestedWebURL] = ""
-        template[PIORequestedWebURLIsPubWebType] = false
         if presence & 1 != 0 { template[PIOResolvedDeeplinkURL] = "" }
         if presence & 2 != 0 { template[PIOResolvedWeblinkURL] = "" }
+        template[PIORequestedWebURL] = ""
+        template[PIORequestedWebURLIsPubWebType] = false
         if presence & 4 != 0 { template[PIOErrorResolveWebURL] = "" }
         self.template = template
         slots = Slots(
