@@ -17,7 +17,10 @@ import UniversalLinkKit
 /// measuring thread to the same observers, the floor of any broadcaster built on `NotificationCenter` (its ratio
 /// below 1 is how much of the row is `NotificationCenter`'s own). For one observer, `hop-floor` too: the same userInfo
 /// posted by a thread that does nothing but wait, spinning, for the next post, the floor of any broadcaster that
-/// delivers on a thread of its own (as `LinkBroadcaster` does, so that observers never hold up a resolution).
+/// delivers on a thread of its own (as `LinkBroadcaster` does, so that observers never hold up a resolution). It is
+/// timed in rounds with the broadcaster, so its ratio is paired (the median of the rounds' ratios), and
+/// `paired_broadcaster_ns` is the broadcaster's time in those rounds: the cost of a hop between two threads moves
+/// from run to run on the development machine, and both meet the same state of it.
 ///
 /// For one observer, `poster` too: the time `post(_:)` keeps its caller (what a resolution pays per link: the link
 /// queued and the delivery queue woken). Each post is timed alone; its delivery, then 20 us more (a manager's own
@@ -101,10 +104,27 @@ enum BroadcastGroup {
             group: "broadcast", caseName: "post_\(count)", size: count,
             subject: "NotificationCenter-direct" + subjectSuffix, nsPerOp: directNs, spread: directSpread))
         guard count == 1 else { return }
-        let hop = hopFloorCost(center: center, userInfo: userInfo, delivered: counter)
+        // The hop floor, timed in rounds with the broadcaster (one batch of each per round), so that both meet the
+        // same state of the machine: the cost of a hop between two threads moves from run to run (see BENCHMARKS.md).
+        let hopFloor = HopFloor(center: center, userInfo: userInfo)
+        defer { hopFloor.stop() }
+        var hopActive = false
+        let paired = Timer.measureInterleaved([
+            {
+                if hopActive { hopFloor.park(); hopActive = false }
+                postAndWait()
+            },
+            {
+                if !hopActive { hopFloor.activate(); hopActive = true }
+                expected += count
+                hopFloor.post()
+                while counter.value.load(ordering: .acquiring) < expected {}
+            },
+        ])
         report(Measurement(
-            group: "broadcast", caseName: "post_1", size: 1, subject: "hop-floor" + subjectSuffix, nsPerOp: hop.ns,
-            spread: hop.spread))
+            group: "broadcast", caseName: "post_1", size: 1, subject: "hop-floor" + subjectSuffix,
+            nsPerOp: paired[1].ns, spread: paired[1].spread, ratio: paired[1].ratio,
+            extras: [("paired_broadcaster_ns", paired[0].ns)]))
         guard work == .readsDeepLink else { return }
         let poster = handOffCost({ broadcaster.post(link) }, done: counter)
         report(Measurement(
@@ -146,47 +166,56 @@ enum BroadcastGroup {
         return Timer.summarize(samples)
     }
 
-    /// A prepared userInfo handed to another thread, which only reads it.
-    private final class SharedUserInfo: @unchecked Sendable {
-        let value: [AnyHashable: Any]
-        init(_ value: [AnyHashable: Any]) { self.value = value }
-    }
+    /// The floor of any broadcaster that delivers on a thread of its own, timed as the `post_1` rows are: a thread
+    /// that does nothing else posts a prepared userInfo each time it is asked, spinning for the next request while
+    /// active, so a post is one change of a counter seen by that thread and one seen back (no queue, no lock, no
+    /// wake-up). With the observer that reads the deep link it is the least any such broadcaster's row can read;
+    /// `NotificationCenter-direct` leaves out the hop between the threads. Parked on a semaphore while inactive, so
+    /// that it leaves the processor to the broadcaster's rounds.
+    private final class HopFloor: @unchecked Sendable {
+        private let requested = Atomic<Int>(0)
+        private let active = Atomic<Bool>(false)
+        private let stopped = Atomic<Bool>(false)
+        private let wake = DispatchSemaphore(value: 0)
+        private let finished = DispatchSemaphore(value: 0)
 
-    /// The floor of any broadcaster that delivers on a thread of its own, timed as the `post_1` rows are: `userInfo`
-    /// posted by a thread that does nothing else and spins on a counter for the next post, so each post is one
-    /// change of a counter seen by that thread and one seen back (no queue, no lock, no wake-up). With the observer
-    /// that reads the deep link, it is the least any such broadcaster's row can read, which the `UniversalLinkKit` row
-    /// is best compared with; `NotificationCenter-direct` leaves out the hop between the two threads.
-    private static func hopFloorCost(
-        center: NotificationCenter, userInfo: [AnyHashable: Any], delivered: Counter
-    ) -> (ns: Double, spread: Double) {
-        let shared = SharedUserInfo(userInfo)
-        let requested = Counter()
-        let stopped = Counter()
-        let finished = Counter()
-        let thread = Thread {
-            var seen = 0
-            while true {
-                let next = requested.value.load(ordering: .acquiring)
-                if next != seen {
-                    seen = next
-                    center.post(name: .PIORsysWebURLResolved, object: nil, userInfo: shared.value)
-                } else if stopped.value.load(ordering: .acquiring) > 0 {
-                    finished.value.store(1, ordering: .releasing)
-                    return
+        /// `userInfo` is only read, by the thread, once per post.
+        init(center: NotificationCenter, userInfo: [AnyHashable: Any]) {
+            nonisolated(unsafe) let userInfo = userInfo
+            Thread { [self] in
+                var seen = 0
+                while true {
+                    let next = requested.load(ordering: .acquiring)
+                    if next != seen {
+                        seen = next
+                        center.post(name: .PIORsysWebURLResolved, object: nil, userInfo: userInfo)
+                    } else if !active.load(ordering: .acquiring) {
+                        if stopped.load(ordering: .acquiring) { break }
+                        wake.wait()
+                    }
                 }
-            }
+                finished.signal()
+            }.start()
         }
-        thread.start()
-        defer {
-            stopped.value.store(1, ordering: .releasing)
-            while finished.value.load(ordering: .acquiring) == 0 {}
+
+        /// Asks for one post.
+        func post() { requested.add(1, ordering: .releasing) }
+
+        /// Wakes the thread and keeps it spinning for requests.
+        func activate() {
+            active.store(true, ordering: .releasing)
+            wake.signal()
         }
-        var expected = delivered.value.load(ordering: .acquiring)
-        return Timer.measure {
-            expected += 1
-            requested.value.add(1, ordering: .releasing)
-            while delivered.value.load(ordering: .acquiring) < expected {}
+
+        /// Lets the thread park once it has posted what was asked.
+        func park() { active.store(false, ordering: .releasing) }
+
+        /// Ends the thread, after what was asked.
+        func stop() {
+            active.store(false, ordering: .releasing)
+            stopped.store(true, ordering: .releasing)
+            wake.signal()
+            finished.wait()
         }
     }
 
