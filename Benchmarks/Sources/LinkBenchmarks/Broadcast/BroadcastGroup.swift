@@ -107,7 +107,6 @@ enum BroadcastGroup {
         // The hop floor, timed in rounds with the broadcaster (one batch of each per round), so that both meet the
         // same state of the machine: the cost of a hop between two threads moves from run to run (see BENCHMARKS.md).
         let hopFloor = HopFloor(center: center, userInfo: userInfo)
-        defer { hopFloor.stop() }
         var hopActive = false
         let paired = Timer.measureInterleaved([
             {
@@ -121,6 +120,8 @@ enum BroadcastGroup {
                 while counter.value.load(ordering: .acquiring) < expected {}
             },
         ])
+        // Before anything else is timed: the last round leaves the thread spinning.
+        hopFloor.stop()
         report(Measurement(
             group: "broadcast", caseName: "post_1", size: 1, subject: "hop-floor" + subjectSuffix,
             nsPerOp: paired[1].ns, spread: paired[1].spread, ratio: paired[1].ratio,
