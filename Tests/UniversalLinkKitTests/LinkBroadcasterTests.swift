@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import UniversalLinkKitTesting
 @testable import UniversalLinkKit
@@ -170,6 +171,45 @@ struct LinkBroadcasterTests {
         // Ends the last linger the same way, so no thread is left polling for ten minutes.
         broadcaster.pauseDelivery()
         broadcaster.post(link(3))
+    }
+
+    /// The delivery thread counts a link as delivered when it looks for the next one (one lock per link): each
+    /// observer still finds the links before its own counted, so a `flush()` for them has returned by then.
+    @Test(.timeLimit(.minutes(1))) func eachLinkIsCountedDeliveredBeforeTheNextIsPosted() async {
+        let center = NotificationCenter()
+        let broadcaster = LinkBroadcaster(center: center, startsPaused: true)
+        let undelivered = Mutex<[Int]>([])
+        let token = center.addObserver(forName: .PIORsysWebURLResolved, object: nil, queue: nil) { _ in
+            let count = broadcaster.undeliveredCount
+            undelivered.withLock { $0.append(count) }
+        }
+        defer { center.removeObserver(token) }
+        for n in 0..<3 { broadcaster.post(link(n)) }
+        broadcaster.resumeDelivery()
+        await broadcaster.flush()
+        // The link being delivered is still undelivered; the ones before it are not.
+        #expect(undelivered.withLock { $0 } == [3, 2, 1])
+        #expect(broadcaster.undeliveredCount == 0)
+    }
+
+    /// With no linger, the thread sleeps right after a link, and that link is counted on the way: a `flush()`
+    /// returns, also when the link's observer paused delivery. (A count lost there would hang the flush.)
+    @Test(.timeLimit(.minutes(1))) func theLastLinkBeforeTheThreadSleepsIsCounted() async {
+        let center = NotificationCenter()
+        let broadcaster = LinkBroadcaster(
+            center: center, sender: nil, startsPaused: false, events: nil, linger: DeliveryLinger(window: .zero))
+        let token = center.addObserver(forName: .PIORsysWebURLResolved, object: nil, queue: nil) { note in
+            if ResolvedLink(notification: note)?.requestedURL.query == "n=1" { broadcaster.pauseDelivery() }
+        }
+        defer { center.removeObserver(token) }
+        broadcaster.post(link(0))
+        await broadcaster.flush()
+        #expect(broadcaster.undeliveredCount == 0)
+        broadcaster.post(link(1))
+        await broadcaster.flush()
+        #expect(broadcaster.undeliveredCount == 0)
+        #expect(broadcaster.isPaused)
+        #expect(broadcaster.drainsScheduled == 2)
     }
 
     @Test func concurrentPostsAreEachDeliveredExactlyOnce() async {

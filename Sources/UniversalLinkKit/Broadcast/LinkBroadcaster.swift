@@ -50,7 +50,7 @@ public final class LinkBroadcaster: Sendable {
         /// The drains handed to `deliveryQueue`, each of which wakes a thread: for tests.
         var drainsScheduled = 0
 
-        /// Counts one more link delivered; returns the flushes that completes.
+        /// Counts one more link delivered; returns the flushes it completes.
         mutating func recordDelivery() -> [FlushWaiter] {
             delivered += 1
             guard !flushWaiters.isEmpty else { return [] }
@@ -210,7 +210,7 @@ public final class LinkBroadcaster: Sendable {
     /// lingers once, when that is worth it, before the thread sleeps.
     ///
     /// The thread takes the lock once per link: the look for the next link also counts the one just delivered, and
-    /// the flushes that completes are released before anything else happens.
+    /// the flushes it completes are resumed before the next notification is posted.
     private func drain() {
         var lingered = false
         var delivered = false

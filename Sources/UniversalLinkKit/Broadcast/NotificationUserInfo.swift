@@ -84,7 +84,7 @@ private struct UserInfoShape {
         slots = Slots(
             presence: presence, requested: template.index(forKey: PIORequestedWebURL)!,
             isPubWeb: template.index(forKey: PIORequestedWebURLIsPubWebType)!,
-            deepLink: template.index(forKey: PIOResolvedDeeplinkURL), webLink: template.index(forKey: PIOResolvedWeblinkURL),
-            error: template.index(forKey: PIOErrorResolveWebURL))
+            deepLink: template.index(forKey: PIOResolvedDeeplinkURL),
+            webLink: template.index(forKey: PIOResolvedWeblinkURL), error: template.index(forKey: PIOErrorResolveWebURL))
     }
 }

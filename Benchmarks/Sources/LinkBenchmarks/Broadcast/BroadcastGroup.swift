@@ -90,9 +90,7 @@ enum BroadcastGroup {
             group: "broadcast", caseName: "post_\(count)", size: count, subject: "UniversalLinkKit" + subjectSuffix,
             nsPerOp: ns, spread: spread))
         // The floor: the same userInfo posted straight to the same observers on this thread, with no queue hop.
-        // Converted to `NotificationCenter`'s key type once, as the broadcaster's is: posting the `[String: Any]`
-        // form would convert it again on every post (until the seventeenth session it did, 0.3-1.2 us of this row).
-        let userInfo: [AnyHashable: Any] = link.userInfo
+        let userInfo = floorUserInfo(link)
         let direct = {
             expected += count
             center.post(name: .PIORsysWebURLResolved, object: nil, userInfo: userInfo)
@@ -106,7 +104,7 @@ enum BroadcastGroup {
         guard count == 1 else { return }
         // The hop floor, timed in rounds with the broadcaster (one batch of each per round), so that both meet the
         // same state of the machine: the cost of a hop between two threads moves from run to run (see BENCHMARKS.md).
-        let hopFloor = HopFloor(center: center, userInfo: userInfo)
+        let hopFloor = HopFloor(center: center, link: link)
         var hopActive = false
         let paired = Timer.measureInterleaved([
             {
@@ -167,28 +165,45 @@ enum BroadcastGroup {
         return Timer.summarize(samples)
     }
 
+    /// `link`'s userInfo in `NotificationCenter`'s key type, for the floors: converted once, as the broadcaster's
+    /// is (posting the `[String: Any]` form would convert it again on every post: until the seventeenth session it
+    /// did, 0.3-1.2 us of the row), and with its keys inserted in the broadcaster's order, the deep link first (see
+    /// `NotificationUserInfo`), so that the observer's lookup costs the floors what it costs the broadcaster.
+    private static func floorUserInfo(_ link: ResolvedLink) -> [AnyHashable: Any] {
+        let values = link.userInfo
+        var userInfo = [AnyHashable: Any](minimumCapacity: 5)
+        let keys = [
+            PIOResolvedDeeplinkURL, PIOResolvedWeblinkURL, PIORequestedWebURL, PIORequestedWebURLIsPubWebType,
+            PIOErrorResolveWebURL,
+        ]
+        for key in keys {
+            if let value = values[key] { userInfo[key] = value }
+        }
+        return userInfo
+    }
+
     /// The floor of any broadcaster that delivers on a thread of its own, timed as the `post_1` rows are: a thread
     /// that does nothing else posts a prepared userInfo each time it is asked, spinning for the next request while
     /// active, so a post is one change of a counter seen by that thread and one seen back (no queue, no lock, no
     /// wake-up). With the observer that reads the deep link it is the least any such broadcaster's row can read;
     /// `NotificationCenter-direct` leaves out the hop between the threads. Parked on a semaphore while inactive, so
     /// that it leaves the processor to the broadcaster's rounds.
-    private final class HopFloor: @unchecked Sendable {
+    private final class HopFloor: Sendable {
         private let requested = Atomic<Int>(0)
         private let active = Atomic<Bool>(false)
         private let stopped = Atomic<Bool>(false)
         private let wake = DispatchSemaphore(value: 0)
         private let finished = DispatchSemaphore(value: 0)
 
-        /// `userInfo` is only read, by the thread, once per post.
-        init(center: NotificationCenter, userInfo: [AnyHashable: Any]) {
-            nonisolated(unsafe) let userInfo = userInfo
+        /// Starts the thread, parked; it posts ``BroadcastGroup/floorUserInfo(_:)`` of `link`.
+        init(center: NotificationCenter, link: ResolvedLink) {
             Thread { [self] in
+                let userInfo = floorUserInfo(link)
                 var seen = 0
                 while true {
                     let next = requested.load(ordering: .acquiring)
-                    if next != seen {
-                        seen = next
+                    if seen < next {
+                        seen += 1
                         center.post(name: .PIORsysWebURLResolved, object: nil, userInfo: userInfo)
                     } else if !active.load(ordering: .acquiring) {
                         if stopped.load(ordering: .acquiring) { break }

@@ -116,8 +116,9 @@ enum Profile {
                 delivered.signal()
             }
             let broadcaster = LinkBroadcaster(center: center)
+            let requested = "https://news.example.com/pub/acc?_ri_=X0Gzc2X%3DYQpglLjHJlTQGzdRjzd&_ei_=EOl"
             let link = ResolvedLink(
-                requestedURL: URL(string: "https://news.example.com/pub/acc?_ri_=X0Gzc2X%3DYQpglLjHJlTQGzdRjzd&_ei_=EOl")!,
+                requestedURL: URL(string: requested)!,
                 deepLinkURL: URL(string: "example-app://products/1234")!,
                 webLinkURL: URL(string: "https://www.example.com/products/1234")!,
                 isPubWeb: true)
