@@ -67,9 +67,9 @@ struct LinkBenchmarks {
           --json          one JSON object per measurement instead of the table
           --filter GROUP  only this group (routing, resolution, aasa, broadcast, manager); repeatable
           --quick         fewer, shorter batches (smoke runs only)
-          --profile NAME  run one case untimed for callgrind: route-hit, route-cold, aasa-realistic, aasa-shared,
-                          resolve-direct, transport-direct, manager-instant, manager-none; pins-window is timed
-                          (two halves of ITERATIONS links a minute apart, each host an address set of its own)
+          --profile NAME  run one case untimed for callgrind; pins-window is timed (two halves of ITERATIONS links
+                          a minute apart, each host an address set of its own). NAME is one of:
+                          \(Profile.names.joined(separator: ", "))
         """
 
     static func usage(_ message: String) -> Never {
