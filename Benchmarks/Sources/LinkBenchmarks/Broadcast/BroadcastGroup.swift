@@ -46,12 +46,14 @@ enum BroadcastGroup {
         case counts
     }
 
+    /// The link every row posts (and `--profile broadcast-post`): a pub-web link with both destinations.
+    static let link = ResolvedLink(
+        requestedURL: URL(string: "https://news.example.com/pub/acc?_ri_=X0Gzc2X%3DYQpglLjHJlTQGzdRjzd&_ei_=EOl")!,
+        deepLinkURL: URL(string: "example-app://products/1234")!,
+        webLinkURL: URL(string: "https://www.example.com/products/1234")!,
+        isPubWeb: true)
+
     static func run(report: (Measurement) -> Void) {
-        let link = ResolvedLink(
-            requestedURL: URL(string: "https://news.example.com/pub/acc?_ri_=X0Gzc2X%3DYQpglLjHJlTQGzdRjzd&_ei_=EOl")!,
-            deepLinkURL: URL(string: "example-app://products/1234")!,
-            webLinkURL: URL(string: "https://www.example.com/products/1234")!,
-            isPubWeb: true)
         for count in observerCounts {
             post(link, observers: count, work: .readsDeepLink, subjectSuffix: "", report: report)
         }

@@ -116,14 +116,8 @@ enum Profile {
                 delivered.signal()
             }
             let broadcaster = LinkBroadcaster(center: center)
-            let requested = "https://news.example.com/pub/acc?_ri_=X0Gzc2X%3DYQpglLjHJlTQGzdRjzd&_ei_=EOl"
-            let link = ResolvedLink(
-                requestedURL: URL(string: requested)!,
-                deepLinkURL: URL(string: "example-app://products/1234")!,
-                webLinkURL: URL(string: "https://www.example.com/products/1234")!,
-                isPubWeb: true)
             for _ in 0..<iterations / 10 {
-                for _ in 0..<10 { broadcaster.post(link) }
+                for _ in 0..<10 { broadcaster.post(BroadcastGroup.link) }
                 for _ in 0..<10 { delivered.wait() }
             }
             center.removeObserver(token)
