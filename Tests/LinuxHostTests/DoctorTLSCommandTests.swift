@@ -185,6 +185,25 @@ struct DoctorTLSCommandTests {
         #expect(domain.cdnFront.connectionCount == 0)
     }
 
+    @Test func aCampaignResolvesOverTLSWithThePrivateRootTrustedCountingEachClickOnce() async throws {
+        let domain = try Domain()
+        domain.origin.setLink(.init(webLinkUrl: "https://www.example.com/p/1", mobileDeepLinkUrl: "example-app://p/1"), for: "/pub/acc?_ri_=1")
+        let link = domain.front.url("/pub/acc?_ri_=1").absoluteString
+        let email = FileManager.default.temporaryDirectory.appendingPathComponent("doctor-\(UUID().uuidString).html").path
+        let aasa = FileManager.default.temporaryDirectory.appendingPathComponent("doctor-\(UUID().uuidString).json").path
+        try Data(#"<a href="\#(link)">one</a> <a href="\#(link)">again</a>"#.utf8).write(to: URL(fileURLWithPath: email))
+        try Data(DoctorCommandTests.aasa.utf8).write(to: URL(fileURLWithPath: aasa))
+        defer { for file in [email, aasa] { try? FileManager.default.removeItem(atPath: file) } }
+        let result = try await HostProcess.run([
+            "doctor", "campaign", "--email", email, "--app", DoctorCommandTests.app, "--aasa", aasa, "--resolve",
+            "--branded-domain", "127.0.0.1", "--allow-loopback", "--ca-file", domain.pki.rootFile, "--json", "--timeout", "30",
+        ])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let line = try #require(try result.jsonLines().first { $0["link"] as? String == link })
+        #expect(line["deepLink"] as? String == "example-app://p/1")
+        #expect(domain.origin.requestCount(for: "/pub/acc?_ri_=1") == 1)
+    }
+
     @Test func appleCDNsFailureHeadersAreQuoted() async throws {
         let standIns = try DoctorCommandTests.StandIns()
         AssociationFileServer(on: standIns.cdn).answer(
