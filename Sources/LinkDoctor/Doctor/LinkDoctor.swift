@@ -14,6 +14,11 @@ import UniversalLinkKit
 /// an AASA file, 1 MiB for `assetlinks.json`), and no redirect followed: a 3xx is reported, since iOS and
 /// Android do not follow it either.
 ///
+/// Over https, ``checkDomain(_:)`` also checks the domain's HTTPS as App Transport Security does, with handshakes
+/// of its own (``Configuration/checksTLS``); the files of a domain whose certificate it reports, and every file
+/// when ``Configuration/caFile`` is set, are fetched with the doctor's own libcurl settings instead of the
+/// transport (without verification, or trusting the file's roots), under the same policy and deadline.
+///
 /// ```swift
 /// let doctor = LinkDoctor()
 /// let findings = await doctor.checkDomain(DomainCheck(

@@ -4,6 +4,7 @@
 /// wrong (expired, not yet valid, for another name, a 1024-bit key, a SHA-1 signature, self-signed).
 ///
 /// ```swift
+/// // snippet: skip
 /// var spec = CertificateSpec.clean
 /// spec.names = ["news.example.com"]
 /// let certificate = try pki.issue(spec)

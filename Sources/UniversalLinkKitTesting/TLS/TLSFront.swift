@@ -12,6 +12,7 @@ internal import _LinkKitLocking
 /// handshakes completed and handshakes failed, so a test can assert how many connections a client opened.
 ///
 /// ```swift
+/// // snippet: skip
 /// let pki = try TestPKI()
 /// let stub = try ResponseHandlerStub()
 /// let front = try TLSFront(upstream: stub, configuration: .init(certificate: try pki.issue(.clean)))

@@ -10,6 +10,7 @@ internal import _LinkKitLocking
 /// libcurl) when the PKI is created, and the directory is removed when it is released.
 ///
 /// ```swift
+/// // snippet: skip
 /// let pki = try TestPKI()
 /// let leaf = try pki.issue(.expired)
 /// let front = try TLSFront(upstreamPort: stub.port, configuration: .init(certificate: leaf))
