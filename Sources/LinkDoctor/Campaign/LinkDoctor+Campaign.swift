@@ -18,7 +18,8 @@ extension LinkDoctor {
     /// `link.outlookOnlyDiffers` (warning): Outlook readers would land elsewhere and count apart. Content revealed to
     /// every client but Outlook (`<!--[if !mso]><!--> ... <!--<![endif]-->`) is ordinary markup to a browser, so
     /// its links are phone links. Per link a phone sees:
-    /// - relative (no scheme): `link.relative` (warning): an email has no base URL to resolve it against;
+    /// - relative (no scheme): `link.relative` (warning): an email has no base URL to resolve it against (`<base href>`
+    ///   is not applied: Gmail, Outlook.com and most webmail drop it);
     /// - `mailto:`, `tel:`, `sms:`: nothing (clients open them natively), kind `other`;
     /// - any other non-http(s) scheme: `link.customScheme` (warning);
     /// - http(s) on another domain: `link.notBranded` (info);
@@ -94,8 +95,8 @@ extension LinkDoctor {
             guard let scheme = Self.scheme(of: href) else {
                 link.findings.append(Finding(
                     code: .linkRelative, severity: .warning, subject: href,
-                    message: "'\(href)' is a relative link: an email has no base URL, so clients open nothing or "
-                        + "a broken page. Write the absolute https URL."))
+                    message: "'\(href)' is a relative link: an email has no base URL (most clients drop <base href>), "
+                        + "so clients open nothing or a broken page. Write the absolute https URL."))
                 report.links.append(link)
                 continue
             }

@@ -255,20 +255,31 @@ def sources():
     with open(os.path.join(EMAILS, "SOURCES"), encoding="utf-8") as file:
         for line in file:
             if line.strip() and not line.startswith("#"):
-                name, repository, commit, path, licence = line.rstrip("\n").split("\t")
-                yield name, repository, commit, path, licence
+                yield line.rstrip("\n").split("\t")
+
+
+def git_show(mirrors, repository, commit, path):
+    git = os.path.join(mirrors, repository.replace("/", "+"), "repo")
+    if os.path.isdir(os.path.join(git, ".git")):
+        git = os.path.join(git, ".git")
+    return subprocess.run(["git", "-C", git, "show", f"{commit}:{path}"], check=True,
+                          capture_output=True).stdout.decode("utf-8")
 
 
 def import_emails(mirrors):
-    for name, repository, commit, path, _ in sources():
-        git = os.path.join(mirrors, repository.replace("/", "+"), "repo")
-        if os.path.isdir(os.path.join(git, ".git")):
-            git = os.path.join(git, ".git")
-        original = subprocess.run(["git", "-C", git, "show", f"{commit}:{path}"], check=True,
-                                  capture_output=True).stdout.decode("utf-8")
+    licences = {}
+    for name, repository, commit, path, licence, licence_file in sources():
+        original = git_show(mirrors, repository, commit, path)
+        notice = (f"<!-- {repository} {path} at {commit[:12]} ({licence}, see LICENSES); its http(s) links "
+                  f"rewritten into tracking links by record-expected.py. -->\n")
         with open(os.path.join(EMAILS, name + ".html"), "w", encoding="utf-8", newline="") as file:
-            file.write(rewrite(original))
+            file.write(notice + rewrite(original))
+        licences.setdefault(repository, (commit, licence_file, licence))
         print(f"imported {name} from {repository} {path}")
+    with open(os.path.join(EMAILS, "LICENSES"), "w", encoding="utf-8") as file:
+        for repository, (commit, licence_file, licence) in licences.items():
+            text = git_show(mirrors, repository, commit, licence_file).strip()
+            file.write(f"== {repository} ({licence}), {licence_file} at {commit}\n\n{text}\n\n")
 
 
 def second_opinion(html):
@@ -282,7 +293,7 @@ def second_opinion(html):
 
 
 def record():
-    names = sorted(name for name, *_ in sources())
+    names = sorted(row[0] for row in sources())
     for name in names:
         with open(os.path.join(EMAILS, name + ".html"), encoding="utf-8", newline="") as file:
             html = file.read()
