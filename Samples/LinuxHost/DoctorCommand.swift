@@ -252,7 +252,10 @@ enum DoctorCommand {
         }
         var cases: [DoctorOutput.Case] = []
         if !report.findings.isEmpty { cases.append(.init(name: "branded domains and association files", findings: report.findings)) }
-        cases += report.links.map { DoctorOutput.Case(name: $0.url, findings: $0.findings) }
+        // An Outlook-only link may repeat a phone link's URL: its case says which one it is.
+        cases += report.links.map { link in
+            DoctorOutput.Case(name: link.kind == .outlookOnly ? "\(link.url) (outlookOnly)" : link.url, findings: link.findings)
+        }
         let output = DoctorOutput(
             suite: "doctor campaign \(email.path)", cases: cases, links: report.links, generalFindings: report.findings)
         return output.emit(json: try parsed.value(CommonOptions.json), junit: junit)

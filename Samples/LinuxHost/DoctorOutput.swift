@@ -5,10 +5,12 @@ import LinkDoctor
 ///
 /// Text: one block per subject (blocks with errors first, then warnings, then information; in each block the
 /// worst first), subjects and messages escaped (``Console/escaped(_:)``: a hostile `Location` or app ID cannot
-/// forge a line), then `N errors, M warnings` (`1 error, 1 warning` in the singular). JSON (`--json`): for `campaign`, each link's line
-/// `{"link", "kind", "opensApp", "deepLink", "webLink", "route"}` followed by its findings' lines
+/// forge a line), then for `campaign` the links only Outlook renders (`outlookOnly: N links ...`, one indented line
+/// each), then `N errors, M warnings` (`1 error, 1 warning` in the singular). JSON (`--json`): for `campaign`, each
+/// link's line `{"link", "kind", "opensApp", "deepLink", "webLink", "route"}` followed by its findings' lines
 /// `{"code", "severity", "subject", "message"}`; nothing else on stdout. JUnit (`--junit FILE`): one test case
-/// per check (domain) or per link (campaign), a failure for each case with errors.
+/// per check (domain) or per link (campaign; an Outlook-only link's case is named `URL (outlookOnly)`), a failure
+/// for each case with errors.
 struct DoctorOutput {
     /// One JUnit test case: a check or a link, and its findings.
     struct Case {
@@ -71,6 +73,12 @@ struct DoctorOutput {
                 Console.out("  \(finding.severity.rawValue): \(Console.escaped(finding.code.rawValue)): "
                     + Console.escaped(finding.message))
             }
+        }
+        let outlookOnly = links.filter { $0.kind == .outlookOnly }
+        if !outlookOnly.isEmpty {
+            Console.out("outlookOnly: \(Self.count(outlookOnly.count, "link")) only Outlook on Windows renders "
+                + "(inside <!--[if mso]>), not judged as app links")
+            for link in outlookOnly { Console.out("  " + Console.escaped(link.url)) }
         }
         let findings = allFindings
         Console.out("\(Self.count(findings.count(of: .error), "error")), \(Self.count(findings.count(of: .warning), "warning"))")

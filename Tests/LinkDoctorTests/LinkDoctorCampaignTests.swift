@@ -245,4 +245,72 @@ struct LinkDoctorCampaignTests {
         let real = await strict.checkCampaign(CampaignCheck(html: html, appIDs: [Fixtures.app]))
         #expect(real.links.map { $0.findings.map(\.code) } == [[.linkInsecure], [.linkInsecure]])
     }
+
+    /// A "bulletproof" button as Cerberus and most templates write it: VML for Outlook inside `<!--[if mso]>`, the
+    /// HTML link for everyone else inside `<!--[if !mso]><!-->`.
+    static func button(vml: String, html: String) -> String {
+        """
+        <div><!--[if mso]>
+          <v:roundrect xmlns:v="urn:schemas-microsoft-com:vml" href="\(vml)" style="height:40px;v-text-anchor:middle;width:200px;" arcsize="10%" stroke="f" fillcolor="#d62828">
+            <w:anchorlock/><center style="color:#ffffff;">Shop now</center>
+          </v:roundrect>
+        <![endif]--><!--[if !mso]><!-->
+          <a href="\(html)" style="background:#d62828;color:#ffffff;display:inline-block;">Shop now</a>
+        <!--<![endif]--></div>
+        """
+    }
+
+    @Test func anOutlookOnlyLinkIsListedApartAndNeverJudgedAsAnAppLink() async throws {
+        let link = "https://news.example.com/pub/acc?_ri_=X0Gzc2X%3D1&amp;_ei_=E"
+        let closed = try AppSiteAssociation(parsing: #"{"applinks": {"details": [{"appIDs": ["\#(Fixtures.app)"], "components": [{"/": "/shop/*"}]}]}}"#)
+        let report = await Self.doctor().checkCampaign(CampaignCheck(
+            html: Self.button(vml: link, html: link), appIDs: [Fixtures.app], association: closed))
+        #expect(report.links.map(\.kind) == [.outlookOnly, .appLink])
+        #expect(report.links.map(\.url) == Array(repeating: "https://news.example.com/pub/acc?_ri_=X0Gzc2X%3D1&_ei_=E", count: 2))
+        // The phone link is judged (and here does not open the app); the Outlook one is not judged at all.
+        #expect(report.links[1].findings.map(\.code) == [.linkAppLinkNotOpening])
+        #expect(report.links[0].findings.isEmpty)
+        #expect(report.links[0].opensApp == nil)
+        #expect(report.findings.isEmpty)
+    }
+
+    @Test(arguments: [
+        // Another `_ri_`, another path, another host: Outlook readers go elsewhere.
+        ("https://news.example.com/pub/acc?_ri_=X0Gzc2X%3D2&amp;_ei_=E", true),
+        ("https://news.example.com/pub/cc?_ri_=X0Gzc2X%3D1&amp;_ei_=E", true),
+        ("https://offers.example.com/pub/acc?_ri_=X0Gzc2X%3D1&amp;_ei_=E", true),
+        // The same click with another `_ei_`, or the host in another case: the same destination.
+        ("https://news.example.com/pub/acc?_ri_=X0Gzc2X%3D1&amp;_ei_=F", false),
+        ("https://NEWS.example.com/pub/acc?_ei_=E&amp;_ri_=X0Gzc2X%3D1", false),
+        // Not a tracking link: nothing to compare.
+        ("https://www.example.com/shop", false),
+    ])
+    func anOutlookOnlyTrackingLinkThatNoPhoneLinkMatchesIsWarnedAbout(_ vml: String, _ differs: Bool) async throws {
+        let html = "https://news.example.com/pub/acc?_ri_=X0Gzc2X%3D1&amp;_ei_=E"
+        let report = await Self.doctor().checkCampaign(CampaignCheck(
+            html: Self.button(vml: vml, html: html), appIDs: [Fixtures.app],
+            association: try AppSiteAssociation(parsing: Fixtures.responsysAASA)))
+        let outlook = try #require(report.links.first { $0.kind == .outlookOnly })
+        #expect(outlook.findings.map(\.code) == (differs ? [.linkOutlookOnlyDiffers] : []))
+        #expect(outlook.findings.allSatisfy { $0.severity == .warning && $0.subject == outlook.url })
+        #expect(report.links.filter { $0.kind != .outlookOnly }.allSatisfy { $0.findings.isEmpty })
+    }
+
+    @Test(arguments: [
+        ("<!--[if mso]><a href=\"https://o.example/\">x</a><![endif]-->", true),
+        ("<!--[if gte mso 9]><a href=\"https://o.example/\">x</a><![endif]-->", true),
+        ("<!--[if (gte mso 9)|(IE)]><a href=\"https://o.example/\">x</a><![endif]-->", true),
+        ("<!--[IF MSO 16]><area href=\"https://o.example/\"><![ENDIF]-->", true),
+        // Hidden from Outlook and from browsers: no one sees it.
+        ("<!--[if !mso]><a href=\"https://o.example/\">x</a><![endif]-->", false),
+        ("<!--[if IE]><a href=\"https://o.example/\">x</a><![endif]-->", false),
+        ("<!--[if mso 13]><a href=\"https://o.example/\">x</a><![endif]-->", false),
+        // An ordinary comment.
+        ("<!-- <a href=\"https://o.example/\">x</a> -->", false),
+    ])
+    func aConditionalCommentsLinksAreOutlooksWhenItsConditionHoldsForOutlook(_ html: String, _ listed: Bool) async {
+        let report = await Self.doctor().checkCampaign(CampaignCheck(html: html, appIDs: [Fixtures.app]))
+        #expect(report.links.map(\.kind) == (listed ? [.outlookOnly] : []))
+        #expect(report.links.map(\.url) == (listed ? ["https://o.example/"] : []))
+    }
 }

@@ -5,6 +5,9 @@ import UniversalLinkKitTesting
 
 /// Fixtures shared by the doctor's tests.
 enum Fixtures {
+    /// `Tests/LinkDoctorTests/Fixtures`: the email corpus and the named-reference table, read by path.
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+
     static let app = "ABCDE12345.com.example.app"
     static let otherApp = "ZZZZZ99999.com.example.other"
 

@@ -248,6 +248,75 @@ struct DoctorCommandTests {
         #expect(xml.contains("<system-out>warning: link.customScheme: example-app://p/1: "))
     }
 
+    /// The links a browser reads: every named reference (the German and French letters TinyMCE writes, `&AMP;`),
+    /// comments as a browser ends them, nothing inside `<title>` or `<textarea>`.
+    @Test func campaignReadsTheLinksABrowserReads() async throws {
+        let email = try write("""
+            <html><head><title><a href="https://news.example.com/pub/acc?_ri_=title">x</a></title></head><body>
+            <a href="https://news.example.com/pub/acc?_ri_=1&AMP;_ei_=E">app</a>
+            <a href="https://www.example.de/touren/m&uuml;nchen-stra&szlig;e?ref=mail&amp;l=caf&eacute;">tour</a>
+            <!--><a href="https://news.example.com/pub/cc?_ri_=2">after an empty comment</a>
+            <!-- <a href="https://news.example.com/pub/acc?_ri_=comment"> --!><a href="https://news.example.com/pub/cc?_ri_=3">x</a>
+            <textarea><a href="https://news.example.com/pub/acc?_ri_=textarea"></textarea>
+            </body></html>
+            """)
+        let aasa = try write(Self.aasa, "json")
+        defer { for file in [email, aasa] { try? FileManager.default.removeItem(atPath: file) } }
+        let result = try await HostProcess.run([
+            "doctor", "campaign", "--email", email, "--app", Self.app, "--aasa", aasa, "--json",
+            "--branded-domain", "news.example.com",
+        ])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let links = try result.jsonLines().compactMap { $0["link"] as? String }
+        #expect(links == [
+            "https://news.example.com/pub/acc?_ri_=1&_ei_=E",
+            "https://www.example.de/touren/münchen-straße?ref=mail&l=café",
+            "https://news.example.com/pub/cc?_ri_=2",
+            "https://news.example.com/pub/cc?_ri_=3",
+        ])
+    }
+
+    /// A bulletproof button whose VML half (only Outlook on Windows renders it) was not updated with the HTML one:
+    /// listed as `outlookOnly` in every output, with its warning.
+    @Test func campaignListsOutlookOnlyLinksApartInEveryOutput() async throws {
+        let phone = "https://news.example.com/pub/acc?_ri_=X0Gzc2X%3DNEW&amp;_ei_=E"
+        let vml = "https://news.example.com/pub/acc?_ri_=X0Gzc2X%3DOLD&amp;_ei_=E"
+        let email = try write("""
+            <!--[if mso]><v:roundrect xmlns:v="urn:schemas-microsoft-com:vml" href="\(vml)" arcsize="10%">
+            <center>Shop</center></v:roundrect><![endif]-->
+            <!--[if !mso]><!--><a href="\(phone)">Shop</a><!--<![endif]-->
+            """)
+        let aasa = try write(Self.aasa, "json")
+        let junit = FileManager.default.temporaryDirectory.appendingPathComponent("doctor-\(UUID().uuidString).xml").path
+        let report = FileManager.default.temporaryDirectory.appendingPathComponent("doctor-\(UUID().uuidString).html").path
+        defer { for file in [email, aasa, junit, report] { try? FileManager.default.removeItem(atPath: file) } }
+        let arguments = ["doctor", "campaign", "--email", email, "--app", Self.app, "--aasa", aasa]
+        let outlook = "https://news.example.com/pub/acc?_ri_=X0Gzc2X%3DOLD&_ei_=E"
+
+        let text = try await HostProcess.run(arguments + ["--junit", junit, "--html", report])
+        #expect(text.status == 0, "\(text.stdout)\(text.stderr)")
+        #expect(text.stdout.contains("\(outlook)\n  warning: link.outlookOnlyDiffers: Only Outlook on Windows shows"), "\(text.stdout)")
+        #expect(text.stdout.hasSuffix("""
+            outlookOnly: 1 link only Outlook on Windows renders (inside <!--[if mso]>), not judged as app links
+              \(outlook)
+            0 errors, 1 warning
+
+            """), "\(text.stdout)")
+
+        let json = try await HostProcess.run(arguments + ["--json"])
+        let lines = try json.jsonLines()
+        #expect(lines.map { ($0["link"] ?? $0["code"]) as? String } == [outlook, "link.outlookOnlyDiffers", outlook.replacingOccurrences(of: "OLD", with: "NEW")])
+        #expect(lines.map { $0["kind"] as? String } == ["outlookOnly", nil, "appLink"])
+        #expect(lines[0]["opensApp"] is NSNull)
+
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains(#"name="\#(outlook.replacingOccurrences(of: "&", with: "&amp;")) (outlookOnly)">"#), "\(xml)")
+        #expect(xml.contains("<system-out>warning: link.outlookOnlyDiffers: "))
+        let page = try String(contentsOfFile: report, encoding: .utf8)
+        #expect(page.contains("<td>Outlook only</td>"))
+        #expect(page.contains("not judged (Outlook only)"))
+    }
+
     /// A report path that cannot work is refused before anything is fetched or resolved (a resolution counts a
     /// click), and a FIFO is refused without waiting for a reader.
     @Test(arguments: [

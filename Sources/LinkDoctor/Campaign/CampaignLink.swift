@@ -8,6 +8,11 @@ public struct CampaignLink: Sendable, Hashable {
         case webLink
         /// Not on the branded domain, not http(s), or relative.
         case other
+        /// A link only Outlook on Windows renders: inside a downlevel-hidden conditional comment
+        /// (`<!--[if mso]> ... <![endif]-->`), such as the VML half of a "bulletproof" button. Phones never see it,
+        /// so it is listed and never judged as an app link; `link.outlookOnlyDiffers` when it is a tracking link
+        /// whose path or `_ri_` no link a phone sees has.
+        case outlookOnly
     }
 
     /// The link as a browser reads it (entities decoded).

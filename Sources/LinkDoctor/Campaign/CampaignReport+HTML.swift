@@ -76,8 +76,8 @@ extension CampaignReport {
                 + "<td class=\"url\">\(Self.escape(link.url))</td>"
                 + "<td>\(Self.kindName(link.kind))</td>"
                 + "<td class=\"dest\">\(destination.isEmpty ? "<span class=\"unknown\">not resolved</span>" : destination.map(Self.escape).joined(separator: "<br>"))</td>"
-                + "<td>\(Self.answer(link.opensApp, why: nil))</td>"
-                + "<td>\(Self.answer(link.opensAppOnAndroid, why: link.androidReason))</td>"
+                + "<td>\(link.kind == .outlookOnly ? Self.notJudged : Self.answer(link.opensApp, why: nil))</td>"
+                + "<td>\(link.kind == .outlookOnly ? Self.notJudged : Self.answer(link.opensAppOnAndroid, why: link.androidReason))</td>"
                 + "<td>\(link.route.map(Self.escape) ?? "<span class=\"unknown\">—</span>")</td>"
                 + "<td>\(worst.map { "<span class=\"sev \($0.rawValue)\">\(link.findings.count) \($0.rawValue == "error" ? "error" : "finding")\(link.findings.count == 1 ? "" : "s")</span>" } ?? "")</td>"
                 + "</tr>\n"
@@ -91,8 +91,12 @@ extension CampaignReport {
         case .appLink: "app link"
         case .webLink: "web link"
         case .other: "other"
+        case .outlookOnly: "Outlook only"
         }
     }
+
+    /// What an Outlook-only link shows in the phone columns: phones never see it.
+    private static let notJudged = "<span class=\"unknown\">not judged (Outlook only)</span>"
 
     private static func answer(_ value: Bool?, why: String?) -> String {
         let because = why.map { "<div class=\"why\">\(escape($0))</div>" } ?? ""

@@ -10,8 +10,16 @@ extension LinkDoctor {
     /// Pre-flights an email: what each of its distinct links will do on a device.
     ///
     /// Every `href` of `<a>` and `<area>` is read as a browser reads it (see ``HTMLLinkExtractor``); each
-    /// distinct link is reported once, in order of first appearance. Per link:
-    /// - relative (no scheme): `link.relative` (warning): an email has no base URL to resolve it against;
+    /// distinct link is reported once, in order of first appearance. Links that only Outlook on Windows renders
+    /// (inside a downlevel-hidden conditional comment such as `<!--[if mso]> ... <![endif]-->`, where the VML half
+    /// of a "bulletproof" button lives) are listed apart, each distinct one once, with the kind
+    /// ``CampaignLink/Kind-swift.enum/outlookOnly``: phones never see them, so they are never judged as app links,
+    /// but one that is a tracking link whose host, path and `_ri_` no link a phone sees has gets
+    /// `link.outlookOnlyDiffers` (warning): Outlook readers would land elsewhere and count apart. Content revealed to
+    /// every client but Outlook (`<!--[if !mso]><!--> ... <!--<![endif]-->`) is ordinary markup to a browser, so
+    /// its links are phone links. Per link a phone sees:
+    /// - relative (no scheme): `link.relative` (warning): an email has no base URL to resolve it against (`<base href>`
+    ///   is not applied: Gmail, Outlook.com and most webmail drop it);
     /// - `mailto:`, `tel:`, `sms:`: nothing (clients open them natively), kind `other`;
     /// - any other non-http(s) scheme: `link.customScheme` (warning);
     /// - http(s) on another domain: `link.notBranded` (info);
@@ -42,8 +50,12 @@ extension LinkDoctor {
     ///   ``CampaignReport/findings`` (`aasa.unreachable`), and its domain's links get `opensApp == nil`.
     public func checkCampaign(_ campaign: CampaignCheck) async -> CampaignReport {
         let recognizer = PubWebLinkRecognizer(configuration: configuration.recognizer)
-        var seen: Set<String> = []
-        let hrefs = HTMLLinkExtractor.hrefs(in: campaign.html).filter { seen.insert($0).inserted }
+        var seenByPhones: Set<String> = []
+        var seenByOutlook: Set<String> = []
+        let links = HTMLLinkExtractor.links(in: campaign.html).filter { link in
+            link.outlookOnly ? seenByOutlook.insert(link.url).inserted : seenByPhones.insert(link.url).inserted
+        }
+        let hrefs = links.filter { !$0.outlookOnly }.map(\.url)
         let branded = campaign.brandedDomains.isEmpty
             ? Self.inferredBrandedDomains(hrefs, recognizer: recognizer)
             : campaign.brandedDomains.map(Self.normalizedHost)
@@ -58,13 +70,33 @@ extension LinkDoctor {
         let given = campaign.association.map { AppLinkMatcher($0) }
         var toResolve: [(index: Int, url: URL)] = []
 
-        for href in hrefs {
+        let phoneClicks = Set(hrefs.compactMap { Self.trackingKey($0, recognizer: recognizer) })
+        let phoneClickCount = hrefs.count { Self.trackingKey($0, recognizer: recognizer) != nil }
+
+        for extracted in links {
+            let href = extracted.url
+            if extracted.outlookOnly {
+                var link = CampaignLink(url: href, kind: .outlookOnly)
+                if let url = URL(string: href), let host = url.host(percentEncoded: false).map(Self.normalizedHost) {
+                    usedPatterns.formUnion(brandedSet.patterns(matching: host))
+                }
+                if let key = Self.trackingKey(href, recognizer: recognizer), !phoneClicks.contains(key) {
+                    link.findings.append(Finding(
+                        code: .linkOutlookOnlyDiffers, severity: .warning, subject: href,
+                        message: "Only Outlook on Windows shows this tracking link (inside <!--[if mso]>, as the VML "
+                            + "half of a button is), and none of the \(phoneClickCount) tracking links a phone sees has "
+                            + "its host, path and _ri_: Outlook readers land elsewhere and their clicks count apart. "
+                            + "Give it the href of the HTML link it stands for."))
+                }
+                report.links.append(link)
+                continue
+            }
             var link = CampaignLink(url: href, kind: .other)
             guard let scheme = Self.scheme(of: href) else {
                 link.findings.append(Finding(
                     code: .linkRelative, severity: .warning, subject: href,
-                    message: "'\(href)' is a relative link: an email has no base URL, so clients open nothing or "
-                        + "a broken page. Write the absolute https URL."))
+                    message: "'\(href)' is a relative link: an email has no base URL (most clients drop <base href>), "
+                        + "so clients open nothing or a broken page. Write the absolute https URL."))
                 report.links.append(link)
                 continue
             }
@@ -301,6 +333,17 @@ extension LinkDoctor {
             }
         }
         return nil
+    }
+
+    /// What tells one tracking link's destination from another's: its host (normalised), path and `_ri_` value (as
+    /// written; empty without one). `nil` for a link that is not an http(s) pub-web link.
+    static func trackingKey(_ href: String, recognizer: PubWebLinkRecognizer) -> String? {
+        guard let scheme = scheme(of: href), scheme == "http" || scheme == "https", let url = URL(string: href),
+              recognizer.kind(of: url).isPubWeb, let host = url.host(percentEncoded: false).map(normalizedHost)
+        else { return nil }
+        let items = (url.query(percentEncoded: true) ?? "").split(separator: "&")
+        let ri = items.first { $0.hasPrefix("_ri_=") }?.dropFirst(5) ?? ""
+        return "\(host)\u{0}\(url.path(percentEncoded: true))\u{0}\(ri)"
     }
 
     /// The hosts of the email's pub-web links, normalised, in order of first appearance.

@@ -70,4 +70,7 @@ extension Finding.Code {
     public static var campaignBrandedDomainUnused: Self { Self("campaign.brandedDomainUnused") }
     /// `link.malformed`: An http(s) link that is not a URL a mail client can open.
     public static var linkMalformed: Self { Self("link.malformed") }
+    /// `link.outlookOnlyDiffers`: A tracking link only Outlook on Windows renders (inside `<!--[if mso]>`, such as a
+    /// VML button) whose host, path and `_ri_` match no link a phone sees: Outlook readers go elsewhere.
+    public static var linkOutlookOnlyDiffers: Self { Self("link.outlookOnlyDiffers") }
 }
