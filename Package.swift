@@ -21,9 +21,13 @@ let package = Package(
         // Internal (not a product): libcurl's few entry points, loaded at run time (no headers, no -dev package).
         .target(name: "_CLibcurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .target(name: "UniversalLinkKit", dependencies: ["LinkRouting", "_LinkKitLocking", "_CLibcurl"]),
-        .target(name: "UniversalLinkKitTesting", dependencies: ["UniversalLinkKit", "_LinkKitLocking"]),
+        // Internal (not a product): OpenSSL 3, loaded at run time like libcurl, for the tests' PKI and TLS server.
+        .target(name: "_COpenSSL", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        .target(name: "UniversalLinkKitTesting", dependencies: ["UniversalLinkKit", "_LinkKitLocking", "_COpenSSL"]),
         // Live domain checks and campaign pre-flight: networking lives here, never in AssociatedDomains.
-        .target(name: "LinkDoctor", dependencies: ["AssociatedDomains", "LinkRouting", "UniversalLinkKit"]),
+        .target(
+            name: "LinkDoctor",
+            dependencies: ["AssociatedDomains", "LinkRouting", "UniversalLinkKit", "_CLibcurl", "_LinkKitLocking"]),
         .executableTarget(
             name: "LinuxHost",
             dependencies: [
@@ -37,7 +41,8 @@ let package = Package(
             name: "UniversalLinkKitTests",
             dependencies: ["UniversalLinkKit", "UniversalLinkKitTesting", "LinkRouting", "_LinkKitLocking"]
         ),
-        .testTarget(name: "UniversalLinkKitTestingTests", dependencies: ["UniversalLinkKitTesting"]),
+        // The TLS front's tests reach it through the doctor's libcurl client, which can trust the test PKI's root.
+        .testTarget(name: "UniversalLinkKitTestingTests", dependencies: ["UniversalLinkKitTesting", "LinkDoctor", "UniversalLinkKit"]),
         .testTarget(
             name: "LinkDoctorTests",
             dependencies: [

@@ -26,7 +26,10 @@ enum DoctorCommand {
         static let junit = OptionKey.optional(
             "junit", "FILE", "also write a JUnit XML report to FILE (a regular file; checked before any request)",
             as: .outputFile)
-        static let all: [any DeclaredOption] = [timeout, allowLoopback, allowHTTP, json, junit]
+        static let caFile = OptionKey.optional(
+            "ca-file", "FILE", "trust the root certificates in this PEM file instead of the system's (a private CA)",
+            as: .caFile)
+        static let all: [any DeclaredOption] = [timeout, allowLoopback, allowHTTP, caFile, json, junit]
     }
 
     /// The options of `doctor domain`, each declared once with its default.
@@ -113,15 +116,19 @@ enum DoctorCommand {
         let policy = ResolutionPolicy(
             allowsHTTP: try parsed.value(CommonOptions.allowHTTP),
             allowsLocalHosts: try parsed.value(CommonOptions.allowLoopback))
-        return LinkDoctor.Configuration(timeout: timeout, policy: policy, appleCDNBaseURL: cdn)
+        return LinkDoctor.Configuration(
+            timeout: timeout, policy: policy, appleCDNBaseURL: cdn, caFile: try parsed.value(CommonOptions.caFile))
     }
 
     /// Runs `body` with a doctor on the resolver's default transport (`CurlTransport` on Linux: it never re-sends
-    /// a request by itself, so `--resolve` counts each click once), and releases the transport afterwards.
+    /// a request by itself, so `--resolve` counts each click once), and releases the transport afterwards. With
+    /// `--ca-file`, on the doctor's libcurl client trusting that file's roots instead (one fresh connection per
+    /// request, so it never re-sends either), until the resolver's transport takes roots of its own.
     private static func withDoctor<Result>(
         _ configuration: LinkDoctor.Configuration, _ body: (LinkDoctor) async -> Result
     ) async -> Result {
-        let transport = LinkResolver.defaultTransport()
+        let transport: any LinkTransport = configuration.caFile.map { TLSFetchTransport(caFile: $0) }
+            ?? LinkResolver.defaultTransport()
         defer { transport.shutdown() }
         return await body(LinkDoctor(configuration: configuration, transport: transport))
     }
@@ -189,19 +196,23 @@ enum DoctorCommand {
         let cdn = try parsed.value(DomainOptions.appleCDN)
         let configuration = try configuration(parsed, cdn: cdn)
         let findings = await withDoctor(configuration) { await $0.checkDomain(check) }
-        let output = DoctorOutput(suite: "doctor domain \(domain)", cases: domainCases(findings, android: check.androidPackage != nil))
+        let output = DoctorOutput(
+            suite: "doctor domain \(domain)",
+            cases: domainCases(findings, https: !configuration.policy.allowsHTTP, android: check.androidPackage != nil))
         return output.emit(json: try parsed.value(CommonOptions.json), junit: junit)
     }
 
     /// One JUnit case per check of `doctor domain`.
-    private static func domainCases(_ findings: [Finding], android: Bool) -> [DoctorOutput.Case] {
+    private static func domainCases(_ findings: [Finding], https: Bool, android: Bool) -> [DoctorOutput.Case] {
         var names = ["association file", "expected URLs", "Apple's fetcher (AASA-Bot)", "Apple's CDN copy"]
+        if https { names.insert("HTTPS (App Transport Security)", at: 0) }
         if android { names.append("assetlinks.json") }
         func check(of finding: Finding) -> String {
             switch finding.code {
             case .aasaExpectationFailed: "expected URLs"
             case .aasaBotBlocked: "Apple's fetcher (AASA-Bot)"
             case .aasaCdnMismatch, .aasaCdnUnavailable: "Apple's CDN copy"
+            case _ where finding.code.rawValue.hasPrefix("tls."): "HTTPS (App Transport Security)"
             case _ where finding.code.rawValue.hasPrefix("assetlinks."): "assetlinks.json"
             default: "association file"
             }

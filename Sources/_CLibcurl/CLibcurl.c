@@ -374,3 +374,81 @@ ulk_transfer *ulk_multi_next_done(void *multi, int *code) {
 }
 
 const char *ulk_strerror(int code) { return api.easy_strerror ? api.easy_strerror(code) : "libcurl not loaded"; }
+
+// Option and info numbers of the TLS checks, from curl.h.
+enum {
+    OPT_SSLVERSION = 32, OPT_SSL_VERIFYPEER = 64, OPT_SSL_VERIFYHOST = 81, OPT_CAINFO = 10065,
+    OPT_SSL_CIPHER_LIST = 10083, OPT_CAPATH = 10097, OPT_CONNECT_ONLY = 141, OPT_CERTINFO = 172,
+    INFO_SSL_VERIFYRESULT = 0x200000 + 13, INFO_CERTINFO = 0x400000 + 34,
+};
+
+typedef struct curl_slist_node { char *data; struct curl_slist_node *next; } curl_slist_node;
+typedef struct { int num_of_certs; curl_slist_node **certinfo; } curl_certinfo;
+
+int ulk_transfer_set_tls(ulk_transfer *t, const ulk_tls_options *options) {
+    void *e = t->easy;
+    int failed = 0;
+    if (options->ca_file) {
+        failed |= api.easy_setopt(e, OPT_CAINFO, options->ca_file);
+        // NULL: no CA directory either, so the file's roots are the only ones.
+        failed |= api.easy_setopt(e, OPT_CAPATH, (char *)NULL);
+    }
+    failed |= api.easy_setopt(e, OPT_SSL_VERIFYPEER, options->verify_peer ? 1L : 0L);
+    failed |= api.easy_setopt(e, OPT_SSL_VERIFYHOST, options->verify_host ? 2L : 0L);
+    if (options->ssl_version) failed |= api.easy_setopt(e, OPT_SSLVERSION, options->ssl_version);
+    if (options->cipher_list) failed |= api.easy_setopt(e, OPT_SSL_CIPHER_LIST, options->cipher_list);
+    if (options->cert_info) failed |= api.easy_setopt(e, OPT_CERTINFO, 1L);
+    if (options->connect_only) failed |= api.easy_setopt(e, OPT_CONNECT_ONLY, 1L);
+    // Each check is its own connection: never reused, never left for another.
+    failed |= api.easy_setopt(e, OPT_FRESH_CONNECT, 1L);
+    failed |= api.easy_setopt(e, OPT_FORBID_REUSE, 1L);
+    return failed;
+}
+
+static pthread_once_t perform_once = PTHREAD_ONCE_INIT;
+static int (*easy_perform)(void *) = NULL;
+
+// curl_easy_perform, from the library ulk_curl_load opened (opening it again only takes a reference).
+static void load_perform(void) {
+    void *lib = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) lib = dlopen("libcurl.so", RTLD_NOW | RTLD_LOCAL);
+    if (lib) *(void **)(&easy_perform) = dlsym(lib, "curl_easy_perform");
+}
+
+int ulk_transfer_perform(ulk_transfer *t) {
+    pthread_once(&perform_once, load_perform);
+    if (!easy_perform) return 2;  // CURLE_FAILED_INIT
+    return easy_perform(t->easy);
+}
+
+long ulk_transfer_verify_result(ulk_transfer *t) {
+    long result = 0;
+    if (api.easy_getinfo(t->easy, INFO_SSL_VERIFYRESULT, &result) != 0) return -1;
+    return result;
+}
+
+char *ulk_transfer_certinfo(ulk_transfer *t) {
+    curl_certinfo *info = NULL;
+    if (api.easy_getinfo(t->easy, INFO_CERTINFO, &info) != 0 || !info || info->num_of_certs <= 0) return NULL;
+    size_t length = 1;
+    for (int i = 0; i < info->num_of_certs; i++) {
+        for (curl_slist_node *n = info->certinfo[i]; n; n = n->next) length += strlen(n->data) + 1;
+        length += 1;
+    }
+    char *text = malloc(length);
+    if (!text) return NULL;
+    size_t at = 0;
+    for (int i = 0; i < info->num_of_certs; i++) {
+        if (i > 0) text[at++] = 0x1E;
+        for (curl_slist_node *n = info->certinfo[i]; n; n = n->next) {
+            if (n != info->certinfo[i]) text[at++] = 0x1F;
+            size_t size = strlen(n->data);
+            memcpy(text + at, n->data, size);
+            at += size;
+        }
+    }
+    text[at] = 0;
+    return text;
+}
+
+void ulk_free(void *pointer) { free(pointer); }

@@ -342,7 +342,8 @@ struct LinkDoctorDomainTests {
     }
 }
 
-/// The per-fetch deadline and the codes that need a hand-made answer, through injected transports and clocks.
+/// The per-fetch deadline and the codes that need a hand-made answer, through injected transports and clocks (the
+/// doctor's own TLS checks off: these hosts stand for the network and must never be reached).
 struct LinkDoctorInjectedTests {
     @Test func theDeadlineIsMeasuredOnTheInjectedClock() async {
         // A transport that never answers, and a clock whose sleep ends at once: every fetch times out, without
@@ -352,7 +353,7 @@ struct LinkDoctorInjectedTests {
             return TransportResponse(statusCode: 200)
         }
         let clock = LinkClock(now: { ContinuousClock.now }, sleep: { _ in })
-        let doctor = LinkDoctor(configuration: .init(timeout: .seconds(3600)), transport: transport, clock: clock)
+        let doctor = LinkDoctor(configuration: .init(timeout: .seconds(3600), checksTLS: false), transport: transport, clock: clock)
         let started = ContinuousClock.now
         let findings = await doctor.checkDomain(DomainCheck(domain: "news.example.com", appIDs: [Fixtures.app]))
         // Far below the 3600 s the real clock would take (a parallel TSan run on busy cores once took 60 s here).
@@ -369,7 +370,7 @@ struct LinkDoctorInjectedTests {
             return TransportResponse(statusCode: 200)
         }
         let clock = LinkClock(now: { ContinuousClock.now }, sleep: { _ in })
-        let doctor = LinkDoctor(configuration: .init(timeout: .seconds(3600)), transport: transport, clock: clock)
+        let doctor = LinkDoctor(configuration: .init(timeout: .seconds(3600), checksTLS: false), transport: transport, clock: clock)
         let findings = await doctor.checkDomain(DomainCheck(
             domain: "news.example.com", appIDs: [Fixtures.app], androidPackage: "com.example.app",
             fingerprints: [Fixtures.fingerprint]))
@@ -389,7 +390,7 @@ struct LinkDoctorInjectedTests {
             return TransportResponse(statusCode: 200)
         }
         let clock = LinkClock(now: { ContinuousClock.now }, sleep: { _ in })
-        let doctor = LinkDoctor(configuration: .init(timeout: timeout), transport: transport, clock: clock)
+        let doctor = LinkDoctor(configuration: .init(timeout: timeout, checksTLS: false), transport: transport, clock: clock)
         let findings = await doctor.checkDomain(DomainCheck(domain: "news.example.com", appIDs: [Fixtures.app]))
         #expect(findings.first(.aasaUnreachable)?.message.contains("no answer within \(shown))") == true, "\(findings)")
     }
@@ -408,7 +409,7 @@ struct LinkDoctorInjectedTests {
             return TransportResponse(
                 statusCode: 200, headerFields: ["Content-Type": "application/json"], body: Data(Fixtures.responsysAASA.utf8))
         }
-        let doctor = LinkDoctor(configuration: .init(timeout: .seconds(600)), transport: transport, clock: StandIns.frozen)
+        let doctor = LinkDoctor(configuration: .init(timeout: .seconds(600), checksTLS: false), transport: transport, clock: StandIns.frozen)
         let findings = await doctor.checkDomain(DomainCheck(domain: "news.example.com", appIDs: [Fixtures.app]))
         #expect(sent.withTrackedLock { $0 } == [true, false, true])
         #expect(findings.codes.contains("aasa.botBlocked"))
@@ -421,7 +422,7 @@ struct LinkDoctorInjectedTests {
             requested.withTrackedLock { $0.append(request.url.absoluteString) }
             return TransportResponse(statusCode: 404)
         }
-        let doctor = LinkDoctor(configuration: .init(timeout: .seconds(600)), transport: transport, clock: StandIns.frozen)
+        let doctor = LinkDoctor(configuration: .init(timeout: .seconds(600), checksTLS: false), transport: transport, clock: StandIns.frozen)
         let findings = await doctor.checkDomain(DomainCheck(domain: "News.Example.COM.", appIDs: [Fixtures.app]))
         #expect(Set(requested.withTrackedLock { $0 }) == [
             "https://news.example.com/.well-known/apple-app-site-association",
@@ -445,7 +446,8 @@ struct LinkDoctorInjectedTests {
         let doctor = LinkDoctor(
             // A deadline far beyond what a full parallel run under a sanitizer stalls a test: fetches end by the
             // transport, not by time.
-            configuration: .init(timeout: .seconds(3600), appleCDNBaseURL: URL(string: "https://cdn.example.net")!), transport: transport,
+            configuration: .init(timeout: .seconds(3600), appleCDNBaseURL: URL(string: "https://cdn.example.net")!, checksTLS: false),
+            transport: transport,
             clock: StandIns.frozen)
         var check = DomainCheck(domain: "news.example.com", appIDs: [Fixtures.app], androidPackage: "com.example.app")
         check.expectOpen = ["https://news.example.com/pub/acc?x=1"]

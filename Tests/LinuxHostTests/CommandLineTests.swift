@@ -173,6 +173,7 @@ struct CommandLineTests {
         let taken = try ResponseHandlerStub()
         defer { taken.shutdown() }
         let network = ["--timeout", "1", "--allow-loopback", "--allow-http"]
+        let roots = try TestPKI()
         let invocations: [[String]] = [
             ["resolve", "--json", "--branded-domain", "x.invalid"] + network + ["not a url"],
             ["resolve"] + network + ["not a url"],
@@ -198,9 +199,10 @@ struct CommandLineTests {
              "--aasa", aasa, "--app", app, "--json", "https://news.invalid/pub/acc"],
             ["doctor", "domain", "127.0.0.1:1", "--app", app, "--responsys", "--expect-open", "https://127.0.0.1:1/pub/acc",
              "--expect-web", "https://127.0.0.1:1/pub/cc", "--android-package", "com.example.app", "--fingerprint",
-             fingerprint, "--apple-cdn", "http://127.0.0.1:1", "--json", "--junit", junit] + network,
+             fingerprint, "--apple-cdn", "http://127.0.0.1:1", "--json", "--junit", junit, "--ca-file", roots.rootFile]
+                + network,
             ["doctor", "campaign", "--email", email, "--app", app, "--aasa", aasa, "--routes", table, "--resolve",
-             "--branded-domain", "news.invalid", "--json", "--junit", junit] + network,
+             "--branded-domain", "news.invalid", "--json", "--junit", junit, "--ca-file", roots.rootFile] + network,
             ["doctor", "campaign", "--email", email, "--app", app, "--aasa", aasa, "--manifest", manifest,
              "--assetlinks", assetLinks, "--package", "com.example.app", "--html", html],
         ]

@@ -14,6 +14,11 @@ import UniversalLinkKit
 /// an AASA file, 1 MiB for `assetlinks.json`), and no redirect followed: a 3xx is reported, since iOS and
 /// Android do not follow it either.
 ///
+/// Over https, ``checkDomain(_:)`` also checks the domain's HTTPS as App Transport Security does, with handshakes
+/// of its own (``Configuration/checksTLS``); the files of a domain whose certificate it reports, and every file
+/// when ``Configuration/caFile`` is set, are fetched with the doctor's own libcurl settings instead of the
+/// transport (without verification, or trusting the file's roots), under the same policy and deadline.
+///
 /// ```swift
 /// let doctor = LinkDoctor()
 /// let findings = await doctor.checkDomain(DomainCheck(
@@ -45,6 +50,15 @@ public struct LinkDoctor: Sendable {
         /// then; a link not started by then is not requested at all (nothing counted) and is reported
         /// `link.resolveFailed` as such.
         public var resolutionBudget: Duration?
+        /// A PEM file of root certificates trusted instead of the system's (CA bundle and CA path both replaced),
+        /// for a staging server or a corporate TLS proxy with a private CA: ``checkDomain(_:)``'s TLS checks and
+        /// its fetches of the domain's files and Apple's CDN copy trust these roots and no others. `nil` (the
+        /// default): the system's roots. An injected transport keeps its own trust for everything else it sends.
+        public var caFile: String?
+        /// Whether ``checkDomain(_:)`` checks the domain's HTTPS as App Transport Security does (`tls.*` findings),
+        /// with connections of its own beside the transport's. Default `true`; turn it off with an injected
+        /// transport that stands in for the network.
+        public var checksTLS: Bool
 
         /// Creates a configuration.
         ///
@@ -57,6 +71,8 @@ public struct LinkDoctor: Sendable {
         ///   - recognizer: The pub-web paths.
         ///   - maximumConcurrentResolutions: Resolutions in flight at once (at least 1).
         ///   - resolutionBudget: The time a campaign's resolutions take together; `nil` is three times `timeout`.
+        ///   - caFile: A PEM file of roots trusted instead of the system's; `nil` for the system's.
+        ///   - checksTLS: Whether the domain's HTTPS is checked.
         public init(
             timeout: Duration = .seconds(10),
             policy: ResolutionPolicy = .init(),
@@ -65,7 +81,9 @@ public struct LinkDoctor: Sendable {
             appleBotUserAgent: String = "AASA-Bot/1.0.0",
             recognizer: PubWebLinkRecognizer.Configuration = .init(),
             maximumConcurrentResolutions: Int = 4,
-            resolutionBudget: Duration? = nil
+            resolutionBudget: Duration? = nil,
+            caFile: String? = nil,
+            checksTLS: Bool = true
         ) {
             self.timeout = timeout
             self.policy = policy
@@ -75,6 +93,8 @@ public struct LinkDoctor: Sendable {
             self.recognizer = recognizer
             self.maximumConcurrentResolutions = maximumConcurrentResolutions
             self.resolutionBudget = resolutionBudget
+            self.caFile = caFile
+            self.checksTLS = checksTLS
         }
     }
 

@@ -5,7 +5,7 @@ import UniversalLinkKit
 /// Android's verifier (AOSP `StatementService`) as far as a server decides it: https only, no redirect followed,
 /// 5 s connect and read timeouts, a declared `Content-Length` over 1 MiB refused unread, a status other than 200
 /// giving no statements, and `include` statements followed one level. The fetch itself, the redirect and the
-/// status are checked by ``LinkDoctor/checkAssetLinks(_:base:)``; this file adds the rest.
+/// status are checked by ``LinkDoctor/checkAssetLinks(_:base:fetcher:)``; this file adds the rest.
 extension LinkDoctor {
     /// What Android's verifier adds to an `assetlinks.json` answered 200: the declared length and the package's
     /// dynamic rules.

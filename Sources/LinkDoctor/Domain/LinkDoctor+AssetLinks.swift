@@ -8,7 +8,7 @@ extension LinkDoctor {
     static let androidVerifierTimeout: Duration = .seconds(5)
 
     /// The `assetlinks.*` findings for ``DomainCheck/androidPackage``; empty when no package is given.
-    func checkAssetLinks(_ check: DomainCheck, base: String) async -> [Finding] {
+    func checkAssetLinks(_ check: DomainCheck, base: String, fetcher: AssociationFetcher) async -> [Finding] {
         guard let package = check.androidPackage else { return [] }
         guard let url = URL(string: base + "/.well-known/assetlinks.json") else { return [] }
         let subject = url.absoluteString

@@ -34,19 +34,23 @@ extension LinkDoctor {
                 message: "'\(check.domain)' is not a domain name (give the host of the links, such as news.example.com).")]
         }
         let cap = Self.aasaSizeLimit + 1
+        async let cdnAnswer = fetchCDNCopy(of: check.domain)
+        // The domain's HTTPS first: when its certificate is reported, its files are still read (without
+        // verification) and judged, instead of being called unreachable.
+        let tls = await inspectTLS(of: check.domain)
+        let fetcher = originFetcher(after: tls)
         async let wellKnownAnswer = fetcher.fetch(wellKnown, userAgent: configuration.userAgent, maxBodyBytes: cap)
         async let rootAnswer = fetcher.fetch(root, userAgent: configuration.userAgent, maxBodyBytes: cap)
-        async let cdnAnswer = fetchCDNCopy(of: check.domain)
-        async let androidFindings = checkAssetLinks(check, base: base)
+        async let androidFindings = checkAssetLinks(check, base: base, fetcher: fetcher)
 
-        var findings: [Finding] = []
+        var findings: [Finding] = tls?.findings ?? []
         let origin = locate(
             wellKnown: (wellKnown, Answer(await wellKnownAnswer)), root: (root, Answer(await rootAnswer)),
             into: &findings)
         var association: AppSiteAssociation?
         if let origin {
             association = inspect(origin, check: check, host: host, into: &findings)
-            await checkBot(origin, association: association, into: &findings)
+            await checkBot(origin, association: association, fetcher: fetcher, into: &findings)
         }
         findings += compareCDN(await cdnAnswer, origin: association)
         findings += await androidFindings
@@ -197,7 +201,8 @@ extension LinkDoctor {
 
     /// Fetches the served location again as Apple's fetcher and reports a different answer.
     private func checkBot(
-        _ origin: (url: URL, answer: Answer), association: AppSiteAssociation?, into findings: inout [Finding]
+        _ origin: (url: URL, answer: Answer), association: AppSiteAssociation?, fetcher: AssociationFetcher,
+        into findings: inout [Finding]
     ) async {
         let bot = Answer(await fetcher.fetch(
             origin.url, userAgent: configuration.appleBotUserAgent, maxBodyBytes: Self.aasaSizeLimit + 1))
@@ -238,20 +243,30 @@ extension LinkDoctor {
         return normalizedHost(String(host)) + port
     }
 
-    private func fetchCDNCopy(of domain: String) async -> (url: String, answer: Answer) {
+    private func fetchCDNCopy(of domain: String) async -> (url: String, answer: Answer, explanation: String?) {
         var base = configuration.appleCDNBaseURL.absoluteString
         while base.hasSuffix("/") { base.removeLast() }
         let text = "\(base)/a/v1/\(domain)"
-        guard let url = URL(string: text) else { return (text, .failed("not a URL")) }
-        return (text, Answer(await fetcher.fetch(
-            url, userAgent: configuration.userAgent, maxBodyBytes: Self.aasaSizeLimit + 1)))
+        guard let url = URL(string: text) else { return (text, .failed("not a URL"), nil) }
+        let fetcher = configuration.caFile.map { trustingFetcher(caFile: $0, verifies: true) } ?? self.fetcher
+        let outcome = await fetcher.fetch(url, userAgent: configuration.userAgent, maxBodyBytes: Self.aasaSizeLimit + 1)
+        // Apple's CDN says why it has no copy in two answer headers (as its own validator shows them).
+        var explanation: String?
+        if case .answered(let response) = outcome {
+            let parts = ["Apple-Failure-Reason", "Apple-Failure-Details"].compactMap { name in
+                response.headerField(name).map { "\(name): \($0)" }
+            }
+            if !parts.isEmpty { explanation = parts.joined(separator: "; ") }
+        }
+        return (text, Answer(outcome), explanation)
     }
 
-    private func compareCDN(_ cdn: (url: String, answer: Answer), origin: AppSiteAssociation?) -> [Finding] {
+    private func compareCDN(_ cdn: (url: String, answer: Answer, explanation: String?), origin: AppSiteAssociation?) -> [Finding] {
         guard case .file(let response) = cdn.answer else {
+            let said = cdn.explanation.map { " Apple's CDN says: \($0)." } ?? ""
             return [Finding(
                 code: .aasaCdnUnavailable, severity: .warning, subject: cdn.url,
-                message: "Apple's CDN has no copy: \(cdn.url) \(cdn.answer.summary). Devices get the file from "
+                message: "Apple's CDN has no copy: \(cdn.url) \(cdn.answer.summary).\(said) Devices get the file from "
                     + "the CDN only; it fetches the domain's file (as AASA-Bot) some time after the app is "
                     + "installed or the file changes. Check that the file is reachable, then look again later.")]
         }

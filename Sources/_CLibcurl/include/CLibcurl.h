@@ -79,4 +79,38 @@ int ulk_multi_wakeup(void *multi);
 ulk_transfer *ulk_multi_next_done(void *multi, int *code);
 const char *ulk_strerror(int code);
 
+// MARK: - TLS checks (the link doctor's): settings beyond ulk_transfer_create's, a blocking perform, the chain
+
+/// TLS settings of one transfer. ulk_transfer_create leaves libcurl's defaults: the system's roots, the peer's
+/// chain and name verified.
+typedef struct ulk_tls_options {
+    const char *ca_file;      // PEM roots used instead of the system's (CA bundle and CA path both replaced); NULL: the system's
+    int verify_peer;          // 0: the chain is not verified (the handshake completes whatever it is)
+    int verify_host;          // 0: the name is not compared
+    long ssl_version;         // CURLOPT_SSLVERSION: a CURL_SSLVERSION_* minimum, or-ed with a CURL_SSLVERSION_MAX_*; 0: libcurl's default
+    const char *cipher_list;  // CURLOPT_SSL_CIPHER_LIST (TLS 1.2 and below, OpenSSL's syntax); NULL: libcurl's default
+    int cert_info;            // collect the chain the server sent (CURLOPT_CERTINFO)
+    int connect_only;         // CURLOPT_CONNECT_ONLY: connect and handshake, send no request
+} ulk_tls_options;
+
+/// Applies `options` to a transfer from ulk_transfer_create, before it runs. Returns 0 when libcurl took them all.
+int ulk_transfer_set_tls(ulk_transfer *transfer, const ulk_tls_options *options);
+
+/// Runs the transfer on the calling thread (curl_easy_perform; it blocks until the transfer ends, by its deadline
+/// at the latest) and returns its CURLcode. For a transfer that is never added to a multi handle.
+int ulk_transfer_perform(ulk_transfer *transfer);
+
+/// OpenSSL's verification result of the transfer's connection (CURLINFO_SSL_VERIFYRESULT: an X509_V_ERR_* code,
+/// 0 when the chain verified); meaningful after a transfer with verify_peer on.
+long ulk_transfer_verify_result(ulk_transfer *transfer);
+
+/// The chain the server sent, from CURLOPT_CERTINFO: one record per certificate, leaf first, separated by 0x1E;
+/// in each, "Name:value" fields (Subject, Issuer, Signature Algorithm, Public Key Algorithm, RSA Public Key,
+/// Start date, Expire date, X509v3 Subject Alternative Name, Cert...) separated by 0x1F. NULL when none was
+/// collected. Free with ulk_free.
+char *ulk_transfer_certinfo(ulk_transfer *transfer);
+
+/// Frees what ulk_transfer_certinfo returned.
+void ulk_free(void *pointer);
+
 #endif

@@ -1,0 +1,74 @@
+import Foundation
+import UniversalLinkKit
+
+/// A `LinkTransport` with the doctor's TLS settings: roots from a PEM file instead of the system's (`--ca-file`),
+/// or no verification at all, to read a file whose certificate the doctor reports rather than refuses.
+///
+/// Each request is one libcurl transfer on a thread of its own, on a fresh connection that is never reused (so it
+/// is never re-sent), to the addresses the host resolved to once and that passed the address check (public only,
+/// unless ``TransportRequest/allowsLocalAddresses``). `GET` only, no redirect followed, no proxy, nothing
+/// inflated, the body and the header block capped, the whole transfer ended by the request's deadline (or
+/// ``fallbackTimeout``).
+package struct TLSFetchTransport: LinkTransport {
+    /// Roots used instead of the system's; `nil`: the system's.
+    package let caFile: String?
+    /// Whether certificates are verified. Off only for reading a domain's files when its certificate is reported.
+    package let verifies: Bool
+    /// The limit of a request without a deadline of its own.
+    package var fallbackTimeout: Duration = .seconds(30)
+    /// The largest header block accepted.
+    package var maxHeaderBytes = 64 * 1024
+
+    /// A transport trusting the roots in `caFile` (or the system's), or trusting anything when `verifies` is off.
+    ///
+    /// - Parameters:
+    ///   - caFile: A PEM file of roots; `nil`: the system's.
+    ///   - verifies: Whether the chain and name are verified.
+    package init(caFile: String?, verifies: Bool = true) {
+        self.caFile = caFile
+        self.verifies = verifies
+    }
+
+    /// Sends a `GET`; see the type's documentation.
+    ///
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - maxBodyBytes: The largest body accepted.
+    /// - Returns: The answer.
+    /// - Throws: `TransportError`, or `CancellationError`.
+    package func send(_ request: TransportRequest, maxBodyBytes: Int) async throws -> TransportResponse {
+        guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = request.url.host(percentEncoded: false), !host.isEmpty
+        else { throw TransportError(.noAnswer, detail: "not an http(s) URL with a host") }
+        guard request.method == .get else { throw TransportError(.noAnswer, detail: "only GET is sent, not \(request.method)") }
+        let addresses: [String]
+        do {
+            addresses = try await AddressScreen.addresses(of: host, allowsLocalAddresses: request.allowsLocalAddresses)
+        } catch {
+            throw TransportError(.addressNotAllowed, detail: error.message)
+        }
+        var settings = verifies ? TLSProbe.Settings(caFile: caFile) : TLSProbe.Settings.permissive
+        settings.caFile = caFile
+        let deadline = request.deadline ?? (.now + fallbackTimeout)
+        let probe = TLSProbe(
+            url: request.url, headerLines: request.headerFields.map { "\($0.name): \($0.value)" }, addresses: addresses,
+            settings: settings, maxBodyBytes: maxBodyBytes, maxHeaderBytes: maxHeaderBytes, deadline: deadline)
+        let outcome = try await probe.run()
+        if outcome.headOverCap { throw TransportError(.headersTooLarge, detail: "the header block is over \(maxHeaderBytes) bytes") }
+        if outcome.bodyOverCap { throw TransportError(.bodyTooLarge, detail: "the body is over \(maxBodyBytes) bytes") }
+        if outcome.encodedBody { throw TransportError(.encodedBody, detail: "a Content-Encoding that was not asked for") }
+        // A non-2xx answer stops at its first body byte on purpose: its status and headers are the answer.
+        guard outcome.succeeded || (outcome.answered && !(200..<300).contains(outcome.status)) else {
+            if outcome.timedOut { throw TransportError(.timedOut, detail: outcome.message) }
+            throw TransportError(outcome.answered ? .failedAfterAnswer : .noAnswer, detail: outcome.message)
+        }
+        var fields: [String: String] = [:]
+        for line in outcome.head.split(separator: "\r\n") {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let name = line[..<colon].trimmingCharacters(in: .whitespaces)
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            fields[name] = fields[name].map { "\($0), \(value)" } ?? value
+        }
+        return TransportResponse(statusCode: outcome.status, headerFields: fields, body: outcome.body)
+    }
+}
