@@ -126,12 +126,14 @@ public struct AndroidManifest: Sendable, Hashable {
         mutating func filter(_ element: XMLNode, component: String) -> AndroidIntentFilter {
             var filter = AndroidIntentFilter(component: component, line: element.line)
             filter.autoVerify = value(element, "autoVerify") == "true"
+            // Each scheme once, found by lookup: a filter of many `<data>` elements costs them, not their square.
+            var schemes: Set<String> = []
             for child in element.children {
                 switch child.name {
                 case "action": if let name = value(child, "name") { filter.actions.append(name) }
                 case "category": if let name = value(child, "name") { filter.categories.append(name) }
                 case "data":
-                    if let scheme = value(child, "scheme"), !filter.schemes.contains(scheme) { filter.schemes.append(scheme) }
+                    if let scheme = value(child, "scheme"), schemes.insert(scheme).inserted { filter.schemes.append(scheme) }
                     if let host = value(child, "host") {
                         var port: Int?
                         if let text = value(child, "port") {
