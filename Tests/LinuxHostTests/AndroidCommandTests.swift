@@ -113,6 +113,24 @@ struct AndroidCommandTests {
         #expect(android12.stdout.split(separator: "\n").map { $0.split(separator: "\t")[0] } == ["app", "app", "app"])
     }
 
+    @Test func aGeneratedFilterKeepsBackslashesAndUnicodeEscapesAsWritten() async throws {
+        let filter = try await HostProcess.run([
+            "assetlinks", "generate", "--intent-filter", "--domain", "news.example.com", "--include", #"/a\b"#,
+            "--include", #"/c\u0041"#,
+        ])
+        #expect(filter.status == 0)
+        #expect(filter.stdout.contains(#"<data android:path="/a\\b" />"#))
+        #expect(filter.stdout.contains(#"<data android:path="/c\\u0041" />"#))
+        let manifest = try write("""
+            <manifest xmlns:android="http://schemas.android.com/apk/res/android" package="com.example.app"><application><activity android:name=".Main">
+            \(filter.stdout)</activity></application></manifest>
+            """, "xml")
+        defer { try? FileManager.default.removeItem(atPath: manifest) }
+        let urls = ["https://news.example.com/a%5Cb", "https://news.example.com/ab", "https://news.example.com/c%5Cu0041", "https://news.example.com/cA"]
+        let match = try await HostProcess.run(["android", "match", "--manifest", manifest] + urls)
+        #expect(match.stdout.split(separator: "\n").map { $0.split(separator: "\t")[0] } == ["app", "browser", "app", "browser"])
+    }
+
     /// A long URL against an AASA of thousands of rules that each read it whole: iOS's answer stops at the matching
     /// budget and says so, the comparison stops at its own budget after it and says how far it got, and the check
     /// ends with its findings.
