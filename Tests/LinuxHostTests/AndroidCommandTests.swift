@@ -113,6 +113,51 @@ struct AndroidCommandTests {
         #expect(android12.stdout.split(separator: "\n").map { $0.split(separator: "\t")[0] } == ["app", "app", "app"])
     }
 
+    @Test func aGeneratedFilterKeepsBackslashesAndUnicodeEscapesAsWritten() async throws {
+        let filter = try await HostProcess.run([
+            "assetlinks", "generate", "--intent-filter", "--domain", "news.example.com", "--include", #"/a\b"#,
+            "--include", #"/c\u0041"#,
+        ])
+        #expect(filter.status == 0)
+        #expect(filter.stdout.contains(#"<data android:path="/a\\b" />"#))
+        #expect(filter.stdout.contains(#"<data android:path="/c\\u0041" />"#))
+        let manifest = try write("""
+            <manifest xmlns:android="http://schemas.android.com/apk/res/android" package="com.example.app"><application><activity android:name=".Main">
+            \(filter.stdout)</activity></application></manifest>
+            """, "xml")
+        defer { try? FileManager.default.removeItem(atPath: manifest) }
+        let urls = ["https://news.example.com/a%5Cb", "https://news.example.com/ab", "https://news.example.com/c%5Cu0041", "https://news.example.com/cA"]
+        let match = try await HostProcess.run(["android", "match", "--manifest", manifest] + urls)
+        #expect(match.stdout.split(separator: "\n").map { $0.split(separator: "\t")[0] } == ["app", "browser", "app", "browser"])
+    }
+
+    /// A long URL against an AASA of thousands of rules that each read it whole: iOS's answer stops at the matching
+    /// budget and says so, the comparison stops at its own budget after it and says how far it got, and the check
+    /// ends with its findings.
+    @Test func checkStopsComparingAtItsBudgetAndSaysHowFarItGot() async throws {
+        let app = "ABCDE12345.com.example.app"
+        let manifest = try write("""
+            <manifest xmlns:android="http://schemas.android.com/apk/res/android" package="com.example.app"><application>
+            <activity android:name=".Main"><intent-filter android:autoVerify="true">
+            <action android:name="android.intent.action.VIEW"/><category android:name="android.intent.category.DEFAULT"/>
+            <category android:name="android.intent.category.BROWSABLE"/>
+            <data android:scheme="https" android:host="news.example.com" android:pathPattern="/.*"/>
+            </intent-filter></activity></application></manifest>
+            """, "xml")
+        let rules = (0..<4_000).map { #"{"/": "/*x*\#($0 + 1_000)*"}"# }.joined(separator: ",")
+        let aasa = try write(#"{"applinks": {"details": [{"appIDs": ["\#(app)"], "components": [\#(rules)]}]}}"#, "json")
+        defer { for f in [manifest, aasa] { try? FileManager.default.removeItem(atPath: f) } }
+        let pairs = (0..<100).map { ($0 < 10 ? "0" : "") + "\($0)/" }.joined()
+        let long = "https://news.example.com/x/" + String(repeating: pairs, count: 200)
+        let check = try await HostProcess.run(["android", "check", "--json", "--manifest", manifest, "--aasa", aasa, "--app", app, long])
+        #expect(check.status == 1)
+        let lines = try check.jsonLines()
+        #expect(lines.map { $0["code"] as? String } == ["platformsDisagree", "comparisonsStopped"])
+        #expect((lines.first?["message"] as? String)?.hasPrefix(
+            "iOS opens the browser (not matched: this URL against the 4000 rules for \"\(app)\" needs more than 67108864 matching steps") == true)
+        #expect(lines.last?["message"] as? String == "iOS and Android were compared up to the comparison budget (67108864 matching steps): on 1 of 4001 URLs; give the URLs that matter as arguments, they are compared first")
+    }
+
     @Test func checkReportsDisagreementsWithTheAASAAndExitsOne() async throws {
         let app = "ABCDE12345.com.example.app"
         let aasa = try await HostProcess.run(["aasa", "generate", "--app", app, "--include", "/pub/*", "--exclude", "/pub/cc/*"])

@@ -66,13 +66,10 @@ public struct AndroidAssetStatement: Sendable, Hashable {
                 guard let actual = uri.fragment, DynamicGlob.matches(Array(fragment.utf16), actual) else { return false }
             }
             if let query {
-                let parameters = (uri.rawQuery ?? "").split(separator: "&", omittingEmptySubsequences: true).map { item in
-                    let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                    return (AndroidURI.decode(parts[0]), parts.count > 1 ? AndroidURI.decode(parts[1]) : [])
-                }
                 for item in query {
-                    let name = Array(item.name.utf16), glob = Array(item.value.utf16)
-                    guard parameters.contains(where: { $0.0 == name && DynamicGlob.matches(glob, $0.1) }) else { return false }
+                    let values = uri.dynamicRuleParameters[Array(item.name.utf16)] ?? []
+                    let glob = Array(item.value.utf16)
+                    guard values.contains(where: { DynamicGlob.matches(glob, $0) }) else { return false }
                 }
             }
             return true
@@ -184,9 +181,12 @@ public struct AndroidAssetStatement: Sendable, Hashable {
     }
 
     /// The first rule that matches `uri`, with its index; `nil` when none does (the URL is then excluded).
-    func firstMatch(_ uri: AndroidURI) -> (index: Int, rule: Rule)? {
+    func firstMatch(_ uri: AndroidURI, steps: inout Int) -> (index: Int, rule: Rule)? {
         guard let dynamicRules else { return nil }
-        for (index, rule) in dynamicRules.enumerated() where rule.matches(uri) { return (index, rule) }
+        for (index, rule) in dynamicRules.enumerated() {
+            steps += 1
+            if rule.matches(uri) { return (index, rule) }
+        }
         return nil
     }
 }

@@ -4,10 +4,10 @@
 /// also takes `http://a`.
 ///
 /// Matching follows `IntentFilter.matchData`: the scheme must be listed (case-sensitive); when hosts are listed one
-/// must match (case-insensitive; a host starting with `*` matches any host ending with the rest, so `*.example.com`
-/// takes `a.example.com` but not `example.com`); a listed port must equal the URL's explicit port; when paths or
-/// Android 15 groups are listed, the decoded path must match one path matcher *or* the groups must allow the URL.
-/// Paths are ignored when no host is listed.
+/// must match (lower-cased, then compared by UTF-16 code units; a host starting with `*` matches any host ending
+/// with the rest, so `*.example.com` takes `a.example.com` but not `example.com`); a listed port must equal the URL's
+/// explicit port; when paths or Android 15 groups are listed, the decoded path must match one path matcher *or* the
+/// groups must allow the URL. Paths are ignored when no host is listed.
 public struct AndroidIntentFilter: Sendable, Hashable {
     /// One `android:host` (with the `android:port` of the same `<data>` element).
     public struct Authority: Sendable, Hashable {
@@ -28,12 +28,16 @@ public struct AndroidIntentFilter: Sendable, Hashable {
         /// Whether the host starts with `*` (Android then matches by suffix).
         public var isWildcard: Bool { host.hasPrefix("*") }
 
+        /// Lower-cased, then compared by UTF-16 code units as Java compares strings (no Unicode normalisation), as
+        /// ``AndroidFilterIndex`` looks hosts up.
         func matches(host uriHost: String?, port uriPort: Int) -> Bool {
             guard let uriHost else { return false }
-            let wanted = isWildcard ? String(host.dropFirst()).lowercased() : host.lowercased()
-            let actual = uriHost.lowercased()
+            let wanted = AndroidFilterIndex.hostKey(isWildcard ? String(host.dropFirst()) : host)
+            let actual = AndroidFilterIndex.hostKey(uriHost)
             if isWildcard {
-                guard actual.utf16.count >= wanted.utf16.count, actual.hasSuffix(wanted) else { return false }
+                guard actual.count >= wanted.count, actual[(actual.count - wanted.count)...].elementsEqual(wanted) else {
+                    return false
+                }
             } else if actual != wanted {
                 return false
             }
@@ -112,19 +116,22 @@ public struct AndroidIntentFilter: Sendable, Hashable {
     /// - Parameters:
     ///   - uri: The URL.
     ///   - android15: Whether `<uri-relative-filter-group>`s count (Android 15+).
-    func dataMismatch(_ uri: AndroidURI, android15: Bool = true) -> String? {
+    ///   - hostTakes: Whether a host of the filter takes the URL's host and port, when the caller knows (from
+    ///     ``AndroidFilterIndex``); `nil` compares every host.
+    ///   - pathTakes: Whether a path attribute takes the URL's path, when the caller knows; `nil` tries each.
+    func dataMismatch(_ uri: AndroidURI, android15: Bool = true, hostTakes: Bool? = nil, pathTakes: Bool? = nil) -> String? {
         guard !schemes.isEmpty else { return "it declares no android:scheme, so it takes no URL" }
         guard schemes.contains(uri.scheme) else {
-            return "scheme \"\(uri.scheme)\" is not one of \(schemes.map { "\"\($0)\"" }.joined(separator: ", ")) (compared case-sensitively)"
+            return "scheme \"\(uri.scheme)\" is not one of \(Self.listed(schemes)) (compared case-sensitively)"
         }
         guard !authorities.isEmpty else { return nil }
-        guard authorities.contains(where: { $0.matches(host: uri.host, port: uri.port) }) else {
-            let hosts = authorities.map { a in a.port.map { "\(a.host):\($0)" } ?? a.host }
-            return "host \"\(uri.host ?? "")\(uri.port >= 0 ? ":\(uri.port)" : "")\" is not one of \(hosts.map { "\"\($0)\"" }.joined(separator: ", "))"
+        guard hostTakes ?? authorities.contains(where: { $0.matches(host: uri.host, port: uri.port) }) else {
+            let hosts = authorities.prefix(Self.listedCount + 1).map { a in a.port.map { "\(a.host):\($0)" } ?? a.host }
+            return "host \"\(uri.host ?? "")\(uri.port >= 0 ? ":\(uri.port)" : "")\" is not one of \(Self.listed(hosts, of: authorities.count))"
         }
         let activeGroups = android15 ? groups : []
         if paths.isEmpty && activeGroups.isEmpty { return nil }
-        if paths.contains(where: { $0.matches(utf16: uri.path) }) { return nil }
+        if pathTakes ?? paths.contains(where: { $0.matches(utf16: uri.path) }) { return nil }
         let path = String(decoding: uri.path, as: UTF16.self)
         if let decision = AndroidURIRelativeFilterGroup.decide(activeGroups, uri) {
             if decision.allow { return nil }
@@ -135,4 +142,16 @@ public struct AndroidIntentFilter: Sendable, Hashable {
     }
 
     private func lineSuffix(_ line: Int) -> String { line > 0 ? " (line \(line))" : "" }
+
+    /// How many values an explanation lists before it gives the count of the rest: it says which values were
+    /// compared without growing with them.
+    static let listedCount = 4
+
+    /// `"a", "b", "c", "d" and 96 more`: the first ``listedCount`` of `total` values, quoted.
+    static func listed(_ values: [String], of total: Int? = nil) -> String {
+        let total = total ?? values.count
+        let shown = values.prefix(total > listedCount + 1 ? listedCount : listedCount + 1).map { "\"\($0)\"" }
+        let rest = total - shown.count
+        return shown.joined(separator: ", ") + (rest > 0 ? " and \(rest) more" : "")
+    }
 }

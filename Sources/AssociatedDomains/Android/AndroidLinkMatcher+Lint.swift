@@ -8,6 +8,11 @@ extension AndroidLinkMatcher {
     ///
     /// Key paths are `AndroidManifest.xml:LINE`, `assetlinks.json[0]...` or the URL compared.
     ///
+    /// The cross-checks (dynamic rules against the manifest's filters, iOS against Android on each URL) stop after
+    /// ``comparisonBudget`` matching steps, given URLs first, with a warning that says how far they got: samples are
+    /// made from every verified host and every path, so their number is a product, and each answer costs what
+    /// matching it costs.
+    ///
     /// - Parameters:
     ///   - aasa: The host's `apple-app-site-association`, to compare answers.
     ///   - appID: The iOS app (`TEAMID.bundle`) whose rules the AASA comparison uses.
@@ -15,6 +20,14 @@ extension AndroidLinkMatcher {
     ///     verified host.
     /// - Returns: The findings, errors first.
     public func lint(aasa: AppSiteAssociation? = nil, appID: String? = nil, urls: [String] = []) -> [AssociationDiagnostic] {
+        var steps = 0
+        return lint(aasa: aasa, appID: appID, urls: urls, budget: Self.comparisonBudget, steps: &steps)
+    }
+
+    /// ``lint(aasa:appID:urls:)`` with the cross-checks' `budget`, adding the work done to `steps`: one step per host
+    /// looked up and per dynamic rule compared with those before it, and what matching each URL costs (what the
+    /// tests hold to linear growth).
+    func lint(aasa: AppSiteAssociation?, appID: String?, urls: [String], budget: Int, steps: inout Int) -> [AssociationDiagnostic] {
         var findings: [AssociationDiagnostic] = []
         func add(_ severity: AssociationDiagnostic.Severity, _ code: AssociationDiagnostic.Code, _ keyPath: String, _ message: String) {
             findings.append(AssociationDiagnostic(severity: severity, code: code, keyPath: keyPath, message: message))
@@ -23,7 +36,10 @@ extension AndroidLinkMatcher {
             let rejected = problem.message.contains("Android rejects it")
             add(rejected ? .error : .warning, rejected ? .invalidPattern : .filterNeverMatches, "AndroidManifest.xml:\(problem.line)", problem.message)
         }
-        let verifiedHosts = manifest.intentFilters.filter(\.isAppLinkFilter).flatMap(\.authorities)
+        // Looked up, not compared with each: a filter of many hosts costs its hosts, not their square.
+        let verifiedHosts = Set(manifest.intentFilters.filter(\.isAppLinkFilter).flatMap(\.authorities).map { $0.host.lowercased() })
+        // The comparisons' budget counts from here, whatever the caller's steps before.
+        let start = steps
         for filter in manifest.intentFilters {
             let at = "AndroidManifest.xml:\(filter.line)"
             let web = !filter.schemes.isEmpty && filter.schemes.allSatisfy { $0 == "http" || $0 == "https" }
@@ -40,7 +56,8 @@ extension AndroidLinkMatcher {
                 add(.warning, .hostNotVerified, at, "\(filter.label) has android:autoVerify=\"true\" but Android verifies only filters with VIEW, BROWSABLE, DEFAULT and only http/https schemes: its hosts are not verified")
             }
             if filter.takesTappedLinks && web {
-                for authority in filter.authorities where !verifiedHosts.contains(where: { $0.host.lowercased() == authority.host.lowercased() }) {
+                steps += filter.authorities.count
+                for authority in filter.authorities where !verifiedHosts.contains(authority.host.lowercased()) {
                     add(.warning, .hostNotVerified, at, "host \"\(authority.host)\" is in no android:autoVerify=\"true\" filter: Android 12+ opens its links in the browser")
                 }
             }
@@ -57,19 +74,40 @@ extension AndroidLinkMatcher {
                 // Dynamic rules only narrow: an include whose paths no filter takes never opens the app.
                 let hosts = manifest.intentFilters.filter(\.isAppLinkFilter).flatMap(\.authorities)
                     .filter { !$0.isWildcard }.map(\.host)
-                for rule in rules where !rule.exclude {
-                    guard let path = rule.path, let host = hosts.first else { continue }
+                var checked = 0
+                let includes = rules.filter { !$0.exclude && $0.path != nil }
+                for rule in includes {
+                    guard let path = rule.path, let host = hosts.first else { break }
+                    guard steps - start <= budget else {
+                        add(.warning, .comparisonsStopped, base, "the dynamic rules were checked against the intent filters up to the comparison budget (\(budget) matching steps): \(includes.count - checked) of \(includes.count) allowing rules were not")
+                        break
+                    }
+                    checked += 1
                     let sample = String(path.map { $0 == "*" || $0 == "?" ? "x" : $0 })
                     let uri = AndroidURI("https://\(host)\(sample.hasPrefix("/") ? "" : "/")\(sample)")
-                    let taken = uri.map { uri in manifest.intentFilters.contains { $0.takesTappedLinks && $0.dataMismatch(uri) == nil } } ?? true
+                    let taken = uri.map { takingFilter($0, android15: true, steps: &steps) != nil } ?? true
                     if !taken {
                         add(.warning, .filterNeverMatches, rule.keyPath, "\(rule.summary) allows paths no intent filter takes (such as \(sample) on \(host)): dynamic rules cannot widen the manifest, so it never opens the app")
                     }
                 }
+                // The first rule of each (path, query, fragment), and the first catch-all: an earlier one of either
+                // hides a rule, found by lookup rather than by a scan of the rules before it.
+                struct Shape: Hashable {
+                    var path: String?
+                    var query: [AndroidAssetStatement.Rule.QueryItem]?
+                    var fragment: String?
+                }
+                var firstOfShape: [Shape: Int] = [:]
+                var firstCatchAll: Int?
                 for (i, rule) in rules.enumerated() {
-                    if let earlier = rules[..<i].firstIndex(where: { $0.isCatchAll || ($0.path == rule.path && $0.query == rule.query && $0.fragment == rule.fragment) }) {
+                    steps += 1
+                    let shape = Shape(path: rule.path, query: rule.query, fragment: rule.fragment)
+                    let sameShape = firstOfShape[shape]
+                    if let earlier = [firstCatchAll, sameShape].compactMap({ $0 }).min() {
                         add(.warning, .filterNeverMatches, rule.keyPath, "\(rule.summary) never decides: dynamic_app_link_components[\(earlier)] \(rules[earlier].summary) matches every URL it matches, and the first match wins")
                     }
+                    if sameShape == nil { firstOfShape[shape] = i }
+                    if firstCatchAll == nil, rule.isCatchAll { firstCatchAll = i }
                 }
             }
         } else if statements != nil {
@@ -77,9 +115,21 @@ extension AndroidLinkMatcher {
         }
         if let aasa, let appID {
             let iOS = AppLinkMatcher(aasa)
-            for url in urls + sampleURLs(aasa: aasa) {
-                let ios = iOS.explain(url, appID: appID)
-                let android = explain(url)
+            var compared = 0
+            let (samples, possible) = sampleURLs(aasa: aasa)
+            if possible > samples.count {
+                add(.warning, .comparisonsStopped, "", "\(possible) sample URLs (verified hosts × paths) is more than the \(Self.maximumSampleURLs) compared at most; give the URLs that matter as arguments")
+            }
+            let total = urls.count + samples.count
+            for url in urls + samples {
+                guard steps - start <= budget else {
+                    add(.warning, .comparisonsStopped, "", "iOS and Android were compared up to the comparison budget (\(budget) matching steps): on \(compared) of \(total) URLs; give the URLs that matter as arguments, they are compared first")
+                    break
+                }
+                compared += 1
+                steps += 1
+                let ios = iOS.evaluate(url, appID: appID, domain: nil, collectNearMisses: false, steps: &steps)
+                let android = explain(url, steps: &steps)
                 guard (ios.outcome == .match) != android.opensApp else { continue }
                 let iosSays = ios.outcome == .match ? "opens the app" : "opens the browser"
                 let androidSays = android.opensApp ? "opens the app" : "opens the browser"
@@ -89,9 +139,13 @@ extension AndroidLinkMatcher {
         return findings.enumerated().sorted { ($0.element.severity, $0.offset) < ($1.element.severity, $1.offset) }.map(\.element)
     }
 
+    /// The most matching steps ``lint(aasa:appID:urls:)`` spends on its cross-checks: 67 108 864 (2^26), a second or
+    /// two of work, tens of thousands of sample URLs on a file and manifest of thousands of rules.
+    static let comparisonBudget = 1 << 26
+
     /// URLs on every verified host made from the AASA's rule paths and the manifest's literal paths and prefixes
-    /// (a `*` or `?` becomes `x`).
-    func sampleURLs(aasa: AppSiteAssociation) -> [String] {
+    /// (a `*` or `?` becomes `x`): at most ``maximumSampleURLs`` of them, and how many there could be (hosts × paths).
+    func sampleURLs(aasa: AppSiteAssociation) -> (urls: [String], possible: Int) {
         var paths: [String] = []
         for detail in aasa.applinks?.details ?? [] {
             for component in detail.components ?? [] {
@@ -109,13 +163,18 @@ extension AndroidLinkMatcher {
         var urls: [String] = []
         for host in hosts {
             for path in paths {
+                // Hosts × paths is a product, and the URLs are held: past the cap they are not written.
+                guard urls.count < Self.maximumSampleURLs else { return (urls, hosts.count * paths.count) }
                 let concrete = String(path.map { $0 == "*" || $0 == "?" ? "x" : $0 })
                 let url = "https://\(host)\(concrete.hasPrefix("/") ? "" : "/")\(concrete)"
                 if seen.insert(url).inserted { urls.append(url) }
             }
         }
-        return urls
+        return (urls, urls.count)
     }
+
+    /// The most sample URLs ``sampleURLs(aasa:)`` makes: 262 144 (2^18).
+    static let maximumSampleURLs = 1 << 18
 }
 
 extension AndroidAssetStatement.Rule {

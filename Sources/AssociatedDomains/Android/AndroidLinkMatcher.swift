@@ -41,13 +41,17 @@ public struct AndroidLinkMatcher: Sendable, Hashable {
     }
 
     /// The manifest.
-    public var manifest: AndroidManifest
+    public var manifest: AndroidManifest {
+        didSet { index = AndroidFilterIndex(manifest) }
+    }
     /// The host's `assetlinks.json` statements, or `nil` to assume every `autoVerify` host verifies.
     public var statements: [AndroidAssetStatement]?
     /// The application ID whose statement counts (default: the manifest's `package`).
     public var packageName: String?
     /// Settings.
     public var configuration: Configuration
+    /// The manifest's filters indexed by host and path, rebuilt whenever the manifest changes.
+    private(set) var index: AndroidFilterIndex
 
     /// Creates a matcher.
     /// - Parameters:
@@ -60,6 +64,23 @@ public struct AndroidLinkMatcher: Sendable, Hashable {
         self.statements = statements
         self.packageName = packageName ?? manifest.package
         self.configuration = configuration
+        self.index = AndroidFilterIndex(manifest)
+    }
+
+    /// Matchers are equal when their manifests, statements, package names and configurations are (the index
+    /// follows from the manifest).
+    public static func == (lhs: AndroidLinkMatcher, rhs: AndroidLinkMatcher) -> Bool {
+        lhs.manifest == rhs.manifest && lhs.statements == rhs.statements && lhs.packageName == rhs.packageName
+            && lhs.configuration == rhs.configuration
+    }
+
+    /// Hashes what ``==(_:_:)`` compares.
+    /// - Parameter hasher: The hasher.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(manifest)
+        hasher.combine(statements)
+        hasher.combine(packageName)
+        hasher.combine(configuration)
     }
 
     /// The statement for ``packageName``, if the statements list one.
@@ -73,44 +94,48 @@ public struct AndroidLinkMatcher: Sendable, Hashable {
     /// - Parameter url: A URL as a user taps it.
     /// - Returns: The answer with its explanation.
     public func explain(_ url: String) -> AndroidLinkMatch {
+        var steps = 0
+        return explain(url, steps: &steps)
+    }
+
+    /// ``explain(_:)``, adding the work done to `steps`: one step per host entry looked at, per filter examined, per
+    /// glob pattern and group tried and per dynamic rule tried.
+    func explain(_ url: String, steps: inout Int) -> AndroidLinkMatch {
         guard let uri = AndroidURI(url) else {
             return AndroidLinkMatch(url: url, opensApp: false, reason: "not an absolute URL")
         }
         let android15 = configuration.platform == .android15AndLater
-        let candidates = manifest.intentFilters.filter(\.takesTappedLinks)
-        guard !candidates.isEmpty else {
+        guard !index.tapped.isEmpty else {
             return AndroidLinkMatch(url: url, opensApp: false, reason: "no intent filter declares VIEW, BROWSABLE and DEFAULT, so no tapped link reaches the app")
         }
-        var taking: AndroidIntentFilter?
-        var nearest: (rank: Int, filter: AndroidIntentFilter, why: String)?
-        for filter in candidates {
-            guard let why = filter.dataMismatch(uri, android15: android15) else {
-                taking = filter
-                break
+        let filters = manifest.intentFilters
+        let hostKey = uri.host.map(AndroidFilterIndex.hostKey)
+        let hostAndPort = hostKey.map { index.filters(host: $0, port: uri.port, steps: &steps) } ?? []
+        let anyPort = hostKey.map { index.filters(host: $0, port: nil, steps: &steps) } ?? []
+        let affixes = index.filtersWithAffixTaking(uri.path)
+        guard let taking = takingFilter(uri, android15: android15, hostAndPort: hostAndPort, affixes: affixes, steps: &steps) else {
+            // The nearest filter is the first that got furthest: scheme, host and port; then scheme and host; then
+            // scheme; then the first filter.
+            func firstWithScheme(_ list: [Int]) -> Int? {
+                list.first { index.isTapped[$0] && filters[$0].schemes.contains(uri.scheme) }
             }
-            // Rank how far the URL got: scheme, host, path.
-            let rank = !filter.schemes.contains(uri.scheme) ? 0
-                : filter.authorities.contains(where: { $0.matches(host: uri.host, port: uri.port) }) ? 3
-                : filter.authorities.contains(where: { $0.matches(host: uri.host, port: $0.port ?? -1) }) ? 2 : 1
-            if nearest == nil || rank > nearest!.rank { nearest = (rank, filter, why) }
+            let nearest = firstWithScheme(hostAndPort) ?? firstWithScheme(anyPort) ?? firstWithScheme(index.tapped)
+                ?? index.tapped[0]
+            let why = filters[nearest].dataMismatch(
+                uri, android15: android15, hostTakes: hostAndPort.contains(nearest),
+                pathTakes: index.pathTakes(nearest, uri.path, affixes: affixes)) ?? ""
+            return AndroidLinkMatch(url: url, opensApp: false, reason: "no intent filter takes it; nearest \(filters[nearest].label): \(why)")
         }
-        guard let filter = taking else {
-            let why = nearest.map { "\($0.filter.label): \($0.why)" } ?? ""
-            return AndroidLinkMatch(url: url, opensApp: false, reason: "no intent filter takes it; nearest \(why)")
-        }
+        let filter = filters[taking]
         guard uri.scheme == "http" || uri.scheme == "https" else {
             return AndroidLinkMatch(url: url, opensApp: true, filter: filter.label,
                                     reason: "custom scheme \"\(uri.scheme)\": no verification, any installed app may claim it (Android asks when several do)")
         }
-        // Verification: which hosts Android verifies.
-        let verifiable = manifest.intentFilters.filter(\.isAppLinkFilter)
-        // Ports do not matter to verification: the host does. Android 11 and earlier verify every web host of
-        // every tapped-link filter as soon as one filter asks (all or nothing); Android 12+ only autoVerify hosts.
-        let allOrNothing = configuration.platform == .android11AndEarlier && !verifiable.isEmpty
-        let verifying = allOrNothing
-            ? manifest.intentFilters.filter { $0.takesTappedLinks && $0.schemes.contains { $0 == "http" || $0 == "https" } }
-            : verifiable
-        let declared = verifying.contains { f in f.authorities.contains { $0.matches(host: uri.host, port: $0.port ?? -1) } }
+        // Verification: which hosts Android verifies. Ports do not matter to verification: the host does. Android 11
+        // and earlier verify every web host of every tapped-link filter as soon as one filter asks (all or nothing);
+        // Android 12+ only autoVerify hosts.
+        let allOrNothing = configuration.platform == .android11AndEarlier && index.hasAppLinkFilter
+        let declared = anyPort.contains { allOrNothing ? index.isTappedWeb[$0] : index.isAppLink[$0] }
         let host = uri.host ?? ""
         guard declared else {
             let platform = configuration.platform == .android11AndEarlier ? "Android 11 and earlier show a chooser or the browser" : "Android 12+ opens the browser"
@@ -135,7 +160,7 @@ public struct AndroidLinkMatcher: Sendable, Hashable {
             if let dropped = statement.droppedReason {
                 notes.append("dynamic rules ignored: \(dropped)")
             } else if statement.dynamicRules != nil {
-                guard let (index, rule) = statement.firstMatch(uri) else {
+                guard let (index, rule) = statement.firstMatch(uri, steps: &steps) else {
                     return AndroidLinkMatch(url: url, opensApp: false, filter: filter.label, rule: nil,
                                             reason: "\(filter.label) takes it, but no dynamic_app_link_components rule matches, so Android 15+ excludes it")
                 }
@@ -150,5 +175,39 @@ public struct AndroidLinkMatcher: Sendable, Hashable {
         }
         return AndroidLinkMatch(url: url, opensApp: true, filter: filter.label,
                                 reason: "\(filter.label) takes it (autoVerify host \"\(host)\")" + notes.map { "; " + $0 }.joined())
+    }
+
+    /// The first filter taking tapped links whose data takes `uri` (`nil` when none does), given the filters whose
+    /// hosts take the URL's host and port and ``AndroidFilterIndex/filtersWithAffixTaking(_:)`` for its path: only
+    /// those and the filters that list no host can take it.
+    func takingFilter(_ uri: AndroidURI, android15: Bool, hostAndPort: [Int], affixes: Set<Int>, steps: inout Int) -> Int? {
+        let filters = manifest.intentFilters
+        var listed = hostAndPort.makeIterator(), unlisted = index.tappedWithoutHosts.makeIterator()
+        var nextListed = listed.next(), nextUnlisted = unlisted.next()
+        // The two lists merged in manifest order.
+        while nextListed != nil || nextUnlisted != nil {
+            let f: Int
+            if let l = nextListed, nextUnlisted.map({ l < $0 }) ?? true {
+                f = l
+                nextListed = listed.next()
+                guard index.isTapped[f] else { continue }
+            } else {
+                f = nextUnlisted!
+                nextUnlisted = unlisted.next()
+            }
+            steps += 1 + index.globCount(f) + (android15 ? filters[f].groups.count : 0)
+            let takes = filters[f].dataMismatch(
+                uri, android15: android15, hostTakes: true, pathTakes: index.pathTakes(f, uri.path, affixes: affixes)) == nil
+            if takes { return f }
+        }
+        return nil
+    }
+
+    /// ``takingFilter(_:android15:hostAndPort:affixes:steps:)`` with the lookups made here.
+    func takingFilter(_ uri: AndroidURI, android15: Bool, steps: inout Int) -> Int? {
+        let hostAndPort = uri.host.map { index.filters(host: AndroidFilterIndex.hostKey($0), port: uri.port, steps: &steps) } ?? []
+        return takingFilter(
+            uri, android15: android15, hostAndPort: hostAndPort, affixes: index.filtersWithAffixTaking(uri.path),
+            steps: &steps)
     }
 }

@@ -1,10 +1,12 @@
 /// The parts of an `AndroidManifest.xml` (the source form, as written in a project) that decide which URLs open the
 /// app: the package and every `<intent-filter>` of its activities and activity aliases.
 ///
-/// Attribute values are read as `aapt2` compiles them: a backslash escapes the next character (`\\.` in the file is
-/// `\.` in the pattern, `\.` is `.`), `\n`, `\t` and `\uXXXX` as in Android string resources. Not handled: resource
-/// references (`@string/host`) are kept as written, and `tools:node` merging is not applied (read the merged
-/// manifest from `build/intermediates/merged_manifests/` for the final answer).
+/// Attribute values are read as `aapt2` compiles them (its `StringBuilder`, spaces preserved): a backslash escapes
+/// the next character (`\\.` in the file is `\.` in the pattern, `\.` is `.`, `\\` is `\`), `\n` and `\t` are a
+/// newline and a tab, `\u` takes up to four hexadecimal digits (an escape with another character there ends the
+/// value, as `aapt2` stops there), and a backslash at the very end is dropped. Not handled: resource references
+/// (`@string/host`) are kept as written, and `tools:node` merging is not applied (read the merged manifest from
+/// `build/intermediates/merged_manifests/` for the final answer).
 ///
 /// ```swift
 /// let xml = #"<manifest xmlns:android="http://schemas.android.com/apk/res/android" package="com.example.app"/>"#
@@ -86,32 +88,43 @@ public struct AndroidManifest: Sendable, Hashable {
         var filters: [AndroidIntentFilter] = []
         var problems: [Problem] = []
 
-        func value(_ node: XMLNode, _ name: String) -> String? {
-            node.attribute("\(prefix):\(name)").map(Reader.unescaped)
+        mutating func value(_ node: XMLNode, _ name: String) -> String? {
+            guard let raw = node.attribute("\(prefix):\(name)") else { return nil }
+            let (text, complete) = Reader.unescaped(raw)
+            if !complete {
+                problems.append(Problem(line: node.line, message: "android:\(name): a \\u escape with a character that is not a hexadecimal digit: aapt2 keeps only \"\(text)\", the text before it"))
+            }
+            return text
         }
 
-        /// `aapt2`'s string escapes.
-        static func unescaped(_ text: String) -> String {
-            guard text.contains("\\") else { return text }
-            var out = ""
-            var iterator = Array(text.unicodeScalars)[...]
-            while let c = iterator.popFirst() {
-                guard c == "\\", let next = iterator.popFirst() else { out.unicodeScalars.append(c); continue }
+        /// `aapt2`'s string escapes, as its `StringBuilder` reads an attribute value with spaces preserved; `complete`
+        /// is `false` when a `\u` escape is malformed, where `aapt2` stops reading the value.
+        static func unescaped(_ text: String) -> (text: String, complete: Bool) {
+            guard text.contains("\\") else { return (text, true) }
+            var out = String.UnicodeScalarView()
+            var iterator = text.unicodeScalars.makeIterator()
+            while let c = iterator.next() {
+                guard c == "\\" else { out.append(c); continue }
+                // A backslash at the very end escapes nothing and is dropped.
+                guard let next = iterator.next() else { break }
                 switch next {
-                case "n": out += "\n"
-                case "t": out += "\t"
+                case "n": out.append("\n")
+                case "t": out.append("\t")
                 case "u":
-                    let hex = String(String.UnicodeScalarView(iterator.prefix(4)))
-                    if hex.count == 4, let value = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(value) {
-                        out.unicodeScalars.append(scalar)
-                        iterator = iterator.dropFirst(4)
-                    } else {
-                        out += "u"
+                    // Up to four digits (fewer at the end of the value); a code point that is not a scalar (a
+                    // surrogate) adds nothing.
+                    var code: UInt32 = 0
+                    var digits = 0
+                    while digits < 4, let d = iterator.next() {
+                        guard d.isASCII, let value = ASCII.hexValue(UInt8(d.value)) else { return (String(out), false) }
+                        code = code << 4 | UInt32(value)
+                        digits += 1
                     }
-                default: out.unicodeScalars.append(next)
+                    if let scalar = Unicode.Scalar(code) { out.append(scalar) }
+                default: out.append(next)
                 }
             }
-            return out
+            return (String(out), true)
         }
 
         mutating func pattern(_ text: String, _ kind: AndroidPattern.Kind, line: Int, attribute: String) -> AndroidPattern? {
@@ -126,12 +139,14 @@ public struct AndroidManifest: Sendable, Hashable {
         mutating func filter(_ element: XMLNode, component: String) -> AndroidIntentFilter {
             var filter = AndroidIntentFilter(component: component, line: element.line)
             filter.autoVerify = value(element, "autoVerify") == "true"
+            // Each scheme once, found by lookup: a filter of many `<data>` elements costs them, not their square.
+            var schemes: Set<String> = []
             for child in element.children {
                 switch child.name {
                 case "action": if let name = value(child, "name") { filter.actions.append(name) }
                 case "category": if let name = value(child, "name") { filter.categories.append(name) }
                 case "data":
-                    if let scheme = value(child, "scheme"), !filter.schemes.contains(scheme) { filter.schemes.append(scheme) }
+                    if let scheme = value(child, "scheme"), schemes.insert(scheme).inserted { filter.schemes.append(scheme) }
                     if let host = value(child, "host") {
                         var port: Int?
                         if let text = value(child, "port") {

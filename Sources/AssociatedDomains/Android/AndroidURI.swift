@@ -11,6 +11,12 @@ struct AndroidURI: Sendable, Hashable {
     var fragment: [UInt16]?
     /// The raw (encoded) query, split into parameters by dynamic rules.
     var rawQuery: String?
+    /// The query's parameters as dynamic rules read them (the raw query split on `&`, empty pieces skipped, each at
+    /// its first `=`, both sides decoded), the values of each name in order: split once per URL, looked up by every
+    /// rule.
+    var dynamicRuleParameters: [[UInt16]: [[UInt16]]] = [:]
+    /// The query's parameters as `UriRelativeFilter` splits them: on `&`, or on `;` when there is no `&`; decoded.
+    var queryParameters: [[UInt16]] = []
 
     init?(_ string: String) {
         guard let colon = string.firstIndex(of: ":") else { return nil }
@@ -23,8 +29,18 @@ struct AndroidURI: Sendable, Hashable {
             rest = rest[..<hash]
         }
         if let question = rest.firstIndex(of: "?") {
-            rawQuery = String(rest[rest.index(after: question)...])
-            query = AndroidURI.decode(rest[rest.index(after: question)...])
+            let raw = rest[rest.index(after: question)...]
+            rawQuery = String(raw)
+            let decoded = AndroidURI.decode(raw)
+            query = decoded
+            for item in raw.split(separator: "&", omittingEmptySubsequences: true) {
+                let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                dynamicRuleParameters[AndroidURI.decode(parts[0]), default: []].append(parts.count > 1 ? AndroidURI.decode(parts[1]) : [])
+            }
+            let amp = UInt16(UInt8(ascii: "&")), semicolon = UInt16(UInt8(ascii: ";"))
+            var pieces = decoded.split(separator: amp, omittingEmptySubsequences: false)
+            if pieces.count == 1 { pieces = decoded.split(separator: semicolon, omittingEmptySubsequences: false) }
+            queryParameters = pieces.map(Array.init)
             rest = rest[..<question]
         }
         port = -1
@@ -62,12 +78,4 @@ struct AndroidURI: Sendable, Hashable {
         return Array(String(decoding: decoded, as: UTF8.self).utf16)
     }
 
-    /// The query's parameters as `UriRelativeFilter` splits them: on `&`, or on `;` when there is no `&`; decoded.
-    var queryParameters: [[UInt16]] {
-        guard let query else { return [] }
-        let amp = UInt16(UInt8(ascii: "&")), semicolon = UInt16(UInt8(ascii: ";"))
-        var parts = query.split(separator: amp, omittingEmptySubsequences: false)
-        if parts.count == 1 { parts = query.split(separator: semicolon, omittingEmptySubsequences: false) }
-        return parts.map(Array.init)
-    }
 }

@@ -30,7 +30,7 @@ public struct AssociationDiagnostic: Sendable, Hashable, CustomStringConvertible
                  exclusionBlocksEverything, unreachableRule, undefinedVariable, nonStringQueryPredicate,
                  defaultsIgnoredForLegacyPaths, invalidPattern, shadowedRule, filterNeverMatches, hostNotVerified,
                  dynamicRulesDropped, platformsDisagree, tooManyVariableAlternatives,
-                 tooMuchMatchingWork
+                 tooMuchMatchingWork, comparisonsStopped
         }
         private let kind: Kind
         private init(_ kind: Kind) { self.kind = kind }
@@ -90,6 +90,10 @@ public struct AssociationDiagnostic: Sendable, Hashable, CustomStringConvertible
         /// values of several lengths), or than the limit for the file's patterns together (250 000); the rules
         /// past it never match.
         public static let tooMuchMatchingWork = Code(.tooMuchMatchingWork)
+        /// The Android lint's cross-checks (dynamic rules against intent filters, iOS against Android per URL) stopped
+        /// at their budget of matching steps (2^26), or at the most sample URLs they make (2^18): the message says
+        /// how many were compared.
+        public static let comparisonsStopped = Code(.comparisonsStopped)
 
         /// The code's name, e.g. `malformedAppID`.
         public var description: String { kind.rawValue }

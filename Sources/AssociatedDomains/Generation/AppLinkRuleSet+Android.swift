@@ -34,7 +34,7 @@ extension AppLinkRuleSet {
             "    <category android:name=\"android.intent.category.DEFAULT\" />",
             "    <category android:name=\"android.intent.category.BROWSABLE\" />",
             "    <data android:scheme=\"https\" />",
-            "    <data android:host=\"\(AppLinkRuleSet.xmlEscaped(host))\" />",
+            "    <data android:host=\"\(AppLinkRuleSet.attributeText(host))\" />",
         ]
         switch form {
         case .compatible:
@@ -45,7 +45,7 @@ extension AppLinkRuleSet {
                     continue
                 }
                 for (attribute, value) in AppLinkRuleSet.androidData(for: rule.path) {
-                    lines.append("    <data android:\(attribute)=\"\(AppLinkRuleSet.xmlEscaped(value))\" />")
+                    lines.append("    <data android:\(attribute)=\"\(AppLinkRuleSet.attributeText(value))\" />")
                 }
             }
         case .android15:
@@ -53,7 +53,7 @@ extension AppLinkRuleSet {
             for rule in orderedRules {
                 for (attribute, value) in AppLinkRuleSet.androidData(for: rule.path) {
                     lines.append("    <uri-relative-filter-group android:allow=\"\(!rule.exclude)\">")
-                    lines.append("        <data android:\(attribute)=\"\(AppLinkRuleSet.xmlEscaped(value))\" />")
+                    lines.append("        <data android:\(attribute)=\"\(AppLinkRuleSet.attributeText(value))\" />")
                     lines.append("    </uri-relative-filter-group>")
                 }
             }
@@ -94,7 +94,8 @@ extension AppLinkRuleSet {
         return out
     }
 
-    /// The `<data>` attributes for one include glob.
+    /// The `<data>` attributes for one include glob, as Android reads them (`aapt2`'s escapes resolved: see
+    /// ``attributeText(_:)``); a `pathPattern` value is in `PatternMatcher`'s syntax, its `.` and `\` escaped.
     static func androidData(for path: String) -> [(String, String)] {
         let hasWildcard = path.contains("*") || path.contains("?") || path.contains("$(")
         if !hasWildcard {
@@ -120,13 +121,32 @@ extension AppLinkRuleSet {
             switch c {
             case "*": pattern += ".*"
             case "?": pattern += "."
-            case ".": pattern += "\\\\."
-            case "\\": pattern += "\\\\\\\\"
+            case ".": pattern += "\\."
+            case "\\": pattern += "\\\\"
             default: pattern.append(c)
             }
             i = path.index(after: i)
         }
         return [("pathPattern", pattern)]
+    }
+
+    /// An attribute value written so that `aapt2` reads back `value`: its string escapes first (a backslash, quote or
+    /// apostrophe, `@` and `?` that would start a resource reference, newline and tab as `\n` and `\t`, any other
+    /// character XML cannot hold or would normalise as `\uXXXX`), then XML's.
+    static func attributeText(_ value: String) -> String {
+        var out = ""
+        for c in value.unicodeScalars {
+            switch c {
+            case "\\", "\"", "'", "@", "?": out += "\\" + String(c)
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\u{00}"..."\u{1F}", "\u{7F}", "\u{FFFE}", "\u{FFFF}":
+                let hex = String(c.value, radix: 16, uppercase: true)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return xmlEscaped(out)
     }
 
     static func xmlEscaped(_ s: String) -> String {

@@ -38,6 +38,16 @@ public struct AppLinkMatcher: Sendable {
         public var appliesDefaultsToLegacyPaths: Bool
         /// URLs longer than this (in UTF-8 bytes) are answered `none` without matching. Default 65 536.
         public var maximumURLLength: Int
+        /// The most steps matching one URL may take, a step being about one byte of the URL read by one pattern
+        /// (or one rule passed over). Default 67 108 864 (2^26), a fraction of a second.
+        ///
+        /// Each rule may need a pass over the URL, so a file of many rules without literal text to tell them apart,
+        /// against a long URL, costs rules × URL length. Past this budget matching stops between two rules and the
+        /// answer is `none`, with an explanation that says the URL was not matched; the rule being matched when the
+        /// budget runs out finishes first (one rule costs at most 4 098 steps per URL byte: see
+        /// ``AssociationDiagnostic/Code-swift.struct/tooMuchMatchingWork``). ``AppLinkMatcher/explain(_:appID:domain:)``
+        /// looks for near misses within what is left of the same budget.
+        public var maximumMatchingSteps: Int
 
         /// Creates a configuration.
         /// - Parameters:
@@ -45,16 +55,19 @@ public struct AppLinkMatcher: Sendable {
         ///   - foldsQueryItemNames: Whether `caseSensitive: false` folds query item names.
         ///   - appliesDefaultsToLegacyPaths: Whether `defaults` apply to legacy `paths`.
         ///   - maximumURLLength: The longest URL matched.
+        ///   - maximumMatchingSteps: The most steps matching one URL may take.
         public init(
             platform: Platform = .iOS13AndLater,
             foldsQueryItemNames: Bool = true,
             appliesDefaultsToLegacyPaths: Bool = false,
-            maximumURLLength: Int = 65_536
+            maximumURLLength: Int = 65_536,
+            maximumMatchingSteps: Int = 1 << 26
         ) {
             self.platform = platform
             self.foldsQueryItemNames = foldsQueryItemNames
             self.appliesDefaultsToLegacyPaths = appliesDefaultsToLegacyPaths
             self.maximumURLLength = maximumURLLength
+            self.maximumMatchingSteps = maximumMatchingSteps
         }
     }
 
@@ -182,9 +195,12 @@ public struct AppLinkMatcher: Sendable {
     ///   - appID: `TEAMID.bundle.identifier`, compared exactly.
     ///   - domain: The domain the file was served from; when given, the URL's host must equal it (compared
     ///     case-insensitively). `nil` skips the host check.
-    /// - Returns: The outcome, the deciding rule and a one-sentence explanation.
+    /// - Returns: The outcome, the deciding rule and a one-sentence explanation; `none` with an explanation that
+    ///   says so for a URL not matched because it is too long or would take more than
+    ///   ``Configuration-swift.struct/maximumMatchingSteps``.
     public func match(_ url: String, appID: String, domain: String? = nil) -> AppLinkMatch {
-        evaluate(url, appID: appID, domain: domain, collectNearMisses: false)
+        var steps = 0
+        return evaluate(url, appID: appID, domain: domain, collectNearMisses: false, steps: &steps)
     }
 
     /// Like ``match(_:appID:domain:)``, and for `none` also the nearest rules and where each stopped matching.
@@ -194,10 +210,13 @@ public struct AppLinkMatcher: Sendable {
     ///   - domain: The domain the file was served from, or `nil`.
     /// - Returns: The outcome with ``AppLinkMatch/nearMisses`` filled for `none`.
     public func explain(_ url: String, appID: String, domain: String? = nil) -> AppLinkMatch {
-        evaluate(url, appID: appID, domain: domain, collectNearMisses: true)
+        var steps = 0
+        return evaluate(url, appID: appID, domain: domain, collectNearMisses: true, steps: &steps)
     }
 
-    private func evaluate(_ url: String, appID: String, domain: String?, collectNearMisses: Bool) -> AppLinkMatch {
+    /// ``match(_:appID:domain:)`` or ``explain(_:appID:domain:)``, adding the steps taken to `steps` (what the tests
+    /// hold to the budget).
+    func evaluate(_ url: String, appID: String, domain: String?, collectNearMisses: Bool, steps: inout Int) -> AppLinkMatch {
         guard url.utf8.count <= configuration.maximumURLLength else {
             return AppLinkMatch(
                 outcome: .none,
@@ -227,37 +246,59 @@ public struct AppLinkMatcher: Sendable {
             return AppLinkMatch(outcome: .none, explanation: "no detail lists \"\(appID)\" in \(key)")
         }
         var context = MatchContext(parts: parts)
-        var misses: [(score: Int, text: String)] = []
         var ruleCount = 0
         for d in detailIndexes { ruleCount += rulesByDetail[d].count }
+        let plural = ruleCount == 1 ? "rule" : "rules"
         func decided(_ rule: CompiledRule) -> AppLinkMatch {
             AppLinkMatch(
                 outcome: rule.exclude ? .exclude : .match, detailIndex: rule.detailIndex, ruleIndex: rule.ruleIndex,
                 keyPath: rule.keyPath,
                 explanation: rule.decision)
         }
-        if collectNearMisses {
-            for d in detailIndexes {
-                for rule in rulesByDetail[d] {
-                    guard let part = rule.firstMismatch(&context) else { return decided(rule) }
-                    misses.append(nearMiss(rule, part, &context))
-                }
-            }
-        } else if let rule = firstMatchingRule(detailIndexes, &context) {
+        switch firstMatchingRule(detailIndexes, &context, &steps) {
+        case .found(let rule):
             return decided(rule)
+        case .overBudget:
+            return AppLinkMatch(
+                outcome: .none,
+                explanation: "not matched: this URL against the \(ruleCount) \(plural) for \"\(appID)\" needs more than "
+                    + "\(configuration.maximumMatchingSteps) matching steps (the matcher's budget); shorten the URL, or "
+                    + "give the rules literal text that tells them apart")
+        case .none:
+            break
         }
-        let plural = ruleCount == 1 ? "rule" : "rules"
-        let nearest = misses.enumerated()
-            .sorted { $0.element.score != $1.element.score ? $0.element.score > $1.element.score : $0.offset < $1.offset }
-            .prefix(3).map { $0.element.text }
+        let explanation = "no rule matched (\(ruleCount) \(plural) for \"\(appID)\")"
+        guard collectNearMisses else { return AppLinkMatch(outcome: .none, explanation: explanation) }
+        // The three best, best first (higher score, then earlier rule); only their text is written, so memory stays
+        // that of the URL whatever the number of rules.
+        var nearest: [(score: Int, rule: CompiledRule, part: CompiledRule.Part)] = []
+        search: for d in detailIndexes {
+            for rule in rulesByDetail[d] {
+                // Near misses are a hint: they stop where the budget does.
+                if steps > configuration.maximumMatchingSteps { break search }
+                steps += 1
+                guard let part = rule.firstMismatch(&context, &steps) else { return decided(rule) }
+                let score = nearMissScore(rule, part, &context)
+                guard nearest.count < 3 || score > nearest[nearest.count - 1].score else { continue }
+                let at = nearest.firstIndex { $0.score < score } ?? nearest.count
+                nearest.insert((score, rule, part), at: at)
+                if nearest.count > 3 { nearest.removeLast() }
+            }
+        }
         return AppLinkMatch(
-            outcome: .none,
-            explanation: "no rule matched (\(ruleCount) \(plural) for \"\(appID)\")",
-            nearMisses: nearest)
+            outcome: .none, explanation: explanation,
+            nearMisses: nearest.map { nearMiss($0.rule, $0.part, &context).text })
+    }
+
+    /// What ``firstMatchingRule(_:_:_:)`` found.
+    private enum Search {
+        case found(CompiledRule)
+        case none
+        case overBudget
     }
 
     /// The hot path: prefix filters on plain bytes first, compiled patterns only for the survivors.
-    private func firstMatchingRule(_ detailIndexes: [Int], _ context: inout MatchContext) -> CompiledRule? {
+    private func firstMatchingRule(_ detailIndexes: [Int], _ context: inout MatchContext, _ steps: inout Int) -> Search {
         var paths: [UInt8] = []
         var offsets = [0, 0, 0, 0, 0]
         for variant in 0..<4 {
@@ -273,14 +314,16 @@ public struct AppLinkMatcher: Sendable {
                 return mask
             }
         }
+        let limit = configuration.maximumMatchingSteps
         return paths.withUnsafeBufferPointer { paths in
             prefixPool.withUnsafeBufferPointer { pool in
                 for d in detailIndexes {
                     let rules = rulesByDetail[d]
-                    let found: CompiledRule? = prefixFilters[d].withUnsafeBufferPointer { filters in
+                    let found: Search = prefixFilters[d].withUnsafeBufferPointer { filters in
                         // The rule if it matches; `nil` to go on with the next one.
                         @inline(__always)
                         func test(_ i: Int) -> CompiledRule? {
+                            steps += 1
                             let filter = filters[i]
                             let rule: CompiledRule
                             if filter.hasPath {
@@ -297,30 +340,49 @@ public struct AppLinkMatcher: Sendable {
                                     return nil
                                 }
                                 rule = rules[i]
-                                guard rule.pathMatches(UnsafeBufferPointer(rebasing: paths[start..<end])) else { return nil }
+                                guard rule.pathMatches(UnsafeBufferPointer(rebasing: paths[start..<end]), &steps) else {
+                                    return nil
+                                }
                             } else {
                                 rule = rules[i]
                             }
-                            if !rule.checksQueryOrFragment || rule.queryOrFragmentMismatch(&context) == nil {
+                            if !rule.checksQueryOrFragment || rule.queryOrFragmentMismatch(&context, &steps) == nil {
                                 return rule
                             }
                             return nil
                         }
                         if let index = prefixIndexes[d] {
                             for i in index.candidates(paths, offsets) {
-                                if let rule = test(i) { return rule }
+                                if steps > limit { return .overBudget }
+                                if let rule = test(i) { return .found(rule) }
                             }
-                            return nil
+                            return .none
                         }
                         for i in 0..<filters.count {
-                            if let rule = test(i) { return rule }
+                            if steps > limit { return .overBudget }
+                            if let rule = test(i) { return .found(rule) }
                         }
-                        return nil
+                        return .none
                     }
-                    if let found { return found }
+                    if case .none = found { continue }
+                    return found
                 }
-                return nil
+                return .none
             }
+        }
+    }
+
+    /// How near a rule came: what ``nearMiss(_:_:_:)`` ranks by, without writing its text.
+    private func nearMissScore(_ rule: CompiledRule, _ part: CompiledRule.Part, _ context: inout MatchContext) -> Int {
+        switch part {
+        case .path:
+            let path = context.path(decoded: !rule.percentEncoded, folded: !rule.caseSensitive)
+            let prefix = rule.path?.glob.literalPrefix ?? []
+            var common = 0
+            while common < prefix.count, common < path.count, prefix[common] == path[common] { common += 1 }
+            return common
+        case .query, .queryItem: return 100_000
+        case .fragment: return 200_000
         }
     }
 

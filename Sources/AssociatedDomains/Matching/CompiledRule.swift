@@ -160,54 +160,57 @@ final class CompiledRule: Sendable {
         return pathAll && queryAll && fragmentAll
     }
 
-    /// Whether the path pattern (if any) matches the normalised path variant this rule asks for.
+    /// Whether the path pattern (if any) matches the normalised path variant this rule asks for, adding the work
+    /// done to `steps`.
     @inline(__always)
-    func pathMatches(_ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+    func pathMatches(_ buffer: UnsafeBufferPointer<UInt8>, _ steps: inout Int) -> Bool {
         guard let glob = pathGlob else { return true }
-        if glob.matches(buffer, 0, buffer.count) { return true }
-        if let parent = pathParent, parent.matches(buffer, 0, buffer.count) { return true }
+        if glob.matches(buffer, 0, buffer.count, steps: &steps) { return true }
+        if let parent = pathParent, parent.matches(buffer, 0, buffer.count, steps: &steps) { return true }
         if pathAlsoWithoutLeadingSlash, buffer.count > 0, buffer[0] == 0x2F {
-            if glob.matches(buffer, 1, buffer.count) { return true }
-            if let parent = pathParent, parent.matches(buffer, 1, buffer.count) { return true }
+            if glob.matches(buffer, 1, buffer.count, steps: &steps) { return true }
+            if let parent = pathParent, parent.matches(buffer, 1, buffer.count, steps: &steps) { return true }
         }
         return false
     }
 
-    /// `nil` when the rule matches the URL, else the first part that did not match.
-    func firstMismatch(_ context: inout MatchContext) -> Part? {
+    /// `nil` when the rule matches the URL, else the first part that did not match; adds the work done to `steps`.
+    func firstMismatch(_ context: inout MatchContext, _ steps: inout Int) -> Part? {
         if pathGlob != nil {
             let bytes = context.path(decoded: !percentEncoded, folded: !caseSensitive)
-            if !bytes.withUnsafeBufferPointer({ pathMatches($0) }) { return .path }
+            if !bytes.withUnsafeBufferPointer({ pathMatches($0, &steps) }) { return .path }
         }
-        return queryOrFragmentMismatch(&context)
+        return queryOrFragmentMismatch(&context, &steps)
     }
 
-    /// `nil` when the query and fragment patterns (if any) match, else the first that did not.
-    func queryOrFragmentMismatch(_ context: inout MatchContext) -> Part? {
+    /// `nil` when the query and fragment patterns (if any) match, else the first that did not; adds the work done
+    /// to `steps`.
+    func queryOrFragmentMismatch(_ context: inout MatchContext, _ steps: inout Int) -> Part? {
         let decoded = !percentEncoded
         let folded = !caseSensitive
         switch query {
         case .whole(let glob)?:
-            if !glob.matches(context.query(decoded: decoded, folded: folded)) { return .query }
+            if !glob.matches(context.query(decoded: decoded, folded: folded), steps: &steps) { return .query }
         case .items(let patterns)?:
             let items = context.queryItems(decoded: decoded)
             let foldNames = folded && foldsQueryItemNames
             for pattern in patterns {
-                var seen = false
-                for item in items where (foldNames ? item.foldedName : item.name) == pattern.name {
-                    seen = true
-                    if !pattern.value.matches(folded ? item.foldedValue : item.value) {
+                // Only the items of that name: a URL of many items costs each rule what it names, not every item.
+                let named = context.queryItemIndexes(named: pattern.name, decoded: decoded, foldedName: foldNames)
+                steps += 1
+                for i in named {
+                    if !pattern.value.matches(folded ? items[i].foldedValue : items[i].value, steps: &steps) {
                         return .queryItem(pattern.displayName)
                     }
                 }
-                if !seen, !pattern.value.matches([]) {
+                if named.isEmpty, !pattern.value.matches([], steps: &steps) {
                     return .queryItem(pattern.displayName)
                 }
             }
         case nil:
             break
         }
-        if let fragment, !fragment.matches(context.fragment(decoded: decoded, folded: folded)) {
+        if let fragment, !fragment.matches(context.fragment(decoded: decoded, folded: folded), steps: &steps) {
             return .fragment
         }
         return nil

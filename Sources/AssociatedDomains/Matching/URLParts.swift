@@ -89,6 +89,8 @@ struct MatchContext {
     private var queries: [[UInt8]?] = [nil, nil, nil, nil]
     private var fragments: [[UInt8]?] = [nil, nil, nil, nil]
     private var items: [[QueryItem]?] = [nil, nil]
+    /// Per (decoded, folded names): the indexes in ``queryItems(decoded:)`` of the items of each name, in order.
+    private var itemsByName: [[[UInt8]: [Int]]?] = [nil, nil, nil, nil]
 
     init(parts: URLParts) {
         self.parts = parts
@@ -156,5 +158,19 @@ struct MatchContext {
         }
         items[s] = result
         return result
+    }
+
+    /// The indexes in ``queryItems(decoded:)`` of the items named `name` (compared folded when `foldedName`), in
+    /// order; empty when there is none.
+    mutating func queryItemIndexes(named name: [UInt8], decoded: Bool, foldedName: Bool) -> [Int] {
+        let s = MatchContext.slot(decoded: decoded, folded: foldedName)
+        if itemsByName[s] == nil {
+            var index: [[UInt8]: [Int]] = [:]
+            for (i, item) in queryItems(decoded: decoded).enumerated() {
+                index[foldedName ? item.foldedName : item.name, default: []].append(i)
+            }
+            itemsByName[s] = index
+        }
+        return itemsByName[s]?[name] ?? []
     }
 }
