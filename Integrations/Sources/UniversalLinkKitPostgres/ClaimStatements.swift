@@ -35,7 +35,7 @@ extension ClaimSchema {
 
 /// ``ClaimSchema/claim``.
 struct ClaimRowStatement: ClaimStatement {
-    static let name = "ulk_claim_v1"
+    static let name = "ulk_claim_v2"
     static let sql = ClaimSchema.standard.claim
     let binds: PostgresBindings
     func decodeRow(_ row: PostgresRow) throws -> (String, Bool, String?, String?, Int?, String?, Int?) {
@@ -45,7 +45,7 @@ struct ClaimRowStatement: ClaimStatement {
 
 /// ``ClaimSchema/read``.
 struct ReadRowStatement: ClaimStatement {
-    static let name = "ulk_read_v1"
+    static let name = "ulk_read_v2"
     static let sql = ClaimSchema.standard.read
     let binds: PostgresBindings
     func decodeRow(_ row: PostgresRow) throws -> (Bool, Bool, Bool, String?, String?, Int?, String?, Int?) {
@@ -55,7 +55,7 @@ struct ReadRowStatement: ClaimStatement {
 
 /// ``ClaimSchema/publish``.
 struct PublishRowStatement: ClaimStatement {
-    static let name = "ulk_publish_v1"
+    static let name = "ulk_publish_v2"
     static let sql = ClaimSchema.standard.publish
     let binds: PostgresBindings
     func decodeRow(_ row: PostgresRow) throws -> Bool { try row.decode(Bool.self) }
@@ -63,7 +63,7 @@ struct PublishRowStatement: ClaimStatement {
 
 /// ``ClaimSchema/release``.
 struct ReleaseRowStatement: ClaimStatement {
-    static let name = "ulk_release_v1"
+    static let name = "ulk_release_v2"
     static let sql = ClaimSchema.standard.release
     let binds: PostgresBindings
     func decodeRow(_ row: PostgresRow) throws -> Bool { try row.decode(Bool.self) }
