@@ -36,8 +36,11 @@ final class RequestGuardHandler: ChannelInboundHandler {
                 return refuse(head, declared: declared, context: context)
             }
             if !head.isKeepAlive { head.headers.replaceOrAdd(name: "connection", value: "close") }
-            let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
-            timer = context.eventLoop.scheduleTask(in: bodyTimeout) { loopBound.value.close(promise: nil) }
+            // Only a request with a body has one to wait for: a GET's end follows its head at once.
+            if head.headers.contains(name: "transfer-encoding") || head.headers.first(name: "content-length").map({ $0 != "0" }) == true {
+                let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+                timer = context.eventLoop.scheduleTask(in: bodyTimeout) { loopBound.value.close(promise: nil) }
+            }
             context.fireChannelRead(wrapInboundOut(.head(head)))
         case .body:
             context.fireChannelRead(data)
