@@ -2,8 +2,14 @@
 
 import PackageDescription
 
-// A separate package so that the root package keeps zero dependencies: only this one pulls in swift-log,
-// swift-metrics, swift-prometheus, swift-service-lifecycle and Hummingbird.
+// A separate package so that the root package keeps zero dependencies. Each product pulls in only what it needs:
+// the log, metric and trace adapters their one library each, the Hummingbird routes no PostgreSQL, and only the
+// PostgreSQL store and the whole service (`UniversalLinkKitService`, `link-service`) pull in postgres-nio.
+
+// The core package: by path while this package lives in the core's repository. Once it moves to a repository of its
+// own, this one line becomes `.package(url: "https://github.com/OWNER/UniversalLinkKit.git", from: "0.2.0")`.
+let core: Package.Dependency = .package(name: "UniversalLinkKit", path: "..")
+
 let package = Package(
     name: "Integrations",
     platforms: [.macOS(.v15)],
@@ -13,11 +19,12 @@ let package = Package(
         .library(name: "UniversalLinkKitTracing", targets: ["UniversalLinkKitTracing"]),
         .library(name: "UniversalLinkKitHummingbird", targets: ["UniversalLinkKitHummingbird"]),
         .library(name: "UniversalLinkKitPostgres", targets: ["UniversalLinkKitPostgres"]),
-        .executable(name: "link-service", targets: ["LinkService"]),
+        .library(name: "UniversalLinkKitService", targets: ["UniversalLinkKitService"]),
+        .executable(name: "link-service", targets: ["LinkServiceMain"]),
         .executable(name: "claims-benchmark", targets: ["ClaimsBenchmark"]),
     ],
     dependencies: [
-        .package(name: "UniversalLinkKit", path: ".."),
+        core,
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
@@ -56,8 +63,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The fleet's claim store on PostgreSQL (issue 17): a product of its own, so that only a service that shares
-        // claims pulls in postgres-nio.
+        // The fleet's claim store on PostgreSQL: a product of its own, so that only a service that shares claims
+        // pulls in postgres-nio.
         .target(
             name: "UniversalLinkKitPostgres",
             dependencies: [
@@ -69,12 +76,32 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The routes, the status mapping, the manager's lifecycle service, the environment configuration and the
-        // whole `link-service` application: a product, so that an existing Hummingbird app mounts the same routes
-        // `link-service` serves, and `main` is a few lines over it.
+        // What an existing Hummingbird app mounts: the routes, the status mapping, the manager's lifecycle service,
+        // the tracing middleware and `/metrics`. No PostgreSQL: a fleet's store comes in through the manager's
+        // configuration.
         .target(
             name: "UniversalLinkKitHummingbird",
             dependencies: [
+                "UniversalLinkKitLogging",
+                "UniversalLinkKitMetrics",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "UniversalLinkKit", package: "UniversalLinkKit"),
+                .product(name: "LinkRouting", package: "UniversalLinkKit"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // The whole `link-service`: the environment's configuration, the hardened HTTP/1 server, the drain, and the
+        // PostgreSQL store wired in. `main` is a few lines over it; a host with its own tracer builds it too.
+        .target(
+            name: "UniversalLinkKitService",
+            dependencies: [
+                "UniversalLinkKitHummingbird",
                 "UniversalLinkKitLogging",
                 "UniversalLinkKitMetrics",
                 "UniversalLinkKitTracing",
@@ -84,9 +111,10 @@ let package = Package(
                 .product(name: "UniversalLinkKit", package: "UniversalLinkKit"),
                 .product(name: "LinkRouting", package: "UniversalLinkKit"),
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -95,14 +123,14 @@ let package = Package(
             ]
         ),
         .executableTarget(
-            name: "LinkService",
+            name: "LinkServiceMain",
             dependencies: [
-                "UniversalLinkKitHummingbird",
+                "UniversalLinkKitService",
                 "UniversalLinkKitTracing",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The cost of shared claims next to in-process ones (issue 17); built by CI, run by hand under with-postgres.
+        // The cost of shared claims next to in-process ones; built by CI, run by hand under with-postgres.
         .executableTarget(
             name: "ClaimsBenchmark",
             dependencies: [
@@ -118,6 +146,7 @@ let package = Package(
                 "UniversalLinkKitLogging",
                 "UniversalLinkKitMetrics",
                 "UniversalLinkKitHummingbird",
+                "UniversalLinkKitService",
                 "UniversalLinkKitTracing",
                 "UniversalLinkKitPostgres",
                 .product(name: "PostgresNIO", package: "postgres-nio"),

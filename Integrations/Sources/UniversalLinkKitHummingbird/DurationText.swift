@@ -1,11 +1,11 @@
 /// Durations as operators read them in messages and log lines: `10 s`, `2.5 s`, `250 ms`, never `9.999969194 s`.
-enum DurationText {
+package enum DurationText {
     /// `duration` rounded: whole milliseconds under a second, otherwise seconds with at most one decimal (and none
     /// from 10 s up).
     ///
     /// - Parameter duration: The duration.
     /// - Returns: `"250 ms"`, `"1.5 s"`, `"10 s"`.
-    static func rounded(_ duration: Duration) -> String {
+    package static func rounded(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
         let milliseconds = (Double(seconds) * 1000 + Double(attoseconds) / 1e15).rounded()
         if abs(milliseconds) < 1000 { return "\(Int(milliseconds)) ms" }

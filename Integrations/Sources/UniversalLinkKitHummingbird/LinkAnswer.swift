@@ -3,7 +3,7 @@ import HTTPTypes
 import UniversalLinkKit
 
 /// What the routes answer about one link, for both `GET /open` and `POST /resolve`.
-struct LinkAnswer: Sendable, Hashable {
+package struct LinkAnswer: Sendable, Hashable {
     /// The matched route of `POST /resolve`'s `route` field.
     struct Route: Sendable, Hashable, Encodable {
         var pattern: String
@@ -106,6 +106,15 @@ extension LinkAnswer {
 
     /// `POST /resolve`'s body as JSON.
     var resolveJSON: Data { Self.encode(ResolveBody(answer: self)) }
+
+    /// `POST /resolve`'s `400 invalidRequest` body, for a server that refuses a request before it reaches the routes
+    /// (a declared body over the limit).
+    ///
+    /// - Parameter message: What is wrong and what to send instead.
+    /// - Returns: The JSON.
+    package static func invalidRequestJSON(_ message: String) -> Data {
+        invalidRequest("", message: message).resolveJSON
+    }
 
     private static func encode(_ value: some Encodable) -> Data {
         let encoder = JSONEncoder()

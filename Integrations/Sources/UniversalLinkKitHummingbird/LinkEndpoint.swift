@@ -11,8 +11,10 @@ struct LinkEndpoint: Sendable {
     /// Resolves `requested` through the manager (recognition, coalescing, deadline, routing) and describes the
     /// result.
     ///
-    /// A resolution the manager cancelled because its shutdown grace period ended is `shuttingDown` (503), as is a
-    /// link refused once shutdown began: the client may retry on another replica.
+    /// A link refused once shutdown began is `shuttingDown` (503): nothing was sent, so the client retries on another
+    /// replica. A resolution the manager cancelled because its grace period ended is `shuttingDown` too, with another
+    /// message: its request may already have reached the Response Handler and counted the click, so the client retries
+    /// once, knowing the click may count twice.
     ///
     /// - Parameter requested: The link as the client sent it.
     /// - Returns: The answer; a text that is no URL at all is `notPubWebLink`, like any other URL the manager does
@@ -24,6 +26,10 @@ struct LinkEndpoint: Sendable {
                 requestedURL: requested, isPubWeb: false, isDuplicate: false,
                 error: .init(code: .notPubWebLink, message: "requestedURL is not a URL: send the tracking link, percent-encoded, as ?url=")
             )
+        }
+        // A port no TCP connection can have would otherwise reach the transport and come back as a network failure.
+        if let port = URLComponents(url: url, resolvingAgainstBaseURL: false)?.port, !(0...65535).contains(port) {
+            return .invalidRequest(requested, message: "the link's port \(port) is over 65535: send the tracking link as it is in the email")
         }
         let outcome: LinkOutcome
         do {
@@ -52,7 +58,9 @@ struct LinkEndpoint: Sendable {
         guard error.code == .cancelled, !manager.isAcceptingLinks else { return .init(error) }
         return .init(
             code: .shuttingDown,
-            message: "The service is shutting down and its grace period ended before this link was resolved; retry on another instance."
+            message: "The service shut down before the Response Handler answered this link: the click may already be"
+                + " counted. Retry once on another instance (the click may then count twice), and open the link in the"
+                + " browser if that fails too."
         )
     }
 }

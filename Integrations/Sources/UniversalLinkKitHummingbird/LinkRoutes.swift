@@ -31,8 +31,9 @@ import UniversalLinkKitLogging
 ///   result, `{"requestedURL", "deepLinkURL", "webLinkURL", "isPubWeb", "duplicate", "route", "error"}`; `400` and
 ///   `invalidRequest` for a body that is not such an object, or is too large.
 /// - With ``Configuration/includesProbes``: `GET healthz` (liveness: `200` while the process serves) and
-///   `GET readyz` (readiness: `200` while the manager takes links, `503` from the moment its shutdown began;
-///   ``Configuration/readinessCheck`` may add a condition).
+///   `GET readyz` (readiness: `200` while the manager takes links, `503` from the moment its shutdown began, drain
+///   included (``LinkManagerService``); ``Configuration/readinessCheck`` may add a condition).
+/// - With ``Configuration/metrics``: `GET metrics`, the Prometheus text exposition of ``LinkMetrics``.
 ///
 /// Each handled link is one `info` line, `link handled`, on the request's logger, with `link.outcome`, `link.url`
 /// (without query, fragment or credentials unless ``Configuration/logsFullURLs``), `link.duplicate`,
@@ -52,6 +53,9 @@ public struct LinkRoutes: Sendable {
         /// A check `readyz` makes while the manager takes links (a dependency's reach, such as the claims
         /// database): its ``Readiness`` is the answer. `nil` (the default): ready while the manager takes links.
         public var readinessCheck: (@Sendable () async -> Readiness)?
+        /// The metrics `GET metrics` exposes; `nil` (the default): no `metrics` route. Give the same value's
+        /// ``LinkMetrics/eventHandler`` to the manager.
+        public var metrics: LinkMetrics?
 
         /// Creates a configuration.
         ///
@@ -61,18 +65,21 @@ public struct LinkRoutes: Sendable {
         ///   - logsFullURLs: Keep the links' query and fragment in the log lines.
         ///   - maximumBodySize: The largest `POST resolve` body, in bytes.
         ///   - readinessCheck: A check `readyz` makes while the manager takes links.
+        ///   - metrics: The metrics `GET metrics` exposes.
         public init(
             timeout: Duration? = nil,
             includesProbes: Bool = false,
             logsFullURLs: Bool = false,
             maximumBodySize: Int = 64 * 1024,
-            readinessCheck: (@Sendable () async -> Readiness)? = nil
+            readinessCheck: (@Sendable () async -> Readiness)? = nil,
+            metrics: LinkMetrics? = nil
         ) {
             self.timeout = timeout
             self.includesProbes = includesProbes
             self.logsFullURLs = logsFullURLs
             self.maximumBodySize = maximumBodySize
             self.readinessCheck = readinessCheck
+            self.metrics = metrics
         }
     }
 
@@ -100,6 +107,7 @@ public struct LinkRoutes: Sendable {
     /// How the routes behave.
     public let configuration: Configuration
     private let inFlight: InFlightCount
+    private let draining: DrainFlag
 
     /// Creates the routes.
     ///
@@ -110,7 +118,15 @@ public struct LinkRoutes: Sendable {
         self.manager = manager
         self.configuration = configuration
         self.inFlight = InFlightCount()
+        self.draining = DrainFlag()
     }
+
+    /// Whether shutdown began: `readyz` answers 503 from then on, while links are still resolved until the manager
+    /// stops taking them.
+    public var isDraining: Bool { draining.isSet }
+
+    /// Makes `readyz` answer 503 from now on (``LinkManagerService`` does it when shutdown begins).
+    func beginDraining() { draining.set() }
 
     /// How many requests are waiting for their link right now (what ``LinkManagerService`` reports when shutdown
     /// starts).
@@ -128,15 +144,19 @@ public struct LinkRoutes: Sendable {
         let configuration = configuration
         let inFlight = inFlight
         let manager = manager
+        let draining = draining
         if configuration.includesProbes {
             group.get("healthz") { _, _ in Self.text(.ok, "ok\n") }
             let check = configuration.readinessCheck
             group.get("readyz") { _, _ in
-                guard manager.isAcceptingLinks else { return Self.text(.serviceUnavailable, "shutting down\n") }
+                guard manager.isAcceptingLinks, !draining.isSet else { return Self.text(.serviceUnavailable, "shutting down\n") }
                 guard let check else { return Self.text(.ok, "ready\n") }
                 let readiness = await check()
                 return Self.text(readiness.isReady ? .ok : .serviceUnavailable, readiness.detail + "\n")
             }
+        }
+        if let metrics = configuration.metrics {
+            group.get("metrics") { _, _ in metrics.response() }
         }
         group.get("open") { request, context in
             let answer: LinkAnswer
@@ -205,6 +225,15 @@ public struct LinkRoutes: Sendable {
             ]
         )
     }
+}
+
+/// Whether shutdown began, shared by every copy of one ``LinkRoutes``.
+private final class DrainFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+
+    var isSet: Bool { flag.load(ordering: .relaxed) }
+
+    func set() { flag.store(true, ordering: .relaxed) }
 }
 
 /// The number of requests waiting for their link, shared by every route of one ``LinkRoutes``.

@@ -1,4 +1,6 @@
 public import CoreMetrics
+import Foundation
+import Synchronization
 public import UniversalLinkKit
 
 /// Counts the ``UniversalLinkKit/LinkEvent``s of a `LinkManager` with swift-metrics.
@@ -13,7 +15,7 @@ public import UniversalLinkKit
 ///
 /// | Metric | Type | Dimensions | Counts |
 /// | --- | --- | --- | --- |
-/// | `ulk_links_total` | counter | `outcome`: `resolved` or the `LinkError.Code` (`timeout`, `hostNotAllowed`, ...) | every resolution that ended (``UniversalLinkKit/LinkEvent/Kind/resolved``, ``UniversalLinkKit/LinkEvent/Kind/failed``) and every link refused before any request (``UniversalLinkKit/LinkEvent/Kind/refused``); not the duplicates |
+/// | `ulk_links_total` | counter | `outcome`: `resolved`, `joined`, or the `LinkError.Code` (`timeout`, `hostNotAllowed`, ...) | every resolution that ended here (``UniversalLinkKit/LinkEvent/Kind/resolved``, ``UniversalLinkKit/LinkEvent/Kind/failed``), every link refused before any request (``UniversalLinkKit/LinkEvent/Kind/refused``), and as `joined` every one answered with another replica's outcome (a shared claim store); not the duplicates within this process. Summed over a fleet, a click resolved once counts `resolved` once |
 /// | `ulk_resolution_duration_seconds` | timer | none | the whole resolution, request(s) and retry included, success or failure |
 /// | `ulk_connection_wait_seconds` | timer | none | how long each answered request waited for a connection slot before it started (``UniversalLinkKit/LinkEvent/connectionWait``, measured by `CurlTransport`); growing figures mean the per-host connection limit is the bottleneck |
 /// | `ulk_requests_total` | counter | `status`: the HTTP status code (`200`, `503`, ...) | every answer with a status line (``UniversalLinkKit/LinkEvent/Kind/answered``) |
@@ -41,6 +43,8 @@ public struct LinkEventMetrics: Sendable {
     private let connectionWait: CoreMetrics.Timer
     private let retries: Counter
     private let coalesced: Counter
+    /// The links whose flight waits for another process's outcome: their end counts `joined`.
+    private let joining: JoiningLinks
 
     /// Creates the metrics; the ones without dimensions are created at once, so they are exported at zero.
     ///
@@ -51,6 +55,7 @@ public struct LinkEventMetrics: Sendable {
         self.connectionWait = CoreMetrics.Timer(label: Self.connectionWaitLabel, dimensions: [], factory: factory)
         self.retries = Counter(label: Self.retriesLabel, dimensions: [], factory: factory)
         self.coalesced = Counter(label: Self.coalescedLabel, dimensions: [], factory: factory)
+        self.joining = JoiningLinks()
     }
 
     /// The handler to set as the manager's event handler.
@@ -65,7 +70,8 @@ public struct LinkEventMetrics: Sendable {
     public func record(_ event: LinkEvent) {
         switch event.kind {
         case .resolved, .failed:
-            countLink(outcome: event.errorCode?.description ?? "resolved")
+            let joined = joining.end(event.url)
+            countLink(outcome: joined ? "joined" : event.errorCode?.description ?? "resolved")
             if let elapsed = event.duration { duration.recordNanoseconds(Self.nanoseconds(elapsed)) }
         case .refused:
             countLink(outcome: event.errorCode?.description ?? "refused")
@@ -74,10 +80,16 @@ public struct LinkEventMetrics: Sendable {
             if let status = event.statusCode {
                 Counter(label: Self.requestsLabel, dimensions: [("status", String(status))], factory: factory).increment()
             }
+        case .requestSent:
+            // Resolved here after all (the other process's lease ended, or the store failed).
+            joining.end(event.url)
         case .retrying:
             retries.increment()
         case .coalesced:
             coalesced.increment()
+            // The manager's own words for a flight answered by another process of the fleet; an activation that
+            // joined a flight of this process has no reason.
+            if event.reason == "resolved by another process" { joining.begin(event.url) }
         default:
             break
         }
@@ -103,5 +115,26 @@ extension LinkEventHandler {
     /// - Returns: The handler.
     public static func metrics(factory: any MetricsFactory = MetricsSystem.factory) -> LinkEventHandler {
         LinkEventMetrics(factory: factory).handler
+    }
+}
+
+/// The links whose flight was answered by another process and has not ended yet, by URL (a process has one flight per
+/// click at a time). Bounded: a flight that ended before its answer came (its deadline) never ends here, so past the
+/// bound the set starts over, which at worst counts one such link `resolved` rather than `joined`.
+private final class JoiningLinks: Sendable {
+    private static let bound = 10_000
+    private let links = Mutex(Set<URL>())
+
+    func begin(_ url: URL) {
+        links.withLock { links in
+            if links.count >= Self.bound { links.removeAll(keepingCapacity: true) }
+            links.insert(url)
+        }
+    }
+
+    /// Whether `url` was joining; it is not any more.
+    @discardableResult
+    func end(_ url: URL) -> Bool {
+        links.withLock { $0.isEmpty ? false : $0.remove(url) != nil }
     }
 }

@@ -7,8 +7,12 @@ import Synchronization
 /// or on a socket to a database that went away may take far longer than its caller can wait. Here the operation runs
 /// in a task of its own, cancelled (not awaited) when the limit or the caller's cancellation comes first.
 ///
+/// An operation that ends after its caller stopped waiting is handed to `abandoned`: a claim the database made after
+/// all must be given back, or it would hold the click for a whole lease with nobody resolving it.
+///
 /// Invariant: the caller is resumed exactly once, by whichever of the operation, the timer and the cancellation
-/// handler is first; the other two find the state `.finished` and do nothing.
+/// handler is first; the other two find the state `.finished`, and only the operation's late result goes anywhere
+/// (to `abandoned`).
 enum OperationDeadline {
     private enum State<Value: Sendable> {
         case waiting
@@ -41,7 +45,14 @@ enum OperationDeadline {
             if finishedAlready { tasks.forEach { $0.cancel() } }
         }
 
-        func finish(_ result: Result<Value, any Error>) {
+        /// The operation's own end: its result goes to the caller, or to `abandoned` when the caller is gone.
+        func operationEnded(_ result: Result<Value, any Error>, abandoned: (Result<Value, any Error>) -> Void) {
+            if !finish(result) { abandoned(result) }
+        }
+
+        /// Resumes the caller with `result`, unless it was resumed already; returns whether this call resumed it.
+        @discardableResult
+        func finish(_ result: Result<Value, any Error>) -> Bool {
             let armed: (CheckedContinuation<Value, any Error>, [Task<Void, Never>])? = state.withLock { state in
                 switch state {
                 case let .armed(continuation, tasks):
@@ -54,9 +65,10 @@ enum OperationDeadline {
                     return nil
                 }
             }
-            guard let (continuation, tasks) = armed else { return }
+            guard let (continuation, tasks) = armed else { return false }
             tasks.forEach { $0.cancel() }
             continuation.resume(with: result)
+            return true
         }
     }
 
@@ -66,10 +78,12 @@ enum OperationDeadline {
     /// - Parameters:
     ///   - limit: How long the operation may take.
     ///   - timedOut: The error thrown when it takes longer.
+    ///   - abandoned: What to do with the operation's result when it ends after the caller stopped waiting.
     ///   - operation: The operation.
     static func run<Value: Sendable>(
         within limit: Duration,
         timedOut: @escaping @Sendable () -> any Error,
+        abandoned: @escaping @Sendable (Result<Value, any Error>) -> Void = { _ in },
         _ operation: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
         try Task.checkCancellation()
@@ -78,11 +92,13 @@ enum OperationDeadline {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
                 race.arm(continuation) { race in
                     let work = Task {
+                        let result: Result<Value, any Error>
                         do {
-                            race.finish(.success(try await operation()))
+                            result = .success(try await operation())
                         } catch {
-                            race.finish(.failure(error))
+                            result = .failure(error)
                         }
+                        race.operationEnded(result, abandoned: abandoned)
                     }
                     let timer = Task {
                         do {

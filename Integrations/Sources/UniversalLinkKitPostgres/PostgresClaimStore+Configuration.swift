@@ -1,3 +1,5 @@
+public import PostgresNIO
+
 extension PostgresClaimStore {
     /// The settings of a ``PostgresClaimStore``: the key of the click hashes, how long outcomes are kept, where,
     /// and how long the store waits for the database.
@@ -69,6 +71,22 @@ extension PostgresClaimStore {
             self.reclaimBatchSize = reclaimBatchSize
             self.reclaimEvery = reclaimEvery
             self.reclaimInterval = reclaimInterval
+        }
+
+        /// Sets what a client of this store needs: every statement the database runs for it is cancelled by the
+        /// database after ``operationTimeout`` (`statement_timeout`), as the store gives up waiting for it then; and a
+        /// connection is kept at least a lease past its last use, since a claim is tied to the session that made it
+        /// and a holder's session that ends lets another replica take its click over.
+        ///
+        /// - Parameters:
+        ///   - client: The configuration of the client the store will use; other settings are left as they are.
+        ///   - lease: The longest a claim holds: the manager's `LinkManager.Configuration.claimLease`.
+        public func prepare(_ client: inout PostgresClient.Configuration, lease: Duration) {
+            let milliseconds = max(1, Int((Double(operationTimeout.components.seconds) * 1000
+                + Double(operationTimeout.components.attoseconds) / 1e15).rounded(.up)))
+            client.options.additionalStartupParameters.removeAll { $0.0 == "statement_timeout" }
+            client.options.additionalStartupParameters.append(("statement_timeout", "\(milliseconds)"))
+            client.options.connectionIdleTimeout = max(client.options.connectionIdleTimeout, lease + .seconds(10))
         }
 
         /// Checks the settings a store cannot work with.

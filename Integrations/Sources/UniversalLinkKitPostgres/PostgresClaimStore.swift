@@ -11,10 +11,12 @@ public import UniversalLinkKit
 /// Give every replica's `LinkManager` a store over the same database, with the same secret:
 ///
 /// ```swift
-/// let client = PostgresClient(configuration: .init(
-///     host: "db.internal", port: 5432, username: "links", password: password, database: "links", tls: .disable))
-/// let store = try PostgresClaimStore(
-///     client: client, configuration: .init(secret: Array(secret.utf8), duplicateWindow: .seconds(2)))
+/// let settings = PostgresClaimStore.Configuration(secret: Array(secret.utf8), duplicateWindow: .seconds(2))
+/// var clientSettings = try PostgresURL("postgres://links@db.internal/links").clientConfiguration
+/// clientSettings.password = password
+/// settings.prepare(&clientSettings, lease: .seconds(12))  // the statement timeout and idle timeout the store needs
+/// let client = PostgresClient(configuration: clientSettings)
+/// let store = try PostgresClaimStore(client: client, configuration: settings)
 /// // Run `client` as a service (swift-service-lifecycle) or with `await client.run()` in a task, then:
 /// try await store.migrate()
 /// var configuration = LinkManager.Configuration(brandedDomains: ["news.example.com"])
@@ -24,16 +26,19 @@ public import UniversalLinkKit
 /// What it guarantees:
 /// - **one winner**: a claim is one atomic `INSERT ... ON CONFLICT (key) DO UPDATE ... WHERE ...` statement; of any
 ///   number of concurrent claims of one click, exactly one wins while its lease runs;
-/// - **leases and fencing**: a won claim gets a fresh token; once its lease ends with no outcome, the next claim
-///   takes the click over with a new token (``UniversalLinkKit/ClaimTicket/isTakeover``), and the old token's
-///   publish and release are ignored;
+/// - **leases, sessions and fencing**: a won claim gets a fresh token and is tied to the database session that made
+///   it; once that session ends (the holder's process died) or its lease ends with no outcome, the next claim takes
+///   the click over with a new token (``UniversalLinkKit/ClaimTicket/isTakeover``), and the old token's publish and
+///   release are ignored;
 /// - **privacy**: the row's key is HMAC-SHA256(secret, ``UniversalLinkKit/ClickIdentity/key``) in hex; the row holds
 ///   the outcome's fields (deep link, web link, error code, message, HTTP status), the token and times, never the
 ///   tracking link or its query;
 /// - **bounded growth**: rows expire at the end of the duplicate window; every few hundred claims, or every second,
 ///   a background statement deletes a bounded batch of expired rows through the index on `expires_at`;
 /// - **bounded waits**: every statement gives up after ``Configuration/operationTimeout`` and with its caller's
-///   cancellation, so a database that is down fails a claim promptly instead of holding the request.
+///   cancellation, so a database that is down fails a claim promptly instead of holding the request; the database
+///   cancels it too (`statement_timeout`, set by ``Configuration/prepare(_:lease:)``), and a claim the database made
+///   after its caller stopped waiting is released as soon as it is known, so it never holds the click for a lease.
 ///
 /// Joiners wait for the holder's outcome by reading its row (a primary-key look-up) every few milliseconds
 /// (``Configuration/pollInterval``, growing to ``Configuration/maximumPollInterval``). A bounded poll rather than
@@ -111,35 +116,63 @@ public final class PostgresClaimStore: ClaimStore {
         return String(decoding: hex, as: UTF8.self)
     }
 
-    /// Creates the table if missing: one versioned, idempotent migration, serialised across processes by an
-    /// advisory lock, so replicas starting at once on an empty database all succeed.
+    /// Creates the table if missing, or brings it up to this library's version: one versioned, idempotent
+    /// migration, serialised across processes by an advisory lock, so replicas starting at once on an empty database
+    /// all succeed.
     ///
     /// - Parameter limit: How long the migration may take, waiting for the lock included. Default 10 s.
     /// - Throws: ``PostgresClaimStoreError``: `timedOut` when the database cannot be reached in time,
-    ///   `databaseFailed`, or `schemaTooNew` when a newer library migrated the table.
+    ///   `permissionDenied` when the role may not create tables in its schema (the message names the `GRANT` to
+    ///   run), `databaseFailed`, or `schemaTooNew` when a newer library migrated the table.
     public func migrate(within limit: Duration = .seconds(10)) async throws {
         let schema = schema
         let client = client
         let logger = logger
         let table = configuration.tableName
+        let place = Mutex<(role: String, schema: String)>(("", "public"))
         // The transaction wraps what its closure throws: it returns the version found, and the check is made here.
-        let found = try await run("migrate", within: limit) { () async throws -> Int in
-            try await client.withTransaction(logger: logger) { connection in
-                try await connection.query(PostgresQuery(unsafeSQL: schema.lock), logger: logger)
-                try await connection.query(PostgresQuery(unsafeSQL: schema.createVersions), logger: logger)
-                let rows = try await connection.query(PostgresQuery(unsafeSQL: schema.readVersion, binds: Self.binds(table)), logger: logger)
-                var current = 0
-                for try await version in rows.decode(Int.self) { current = version }
-                guard current < ClaimSchema.version else { return current }
-                for statement in schema.createTable {
-                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+        let found: Int
+        do {
+            found = try await run("migrate", within: limit, mapsErrors: false) { () async throws -> Int in
+                try await client.withTransaction(logger: logger) { connection in
+                    // The statements of the migration may wait for another replica's: the migration's own limit,
+                    // not one statement's, bounds them.
+                    let milliseconds = max(1, Int((Self.seconds(limit) * 1000).rounded(.up)))
+                    try await connection.query(PostgresQuery(unsafeSQL: "SET LOCAL statement_timeout = \(milliseconds)"), logger: logger)
+                    let names = try await connection.query("SELECT current_user::text, coalesce(current_schema(), 'public')::text", logger: logger)
+                    for try await (role, schemaName) in names.decode((String, String).self) { place.withLock { $0 = (role, schemaName) } }
+                    try await connection.query(PostgresQuery(unsafeSQL: schema.lock), logger: logger)
+                    try await connection.query(PostgresQuery(unsafeSQL: schema.createVersions), logger: logger)
+                    let rows = try await connection.query(PostgresQuery(unsafeSQL: schema.readVersion, binds: Self.binds(table)), logger: logger)
+                    var current = 0
+                    for try await version in rows.decode(Int.self) { current = version }
+                    guard current < ClaimSchema.version else { return current }
+                    for statement in schema.createTable {
+                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    }
+                    var binds = PostgresBindings()
+                    binds.append(table)
+                    binds.append(ClaimSchema.version)
+                    try await connection.query(PostgresQuery(unsafeSQL: schema.recordVersion, binds: binds), logger: logger)
+                    return ClaimSchema.version
                 }
-                var binds = PostgresBindings()
-                binds.append(table)
-                binds.append(ClaimSchema.version)
-                try await connection.query(PostgresQuery(unsafeSQL: schema.recordVersion, binds: binds), logger: logger)
-                return ClaimSchema.version
             }
+        } catch let error as PostgresClaimStoreError {
+            throw error
+        } catch let error as CancellationError {
+            throw error
+        } catch {
+            let (role, schemaName) = place.withLock { $0 }
+            if Self.sqlState(of: error) == "42501" {
+                throw PostgresClaimStoreError(
+                    code: .permissionDenied,
+                    message: "role \(role) may not create table \(table) in schema \(schemaName) (no CREATE privilege):"
+                        + " as the schema's owner, run GRANT CREATE ON SCHEMA \(schemaName) TO \(role);"
+                        + " or create the table with a role that may")
+            }
+            throw PostgresClaimStoreError(
+                code: .databaseFailed,
+                message: "the migrate on \(table) failed: \(Self.summary(of: error)); check the database's log")
         }
         if found > ClaimSchema.version {
             throw PostgresClaimStoreError(
@@ -187,8 +220,21 @@ public final class PostgresClaimStore: ClaimStore {
         binds.append(Self.seconds(configuration.duplicateWindow))
         let claimBinds = binds
         let result: SharedClaim
+        // A claim the database made after this caller stopped waiting (the limit, or the caller's deadline) holds the
+        // click with nobody resolving it: give it back at once.
+        let abandoned: @Sendable (Result<SharedClaim, any Error>) -> Void = { [self] late in
+            guard case let .success(.won(ticket)) = late else { return }
+            Task {
+                do {
+                    try await release(click, ticket: ticket)
+                    logger.debug("claim made after its caller stopped waiting: released", metadata: ["claims.table": .string(schema.table)])
+                } catch {
+                    logger.warning("claim made after its caller stopped waiting: not released, its lease ends it", metadata: ["error": .string("\(error)")])
+                }
+            }
+        }
         do {
-            result = try await run("claim", within: configuration.operationTimeout) { () async throws -> SharedClaim in
+            result = try await run("claim", within: configuration.operationTimeout, abandoned: abandoned) { () async throws -> SharedClaim in
                 // A row committed by another claim while this statement waited on it is invisible to the statement's
                 // snapshot: read it again, and claim again if it has gone (expired and reclaimed meanwhile).
                 for _ in 0..<3 {
@@ -353,22 +399,50 @@ public final class PostgresClaimStore: ClaimStore {
         )
     }
 
-    /// Runs `operation` within `limit`, mapping the database's errors to ``PostgresClaimStoreError``.
+    /// Runs `operation` within `limit`, mapping the database's errors to ``PostgresClaimStoreError`` unless
+    /// `mapsErrors` is `false`.
     private func run<Value: Sendable>(
-        _ name: String, within limit: Duration, _ operation: @escaping @Sendable () async throws -> Value
+        _ name: String, within limit: Duration, mapsErrors: Bool = true,
+        abandoned: @escaping @Sendable (Result<Value, any Error>) -> Void = { _ in },
+        _ operation: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
         let configuration = configuration
         do {
-            return try await OperationDeadline.run(within: limit, timedOut: { Self.timedOut(name, configuration) }, operation)
+            return try await OperationDeadline.run(
+                within: limit, timedOut: { Self.timedOut(name, configuration) }, abandoned: abandoned, operation)
         } catch let error as PostgresClaimStoreError {
             throw error
         } catch let error as CancellationError {
             throw error
-        } catch {
+        } catch where mapsErrors {
             throw PostgresClaimStoreError(
                 code: .databaseFailed,
-                message: "the \(name) on \(configuration.tableName) failed: check the database's log", cause: error)
+                message: "the \(name) on \(configuration.tableName) failed: \(Self.summary(of: error)); check the database's log",
+                cause: error)
         }
+    }
+
+    /// The SQLSTATE of a database error, inside a transaction's error too.
+    static func sqlState(of error: any Error) -> String? {
+        if let error = error as? PSQLError { return error.serverInfo?[.sqlState] }
+        if let error = error as? PostgresTransactionError {
+            return [error.beginError, error.closureError, error.commitError].lazy.compactMap { $0.flatMap(sqlState(of:)) }.first
+        }
+        return nil
+    }
+
+    /// One line about a database error: the server's message and SQLSTATE, or the connection's failure, never a dump
+    /// of the error's fields (which hold the statement and its bindings).
+    static func summary(of error: any Error) -> String {
+        if let error = error as? PostgresTransactionError {
+            return [error.beginError, error.closureError, error.commitError].lazy.compactMap { $0.map(summary(of:)) }.first
+                ?? "the transaction failed"
+        }
+        guard let error = error as? PSQLError else { return String(describing: error) }
+        if let message = error.serverInfo?[.message] {
+            return message + (error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? "")
+        }
+        return "\(error.code)" + (error.underlying.map { ": \($0)" } ?? "")
     }
 
     /// Starts a clean-up in the background when enough claims or time passed since the last, one at a time per store.

@@ -7,7 +7,7 @@ public struct PostgresClaimStoreError: Error, Sendable, CustomStringConvertible 
     /// What kind of failure this is. The set may grow: keep a `default` case when switching over it.
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         enum Storage: String, Sendable {
-            case invalidConfiguration, timedOut, databaseFailed, schemaTooNew
+            case invalidConfiguration, timedOut, databaseFailed, schemaTooNew, permissionDenied
         }
 
         let storage: Storage
@@ -21,8 +21,12 @@ public struct PostgresClaimStoreError: Error, Sendable, CustomStringConvertible 
         public static var databaseFailed: Self { .init(storage: .databaseFailed) }
         /// The table was migrated by a newer version of this library: upgrade this process.
         public static var schemaTooNew: Self { .init(storage: .schemaTooNew) }
+        /// The database role lacks a privilege the store needs (`CREATE` on its schema to create the table); the
+        /// message names the `GRANT` to run.
+        public static var permissionDenied: Self { .init(storage: .permissionDenied) }
 
-        /// The code's name: `invalidConfiguration`, `timedOut`, `databaseFailed` or `schemaTooNew`.
+        /// The code's name: `invalidConfiguration`, `timedOut`, `databaseFailed`, `schemaTooNew` or
+        /// `permissionDenied`.
         public var description: String { storage.rawValue }
     }
 

@@ -8,7 +8,13 @@ public import PostgresNIO
 /// - `postgres://user[:password]@host[:port]/database` (port 5432 by default; `postgresql://` too);
 /// - a Unix socket directory as the host, percent-encoded (`postgres://user@%2Fvar%2Frun%2Fpostgresql/links`) or
 ///   as `?host=/var/run/postgresql`; the socket is `<directory>/.s.PGSQL.<port>`;
-/// - `?sslmode=disable`, `prefer` (the default over TCP) or `require`.
+/// - `?sslmode=` as libpq reads it: `disable` (plaintext), `prefer` (TLS when the server offers it, unverified),
+///   `require` (TLS, unverified), `verify-ca` (TLS, a chain to a trusted root), `verify-full` (TLS, a trusted chain
+///   and the host's name); `?sslrootcert=FILE` names the PEM roots the `verify-` modes trust instead of the system's.
+///   The default is `require` for a host that is not a loopback address (a network attacker cannot turn the
+///   connection into plaintext), `prefer` for a loopback host, and `disable` over a Unix socket. Use `verify-full`
+///   wherever the network between the replicas and the database is not trusted: `require` resists a passive
+///   listener, not an attacker who answers in the database's place.
 ///
 /// ``redacted`` is the form to log: the password replaced by `***`.
 public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
@@ -24,8 +30,10 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
     public var port: Int
     /// The database.
     public var database: String
-    /// `disable`, `prefer` or `require`.
+    /// `disable`, `prefer`, `require`, `verify-ca` or `verify-full`.
     public var sslMode: String
+    /// The PEM file of the roots the `verify-` modes trust (`sslrootcert`), or `nil`: the system's roots.
+    public var sslRootCertificate: String?
 
     /// Parses a URL.
     ///
@@ -64,12 +72,20 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
         } else {
             throw invalid("the URL names no host: postgres://user@host/database, or ?host=/socket/directory")
         }
-        let mode = query.last { $0.name == "sslmode" }?.value ?? (socketDirectory == nil ? "prefer" : "disable")
-        guard ["disable", "prefer", "require"].contains(mode) else {
-            throw invalid("sslmode \"\(mode)\" is not one of disable, prefer, require")
+        let loopback = host.map { ["localhost", "127.0.0.1", "::1"].contains($0.lowercased()) || $0.hasPrefix("127.") } ?? false
+        let mode = query.last { $0.name == "sslmode" }?.value ?? (socketDirectory != nil ? "disable" : loopback ? "prefer" : "require")
+        guard Self.sslModes.contains(mode) else {
+            throw invalid("sslmode \"\(mode)\" is not one of \(Self.sslModes.joined(separator: ", "))")
         }
         sslMode = mode
+        sslRootCertificate = query.last { $0.name == "sslrootcert" }?.value
+        if sslRootCertificate != nil, !mode.hasPrefix("verify-") {
+            throw invalid("sslrootcert is only read with sslmode=verify-ca or verify-full, not \(mode)")
+        }
     }
+
+    /// The `sslmode` values understood.
+    static let sslModes = ["disable", "prefer", "require", "verify-ca", "verify-full"]
 
     /// The URL with the password replaced by `***`: the form for logs.
     public var redacted: String {
@@ -88,11 +104,18 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
             let socket = (socketDirectory.hasSuffix("/") ? socketDirectory : socketDirectory + "/") + ".s.PGSQL.\(port)"
             return PostgresClient.Configuration(unixSocketPath: socket, username: username, password: password, database: database)
         }
+        var settings = TLSConfiguration.makeClientConfiguration()
+        switch sslMode {
+        case "verify-full": settings.certificateVerification = .fullVerification
+        case "verify-ca": settings.certificateVerification = .noHostnameVerification
+        default: settings.certificateVerification = .none
+        }
+        if let sslRootCertificate { settings.trustRoots = .file(sslRootCertificate) }
         let tls: PostgresClient.Configuration.TLS
         switch sslMode {
         case "disable": tls = .disable
-        case "require": tls = .require(.makeClientConfiguration())
-        default: tls = .prefer(.makeClientConfiguration())
+        case "prefer": tls = .prefer(settings)
+        default: tls = .require(settings)
         }
         return PostgresClient.Configuration(
             host: host ?? "127.0.0.1", port: port, username: username, password: password, database: database, tls: tls)

@@ -51,4 +51,25 @@ struct LinkRoutesTests {
             #expect(try errorCode(open) == "shuttingDown")
         }
     }
+
+    /// The README's one line of set-up: `LinkMetrics` given to the manager and to the routes mounts `/metrics`.
+    @Test func withLinkMetricsTheRoutesExposeTheManagersMetrics() async throws {
+        let fixture = try ServiceFixture()
+        let metrics = LinkMetrics(deadline: .seconds(5))
+        var configuration = LinkManager.Configuration(brandedDomains: ["127.0.0.1"], timeout: .seconds(5))
+        configuration.resolution.policy.allowsLocalHosts = true
+        configuration.resolution.policy.allowsHTTP = true
+        configuration.eventHandler = metrics.eventHandler
+        let router = Router()
+        LinkRoutes(manager: LinkManager(configuration: configuration), configuration: .init(metrics: metrics))
+            .add(to: router, atPath: "/links")
+        try await Application(router: router).test(.router) { client in
+            _ = try await client.execute(uri: "/links" + fixture.openPath("/pub/acc?_ri_=deep"), method: .get)
+            let response = try await client.execute(uri: "/links/metrics", method: .get)
+            #expect(response.status == .ok)
+            let text = String(buffer: response.body)
+            #expect(text.contains(#"ulk_links_total{outcome="resolved"} 1"#), "\(text)")
+            #expect(text.contains("# TYPE ulk_resolution_duration_seconds histogram"))
+        }
+    }
 }

@@ -6,6 +6,7 @@ import Logging
 import Testing
 import UniversalLinkKit
 import UniversalLinkKitHummingbird
+import UniversalLinkKitService
 import UniversalLinkKitPostgres
 
 /// link-service's claim store variables, and `readyz` when the store cannot be reached: no database needed.

@@ -1,6 +1,7 @@
 import Logging
 import Testing
 import UniversalLinkKitHummingbird
+import UniversalLinkKitService
 
 struct LinkServiceConfigurationTests {
     @Test func defaultsListenOnLoopbackPort8080WithATenSecondDeadline() throws {

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import UniversalLinkKitHummingbird
+import UniversalLinkKitService
 import NIOCore
 import Testing
 import UniversalLinkKitTesting
@@ -198,6 +199,22 @@ struct LinkServiceContractTests {
             let error = try #require(try JSON(response.body)["error"] as? [String: Any])
             #expect(error["code"] as? String == "invalidRequest")
             #expect((error["message"] as? String)?.contains("65536 bytes") == true)
+        }
+        #expect(fixture.stub.requestCount == 0)
+    }
+
+    /// A port no TCP connection can have is the caller's mistake (400), not the Response Handler's failure (502).
+    @Test func aLinkWithAPortOver65535IsABadRequestAndRequestsNothing() async throws {
+        let fixture = try ServiceFixture()
+        try await fixture.application().test(.router) { client in
+            let open = try await client.execute(
+                uri: "/open?url=" + ServiceFixture.encoded("http://127.0.0.1:84467/pub/acc?_ri_=deep"), method: .get)
+            #expect(open.status == .badRequest)
+            #expect(try errorCode(open) == "invalidRequest")
+            let resolve = try await client.execute(
+                uri: "/resolve", method: .post, body: ByteBuffer(string: #"{"url": "http://127.0.0.1:84467/pub/acc?_ri_=deep"}"#))
+            #expect(resolve.status == .badRequest)
+            #expect(try errorCode(resolve) == "invalidRequest")
         }
         #expect(fixture.stub.requestCount == 0)
     }

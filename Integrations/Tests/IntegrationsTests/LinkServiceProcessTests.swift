@@ -87,6 +87,9 @@ struct LinkServiceProcessTests {
         (["ULK_MAX_CONNECTIONS": "100000000"], "ULK_MAX_CONNECTIONS"),
         (["ULK_BRANDED_DOMAIN": "news.example.com"], "ULK_BRANDED_DOMAIN"),
         (["ULK_TRACING": "otlp"], "ULK_TRACING"),
+        (["ULK_DRAIN_SECONDS": "301"], "ULK_DRAIN_SECONDS"),
+        (["ULK_DRAIN_SECONDS": "soon"], "ULK_DRAIN_SECONDS"),
+        (["ULK_BODY_TIMEOUT_SECONDS": "0"], "ULK_BODY_TIMEOUT_SECONDS"),
     ])
     func anUnusableVariableExitsTwoNamingIt(variables: [String: String], variable: String) async throws {
         var environment = Self.local.merging(variables) { $1 }

@@ -1,5 +1,7 @@
 import Crypto
 import Foundation
+import InMemoryLogging
+import Logging
 import PostgresNIO
 import Testing
 import UniversalLinkKit
@@ -198,7 +200,7 @@ struct PostgresClaimStoreTests {
             var versions: [Int] = []
             let rows = try await clients[0].query("SELECT version FROM ulk_schema_versions WHERE table_name = \(table)")
             for try await version in rows.decode(Int.self) { versions.append(version) }
-            #expect(versions == [1])
+            #expect(versions == [2])
         }
     }
 
@@ -237,5 +239,79 @@ struct PostgresClaimStoreTests {
             await #expect(throws: (any Error).self) { try await store.awaitOutcome(of: Self.click, within: .seconds(1)) }
             #expect(ContinuousClock.now - waitStarted < .seconds(2))
         }
+    }
+
+    /// A claim held up by a lock past the store's limit, on a client without a statement timeout: the database makes
+    /// it once the lock goes, after the caller was told `timedOut`. The store gives it back, so the click is not
+    /// held for a lease by a claim nobody resolves.
+    @Test func aClaimTheDatabaseMakesAfterTheStoreStoppedWaitingIsReleasedAtOnce() async throws {
+        let table = PostgresTestDatabase.uniqueTable()
+        let log = InMemoryLogHandler()
+        try await PostgresTestDatabase.withClients(2) { clients in
+            var configuration = PostgresClaimStore.Configuration(
+                secret: PostgresTestDatabase.secret, duplicateWindow: .seconds(60), tableName: table,
+                operationTimeout: .milliseconds(300))
+            configuration.reclaimEvery = 1000
+            var logger = Logger(label: "store", factory: { _ in log })
+            logger.logLevel = .debug
+            let store = try PostgresClaimStore(client: clients[0], configuration: configuration, logger: logger)
+            try await store.migrate()
+            let lock = TableLock(client: clients[1], table: table)
+            try await lock.take()
+            let error = await #expect(throws: PostgresClaimStoreError.self) { try await store.claim(Self.click, lease: .seconds(60)) }
+            #expect(error?.code == .timedOut)
+            lock.release()
+            // The late claim commits once the lock goes, and the store gives it back.
+            let released = await PostgresTestDatabase.eventually(within: .seconds(20)) {
+                log.entries.contains { $0.message.description.hasPrefix("claim made after its caller stopped waiting: released") }
+            }
+            #expect(released, "\(log.entries.map(\.message))")
+            #expect(try await TableLock.rows(in: table, key: store.rowKey(of: Self.click), client: clients[1]) == 0)
+            guard case .won = try await store.claim(Self.click, lease: .seconds(60)) else {
+                Issue.record("the click is still held")
+                return
+            }
+        }
+    }
+}
+
+/// `LOCK TABLE ... IN ACCESS EXCLUSIVE MODE` held by a transaction of its own until ``release()``: a database that
+/// stalls on one table while it answers everything else.
+final class TableLock: Sendable {
+    let client: PostgresClient
+    let table: String
+    private let (released, releasing) = AsyncStream<Void>.makeStream()
+    private let (taken, taking) = AsyncStream<Void>.makeStream()
+
+    init(client: PostgresClient, table: String) {
+        self.client = client
+        self.table = table
+    }
+
+    /// Takes the lock and returns once it is held.
+    func take() async throws {
+        let (client, table, released, taking) = (client, table, released, taking)
+        Task {
+            try await client.withTransaction(logger: Logger(label: "lock")) { connection in
+                try await connection.query("LOCK TABLE \(unescaped: table) IN ACCESS EXCLUSIVE MODE", logger: Logger(label: "lock"))
+                taking.yield()
+                for await _ in released { break }
+            }
+        }
+        for await _ in taken { break }
+    }
+
+    /// Ends the transaction, and the lock with it.
+    func release() {
+        releasing.yield()
+    }
+
+    /// The rows of `key` in `table`.
+    static func rows(in table: String, key: String, client: PostgresClient) async throws -> Int {
+        var count = 0
+        for try await value in try await client.query("SELECT count(*)::integer FROM \(unescaped: table) WHERE key = \(key)").decode(Int.self) {
+            count = value
+        }
+        return count
     }
 }

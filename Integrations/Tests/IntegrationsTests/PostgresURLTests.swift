@@ -28,7 +28,8 @@ struct PostgresURLTests {
         ("mysql://links@db/claims", "expected postgres://"),
         ("postgres://db.internal/claims", "names no user"),
         ("postgres://links:pw-hidden@db.internal", "names no database"),
-        ("postgres://links@db.internal/claims?sslmode=verify-full", "sslmode"),
+        ("postgres://links@db.internal/claims?sslmode=allow", "sslmode"),
+        ("postgres://links@db.internal/claims?sslmode=require&sslrootcert=/etc/ca.pem", "sslrootcert"),
     ])
     func aMalformedURLSaysWhichPartIsWrongWithoutThePassword(text: String, expected: String) {
         let error = #expect(throws: PostgresClaimStoreError.self) { try PostgresURL(text) }
@@ -47,5 +48,27 @@ struct PostgresURLTests {
         }
         #expect(error?.code == .invalidConfiguration)
         #expect(error?.message.contains(expected) == true, "\(String(describing: error))")
+    }
+
+    /// A network attacker cannot turn a connection over the network into plaintext unless the URL asks for it.
+    @Test(arguments: [
+        ("postgres://links@db.internal/claims", "require"),
+        ("postgres://links@10.0.0.7:5432/claims", "require"),
+        ("postgres://links@127.0.0.1/claims", "prefer"),
+        ("postgres://links@localhost/claims", "prefer"),
+        ("postgres://links@[::1]/claims", "prefer"),
+        ("postgres://links@%2Fvar%2Frun%2Fpostgresql/claims", "disable"),
+        ("postgres://links@db.internal/claims?sslmode=disable", "disable"),
+        ("postgres://links@db.internal/claims?sslmode=verify-full", "verify-full"),
+    ])
+    func theDefaultSSLModeIsRequireForAHostThatIsNotLoopback(text: String, mode: String) throws {
+        let url = try PostgresURL(text)
+        #expect(url.sslMode == mode)
+    }
+
+    @Test func verifyFullTakesTheRootsToTrust() throws {
+        let url = try PostgresURL("postgres://links@db.internal/claims?sslmode=verify-full&sslrootcert=/etc/ulk/ca.pem")
+        #expect(url.sslMode == "verify-full")
+        #expect(url.sslRootCertificate == "/etc/ulk/ca.pem")
     }
 }

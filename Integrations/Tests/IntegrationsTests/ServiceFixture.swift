@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import UniversalLinkKitHummingbird
+import UniversalLinkKitService
 import Logging
 import UniversalLinkKitTesting
 

@@ -11,6 +11,7 @@ import Testing
 import Tracing
 import UniversalLinkKit
 import UniversalLinkKitHummingbird
+import UniversalLinkKitService
 import UniversalLinkKitTesting
 import UniversalLinkKitTracing
 

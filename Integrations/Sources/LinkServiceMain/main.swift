@@ -1,9 +1,10 @@
 // `link-service`: the server counterpart of `linux-host`. Reads its settings from the environment (see
-// LinkServiceConfiguration), then serves until SIGTERM or SIGINT, after which it shuts down within the grace period
-// plus one second and exits 0. A configuration it cannot use exits 2 with a message naming the variable.
+// LinkServiceConfiguration), then serves until SIGTERM or SIGINT, after which it shuts down within the drain and
+// grace periods plus one second and exits 0. A configuration it cannot use (a port in use, a database it may not
+// use) exits 2 with one line naming the variable.
 import Foundation
 import Logging
-import UniversalLinkKitHummingbird
+import UniversalLinkKitService
 import UniversalLinkKitTracing
 
 func refuse(_ error: LinkServiceConfiguration.Error) -> Never {

@@ -5,36 +5,42 @@ import LinkRouting
 public import Logging
 import NIOCore
 import PostgresNIO
-import Prometheus
 import ServiceLifecycle
 public import Tracing
 public import UnixSignals
 public import UniversalLinkKit
+public import UniversalLinkKitHummingbird
 import UniversalLinkKitLogging
 import UniversalLinkKitMetrics
 public import UniversalLinkKitPostgres
 import UniversalLinkKitTracing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The whole `link-service`: a manager configured from a ``LinkServiceConfiguration``, its logs and Prometheus
-/// metrics, ``LinkRoutes`` with the probes, `GET /metrics`, the connection limits, and the shutdown order.
+/// metrics, `LinkRoutes` with the probes and `GET /metrics`, the connection limits, the claims database, and the
+/// shutdown order.
 ///
 /// `link-service`'s `main` is `try await LinkService(configuration: .init(), logger: logger).run()`; tests drive
 /// ``application`` with HummingbirdTesting.
 ///
-/// Routes: those of ``LinkRoutes`` at the root (`/open`, `/resolve`, `/healthz`, `/readyz`) and `GET /metrics`,
-/// the Prometheus text exposition of the `ulk_` metrics.
+/// Routes: those of `LinkRoutes` at the root (`/open`, `/resolve`, `/healthz`, `/readyz`, `/metrics`, the
+/// Prometheus text exposition of the `ulk_` metrics).
 ///
 /// Connections: Hummingbird's idle timeout (``LinkServiceConfiguration/idleTimeout``), a header-read timeout
-/// (``LinkServiceConfiguration/headerTimeout``), and at most ``LinkServiceConfiguration/maximumConnections`` open:
-/// a new connection beyond closes the oldest idle one (a `warning` line says so, at most every 10 s), so a flood of
-/// idle connections neither exhausts the file descriptors nor keeps `/healthz` out.
+/// (``LinkServiceConfiguration/headerTimeout``), a body timeout (``LinkServiceConfiguration/bodyTimeout``), a
+/// declared body over the limit refused at once, HTTP/1.0 closed after its answer unless it asks to keep the
+/// connection, and at most ``LinkServiceConfiguration/maximumConnections`` open: a new connection beyond closes the
+/// oldest idle one, else the one that has been sending its request longest (a `warning` line says which, at most
+/// every 10 s), so no flood keeps `/healthz` out.
 ///
 /// Claims: with ``LinkServiceConfiguration/postgresURL``, the manager shares click claims with every replica on
-/// that database through a ``UniversalLinkKitPostgres/PostgresClaimStore`` (``claimStore``). ``run(gracefulShutdownSignals:)``
-/// first creates the table if missing, and throws ``LinkServiceConfiguration/Error`` naming `ULK_POSTGRES_URL`
-/// when the database cannot be reached within ``startupTimeout``; `readyz` then reports the database's reach
-/// (`503` when it is unreachable and ``LinkServiceConfiguration/claimsOnFailure`` is `reject`; `200` with a note
-/// with `local`, since the service still answers), and `/metrics` has the store's `ulk_claim*` metrics.
+/// that database through a `PostgresClaimStore` (``claimStore``). ``run(gracefulShutdownSignals:)`` first creates
+/// the table if missing, and throws ``LinkServiceConfiguration/Error`` naming `ULK_POSTGRES_URL` when the database
+/// cannot be reached or used within ``startupTimeout``; `readyz` then reports the database's reach (`503` when it is
+/// unreachable and ``LinkServiceConfiguration/claimsOnFailure`` is `reject`; `200` with a note with `local`, since
+/// the service still answers), and `/metrics` has the store's `ulk_claim*` metrics.
 ///
 /// Tracing: each request runs in a server span that continues the caller's trace, with one `link.resolve` span per
 /// resolution under it, through ``tracer``: by default (``LinkServiceConfiguration/tracing`` `w3c`) a
@@ -43,7 +49,6 @@ import UniversalLinkKitTracing
 public struct LinkService: Sendable {
     /// How long startup waits for the claims database before giving up.
     public static let startupTimeout: Duration = .seconds(5)
-
 
     /// The settings.
     public let configuration: LinkServiceConfiguration
@@ -58,8 +63,9 @@ public struct LinkService: Sendable {
     public let claimStore: PostgresClaimStore?
     /// The tracer of the request and resolution spans.
     public let tracer: any Tracer
+    /// The metrics `/metrics` exposes.
+    public let metrics: LinkMetrics
     private let postgres: PostgresClient?
-    private let registry: PrometheusCollectorRegistry
     private let connections: ConnectionGuard
 
     /// Builds the service.
@@ -84,15 +90,8 @@ public struct LinkService: Sendable {
             }
         }()
         self.tracer = tracer
-        let registry = PrometheusCollectorRegistry()
-        var factory = PrometheusMetricsFactory(registry: registry)
-        factory.durationHistogramBuckets[LinkEventMetrics.durationLabel] = Self.durationBuckets(deadline: configuration.timeout)
-        factory.durationHistogramBuckets[PostgresClaimStore.latencyLabel] = [
-            .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5),
-            .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250),
-            .milliseconds(500), .seconds(1),
-        ]
-        let metrics = LinkEventMetrics(factory: factory)
+        let metrics = LinkMetrics(deadline: configuration.timeout)
+        let counts = metrics.eventHandler
         let events = LinkEventLogger(logger: logger, logsFullURLs: configuration.logsFullURLs)
         let spans = LinkEventTracer(tracer: tracer)
 
@@ -101,20 +100,17 @@ public struct LinkService: Sendable {
         managerConfiguration.resolution.timeout = configuration.timeout
         managerConfiguration.duplicateWindow = configuration.duplicateWindow
         if let url = configuration.postgresURL {
+            // A stalled database may take at most a quarter of a resolution's time, never its whole deadline.
+            let storeConfiguration = PostgresClaimStore.Configuration(
+                secret: configuration.claimSecret ?? [], duplicateWindow: configuration.duplicateWindow,
+                operationTimeout: min(.seconds(1), configuration.timeout / 4))
             var clientConfiguration = url.clientConfiguration
             clientConfiguration.options.connectTimeout = .seconds(2)
+            storeConfiguration.prepare(&clientConfiguration, lease: managerConfiguration.claimLease)
             let client = PostgresClient(configuration: clientConfiguration, backgroundLogger: logger)
             let store: PostgresClaimStore
             do {
-                store = try PostgresClaimStore(
-                    client: client,
-                    // A stalled database may take at most a quarter of a resolution's time, never its whole deadline.
-                    configuration: .init(
-                        secret: configuration.claimSecret ?? [], duplicateWindow: configuration.duplicateWindow,
-                        operationTimeout: min(.seconds(1), configuration.timeout / 4)),
-                    metrics: factory,
-                    logger: logger
-                )
+                store = try PostgresClaimStore(client: client, configuration: storeConfiguration, metrics: metrics.factory, logger: logger)
             } catch {
                 throw .init(variable: "ULK_CLAIM_SECRET", message: error.message)
             }
@@ -132,7 +128,7 @@ public struct LinkService: Sendable {
         }
         managerConfiguration.eventHandler = LinkEventHandler { event in
             events.log(event)
-            metrics.record(event)
+            counts(event)
             spans.record(event)
         }
         manager = LinkManager(
@@ -143,10 +139,11 @@ public struct LinkService: Sendable {
             manager: manager,
             configuration: .init(
                 timeout: configuration.timeout, includesProbes: true, logsFullURLs: configuration.logsFullURLs,
-                readinessCheck: claimStore.map { Self.readiness(of: $0, failure: configuration.claimsOnFailure) }
+                readinessCheck: claimStore.map { Self.readiness(of: $0, failure: configuration.claimsOnFailure) },
+                metrics: metrics
             )
         )
-        self.registry = registry
+        self.metrics = metrics
         connections = ConnectionGuard(limit: configuration.maximumConnections, logger: logger)
     }
 
@@ -157,58 +154,63 @@ public struct LinkService: Sendable {
         // The caller's trace continues.
         router.add(middleware: LinkTracingMiddleware(tracer: tracer))
         routes.add(to: router)
-        let registry = registry
-        router.get("/metrics") { _, _ in
-            var text: [UInt8] = []
-            registry.emit(into: &text)
-            return Response(
-                status: .ok,
-                headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-                body: .init(byteBuffer: ByteBuffer(bytes: text))
-            )
-        }
         return Application(
             router: router,
             server: .guardedHTTP1(
-                idleTimeout: configuration.idleTimeout, headerTimeout: configuration.headerTimeout, connections: connections
+                idleTimeout: configuration.idleTimeout, headerTimeout: configuration.headerTimeout,
+                bodyTimeout: configuration.bodyTimeout, maximumBodySize: routes.configuration.maximumBodySize,
+                connections: connections
             ),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "link-service"),
             logger: logger
         )
     }
 
-    /// The manager's shutdown as a service, with the service's logger.
+    /// The manager's shutdown as a service, with the service's logger: the drain, then the grace period.
     public var managerService: LinkManagerService {
-        LinkManagerService(routes: routes, gracePeriod: configuration.shutdownGracePeriod, logger: logger)
+        LinkManagerService(
+            routes: routes, drainPeriod: configuration.drainPeriod, gracePeriod: configuration.shutdownGracePeriod, logger: logger)
     }
 
-    /// Serves until one of the signals, then shuts down within the grace period plus one second: the manager first
-    /// (`/readyz` 503, new links `503 shuttingDown`, links in flight finish or are cancelled at the end of the grace
-    /// period and answered `503 shuttingDown`), then the HTTP server, which has nothing left to wait for.
-    ///
-    /// - Parameter gracefulShutdownSignals: The signals that start the shutdown. Default SIGTERM and SIGINT.
-    /// - Throws: What the server throws (the port taken, ...).
+    /// Serves until one of the signals, then shuts down within the drain and grace periods plus one second: `/readyz`
+    /// answers 503 at once while links are still resolved for the drain period; then the manager stops taking links
+    /// (new ones `503 shuttingDown`), links in flight finish or are cancelled at the end of the grace period and
+    /// answered `503 shuttingDown`; then the HTTP server closes, with nothing left to wait for.
     ///
     /// With a claims database, its client runs for as long as the services do (claims are published until the
     /// manager's shutdown is over), and the table is created first.
     ///
-    /// - Throws: ``LinkServiceConfiguration/Error`` naming `ULK_POSTGRES_URL` when the claims database cannot be
-    ///   reached or migrated within ``startupTimeout``.
+    /// - Parameter gracefulShutdownSignals: The signals that start the shutdown. Default SIGTERM and SIGINT.
+    /// - Throws: ``LinkServiceConfiguration/Error`` naming `PORT` when the address is already in use, or
+    ///   `ULK_POSTGRES_URL` when the claims database cannot be reached or used within ``startupTimeout``; what the
+    ///   server throws otherwise.
     public func run(gracefulShutdownSignals: [UnixSignal] = [.sigterm, .sigint]) async throws {
-        logStartup()
-        guard let postgres, let claimStore else { return try await serve(gracefulShutdownSignals) }
+        try Self.checkAvailable(host: configuration.host, port: configuration.port)
+        guard let postgres, let claimStore else {
+            logStartup()
+            return try await serve(gracefulShutdownSignals)
+        }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await postgres.run() }
             defer { group.cancelAll() }
             do {
                 try await claimStore.migrate(within: Self.startupTimeout)
+            } catch let error as PostgresClaimStoreError where error.code == .permissionDenied {
+                throw LinkServiceConfiguration.Error(variable: "ULK_POSTGRES_URL", message: error.message)
+            } catch let error as PostgresClaimStoreError {
+                throw LinkServiceConfiguration.Error(
+                    variable: "ULK_POSTGRES_URL",
+                    message: "cannot use the claims database \(configuration.postgresURL?.redacted ?? ""): \(error.message)"
+                )
             } catch {
                 throw LinkServiceConfiguration.Error(
                     variable: "ULK_POSTGRES_URL",
-                    message: "cannot use the claims database \(configuration.postgresURL?.redacted ?? "")"
-                        + " (\(error)); check that it is up and reachable and that the user may create tables"
+                    message: "cannot use the claims database \(configuration.postgresURL?.redacted ?? ""): \(error);"
+                        + " check that it is up and reachable"
                 )
             }
+            // After the database was found usable: a service that cannot start says only why.
+            logStartup()
             logger.info("claims shared through PostgreSQL", metadata: ["claims.table": .string(claimStore.configuration.tableName)])
             try await serve(gracefulShutdownSignals)
         }
@@ -221,7 +223,7 @@ public struct LinkService: Sendable {
             logger: logger
         )
         // The backstop of the bound: whatever still runs then (a connection stuck in a write) is cancelled.
-        group.maximumGracefulShutdownDuration = configuration.shutdownGracePeriod + .milliseconds(700)
+        group.maximumGracefulShutdownDuration = configuration.drainPeriod + configuration.shutdownGracePeriod + .milliseconds(700)
         group.maximumCancellationDuration = .milliseconds(200)
         try await ServiceGroup(configuration: group).run()
     }
@@ -234,11 +236,13 @@ public struct LinkService: Sendable {
                 "link.hosts": .string(configuration.resolvedHosts.joined(separator: ",")),
                 "link.allowLocal": .stringConvertible(configuration.allowsLocalHosts),
                 "link.timeout": .string(DurationText.rounded(configuration.timeout)),
+                "shutdown.drain": .string(DurationText.rounded(configuration.drainPeriod)),
                 "shutdown.grace": .string(DurationText.rounded(configuration.shutdownGracePeriod)),
                 "connections.limit": .stringConvertible(configuration.maximumConnections),
                 "connections.fileDescriptorLimit": .stringConvertible(LinkServiceConfiguration.fileDescriptorLimit),
                 "connections.idleTimeout": .string(DurationText.rounded(configuration.idleTimeout)),
                 "connections.headerTimeout": .string(DurationText.rounded(configuration.headerTimeout)),
+                "connections.bodyTimeout": .string(DurationText.rounded(configuration.bodyTimeout)),
                 "claims.store": .string(configuration.postgresURL?.redacted ?? "in-process"),
                 "claims.onFailure": .string(configuration.claimsOnFailure == .reject ? "reject" : "local"),
                 "claims.duplicateWindow": .string(DurationText.rounded(configuration.duplicateWindow)),
@@ -267,17 +271,6 @@ public struct LinkService: Sendable {
         }
     }
 
-    /// The resolution-duration histogram's buckets: Prometheus' usual ladder under the deadline, then the deadline
-    /// itself, 10 % past it (where timed-out resolutions land) and twice it, so no resolution falls only in `+Inf`.
-    static func durationBuckets(deadline: Duration) -> [Duration] {
-        let ladder: [Duration] = [
-            .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
-            .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2500), .seconds(5), .seconds(10),
-            .seconds(25), .seconds(50), .seconds(100), .seconds(250), .seconds(500), .seconds(1000), .seconds(2500),
-        ]
-        return ladder.filter { $0 < deadline } + [deadline, deadline * 1.1, deadline * 2]
-    }
-
     /// Loads `ULK_ROUTES_FILE` into a router whose routes accept what the table says they accept.
     private static func loadRouter(from path: String) throws(LinkServiceConfiguration.Error) -> LinkRouter {
         let data: Data
@@ -291,5 +284,24 @@ public struct LinkService: Sendable {
         } catch {
             throw .init(variable: "ULK_ROUTES_FILE", message: "\(path) is not a route table: \(error)")
         }
+    }
+
+    /// Refuses an address already in use before anything starts (a process already listening there), so that the
+    /// operator reads one line naming it rather than a bind error after the shutdown lines.
+    static func checkAvailable(host: String, port: Int) throws(LinkServiceConfiguration.Error) {
+        guard port != 0, let address = try? SocketAddress.makeAddressResolvingHost(host, port: port) else { return }
+        let descriptor = socket(Int32(address.protocol.rawValue), Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        // As the server binds: with SO_REUSEADDR, so that connections closing in TIME_WAIT do not count as in use.
+        var one: Int32 = 1
+        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        let bound = address.withSockAddr { pointer, size in bind(descriptor, pointer, socklen_t(size)) }
+        guard bound != 0, errno == EADDRINUSE else { return }
+        let place = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        throw LinkServiceConfiguration.Error(
+            variable: "PORT",
+            message: "\(place) is already in use by another process: stop it, or set PORT (or HOST) to a free address"
+        )
     }
 }

@@ -19,12 +19,14 @@ import Darwin
 /// | `ULK_BRANDED_DOMAINS` | comma-separated host names (`*.example.net` for subdomains) whose links are resolved; required unless `ULK_ALLOW_LOCAL=1` | none |
 /// | `ULK_ALLOW_LOCAL` | `1` also admits loopback and IP hosts, any port and `http`, for local runs and tests; the hosts are still only the branded domains, or the loopback hosts when none are set | `0` |
 /// | `ULK_TIMEOUT_SECONDS` | the deadline of one resolution, in seconds (a decimal, at most 3600) | `10` |
-/// | `ULK_SHUTDOWN_GRACE_SECONDS` | how long links in flight may still take after SIGTERM (0 to 3600) | `10` |
+/// | `ULK_DRAIN_SECONDS` | after SIGTERM, how long links are still resolved while `/readyz` already answers 503, so a load balancer stops sending (0 to 300) | `0` |
+/// | `ULK_SHUTDOWN_GRACE_SECONDS` | after the drain, how long links in flight may still take (0 to 3600) | `10` |
 /// | `ULK_ROUTES_FILE` | a route table JSON file, as `linux-host route` reads | none |
 /// | `ULK_LOG_FULL_URLS` | `1` logs tracking links with their query and fragment (the recipient's identity): local debugging only | `0` |
 /// | `ULK_IDLE_TIMEOUT_SECONDS` | a connection with no request in progress is closed after this | `15` |
 /// | `ULK_HEADER_TIMEOUT_SECONDS` | a request's head must arrive whole within this of its first byte | `5` |
-/// | `ULK_MAX_CONNECTIONS` | open connections at most; beyond, the oldest idle one is closed | 10 000, or the file-descriptor limit minus a reserve |
+/// | `ULK_BODY_TIMEOUT_SECONDS` | a request's body must arrive whole within this of its head (a 64 KiB body at 13 KB/s at least) | `5` |
+/// | `ULK_MAX_CONNECTIONS` | open connections at most; beyond, the oldest idle one is closed, else the one sending its request longest | 10 000, or the file-descriptor limit minus a reserve |
 /// | `ULK_POSTGRES_URL` | `postgres://user[:password]@host[:port]/db` (or a Unix socket directory as the host): click claims shared by every replica on that database; unreachable at start: exit 2 | none: claims stay in the process |
 /// | `ULK_CLAIM_SECRET` | the key of the click hashes in the claims table, at least 16 bytes, the same on every replica; required with `ULK_POSTGRES_URL` | none |
 /// | `ULK_CLAIMS_ON_FAILURE` | when the database fails mid-run: `local` resolves with this process's claims (duplicates across replicas possible), `reject` answers `503 claimStoreUnavailable` | `local` |
@@ -71,7 +73,10 @@ public struct LinkServiceConfiguration: Sendable, Hashable {
     /// The route table file (`ULK_ROUTES_FILE`), if any: resolved links are routed through it and `POST /resolve`
     /// reports the matched route.
     public var routesFile: String?
-    /// How long in-flight resolutions may still take once shutdown began (`ULK_SHUTDOWN_GRACE_SECONDS`). Default 10 s.
+    /// How long links are still resolved once shutdown began, with `/readyz` already answering 503
+    /// (`ULK_DRAIN_SECONDS`, at most 300 s): the time a load balancer takes to stop sending. Default 0.
+    public var drainPeriod: Duration
+    /// How long in-flight resolutions may still take once the drain ended (`ULK_SHUTDOWN_GRACE_SECONDS`). Default 10 s.
     public var shutdownGracePeriod: Duration
     /// Whether logs show tracking links with their query and fragment (`ULK_LOG_FULL_URLS=1`). Default `false`.
     public var logsFullURLs: Bool
@@ -79,6 +84,9 @@ public struct LinkServiceConfiguration: Sendable, Hashable {
     public var idleTimeout: Duration
     /// How long a request's head may take to arrive, from its first byte (`ULK_HEADER_TIMEOUT_SECONDS`). Default 5 s.
     public var headerTimeout: Duration
+    /// How long a request's body may take to arrive, from the end of its head (`ULK_BODY_TIMEOUT_SECONDS`): a
+    /// trickling client is cut like a slow head. Default 5 s.
+    public var bodyTimeout: Duration
     /// The most connections open at once (`ULK_MAX_CONNECTIONS`); a new one beyond closes the oldest idle one, or
     /// is closed itself when every connection has a request in progress.
     public var maximumConnections: Int
@@ -119,10 +127,12 @@ public struct LinkServiceConfiguration: Sendable, Hashable {
     ///   - allowsLocalHosts: Admit loopback and IP hosts, any port and `http`.
     ///   - timeout: The resolution deadline.
     ///   - routesFile: A route table JSON file.
-    ///   - shutdownGracePeriod: How long in-flight resolutions may take after shutdown began.
+    ///   - drainPeriod: How long links are still resolved once shutdown began.
+    ///   - shutdownGracePeriod: How long in-flight resolutions may take after the drain.
     ///   - logsFullURLs: Log tracking links with their query and fragment.
     ///   - idleTimeout: How long a connection with no request in progress stays open.
     ///   - headerTimeout: How long a request's head may take to arrive.
+    ///   - bodyTimeout: How long a request's body may take to arrive.
     ///   - maximumConnections: The most connections open at once.
     ///   - postgresURL: The database click claims are shared through.
     ///   - claimSecret: The key of the click hashes, at least 16 bytes.
@@ -137,10 +147,12 @@ public struct LinkServiceConfiguration: Sendable, Hashable {
         allowsLocalHosts: Bool = false,
         timeout: Duration = .seconds(10),
         routesFile: String? = nil,
+        drainPeriod: Duration = .zero,
         shutdownGracePeriod: Duration = .seconds(10),
         logsFullURLs: Bool = false,
         idleTimeout: Duration = .seconds(15),
         headerTimeout: Duration = .seconds(5),
+        bodyTimeout: Duration = .seconds(5),
         maximumConnections: Int = 10_000,
         postgresURL: PostgresURL? = nil,
         claimSecret: [UInt8]? = nil,
@@ -155,10 +167,12 @@ public struct LinkServiceConfiguration: Sendable, Hashable {
         self.allowsLocalHosts = allowsLocalHosts
         self.timeout = timeout
         self.routesFile = routesFile
+        self.drainPeriod = drainPeriod
         self.shutdownGracePeriod = shutdownGracePeriod
         self.logsFullURLs = logsFullURLs
         self.idleTimeout = idleTimeout
         self.headerTimeout = headerTimeout
+        self.bodyTimeout = bodyTimeout
         self.maximumConnections = maximumConnections
         self.postgresURL = postgresURL
         self.claimSecret = claimSecret
@@ -170,8 +184,8 @@ public struct LinkServiceConfiguration: Sendable, Hashable {
     /// The variables ``init(environment:fileDescriptorLimit:)`` reads; any other `ULK_` variable is refused.
     public static let variables: Set<String> = [
         "HOST", "PORT", "LOG_LEVEL", "ULK_BRANDED_DOMAINS", "ULK_ALLOW_LOCAL", "ULK_TIMEOUT_SECONDS",
-        "ULK_SHUTDOWN_GRACE_SECONDS", "ULK_ROUTES_FILE", "ULK_LOG_FULL_URLS", "ULK_IDLE_TIMEOUT_SECONDS",
-        "ULK_HEADER_TIMEOUT_SECONDS", "ULK_MAX_CONNECTIONS", "ULK_POSTGRES_URL", "ULK_CLAIM_SECRET",
+        "ULK_SHUTDOWN_GRACE_SECONDS", "ULK_DRAIN_SECONDS", "ULK_ROUTES_FILE", "ULK_LOG_FULL_URLS",
+        "ULK_IDLE_TIMEOUT_SECONDS", "ULK_HEADER_TIMEOUT_SECONDS", "ULK_BODY_TIMEOUT_SECONDS", "ULK_MAX_CONNECTIONS", "ULK_POSTGRES_URL", "ULK_CLAIM_SECRET",
         "ULK_CLAIMS_ON_FAILURE", "ULK_DUPLICATE_WINDOW_SECONDS", "ULK_TRACING",
     ]
 
@@ -259,6 +273,12 @@ public struct LinkServiceConfiguration: Sendable, Hashable {
         }
         if let text = value("ULK_SHUTDOWN_GRACE_SECONDS") {
             shutdownGracePeriod = try Self.seconds("ULK_SHUTDOWN_GRACE_SECONDS", text, allowsZero: true)
+        }
+        if let text = value("ULK_DRAIN_SECONDS") {
+            drainPeriod = try Self.seconds("ULK_DRAIN_SECONDS", text, allowsZero: true, most: 300)
+        }
+        if let text = value("ULK_BODY_TIMEOUT_SECONDS") {
+            bodyTimeout = try Self.seconds("ULK_BODY_TIMEOUT_SECONDS", text, allowsZero: false)
         }
         if let text = value("ULK_IDLE_TIMEOUT_SECONDS") {
             idleTimeout = try Self.seconds("ULK_IDLE_TIMEOUT_SECONDS", text, allowsZero: false)
@@ -349,11 +369,11 @@ public struct LinkServiceConfiguration: Sendable, Hashable {
         return text == "1"
     }
 
-    /// A decimal number of seconds, greater than 0 (or equal, with `allowsZero`), at most an hour.
-    private static func seconds(_ name: String, _ text: String, allowsZero: Bool) throws(Error) -> Duration {
-        guard let seconds = Double(text), seconds.isFinite, allowsZero ? seconds >= 0 : seconds > 0, seconds <= 3600 else {
+    /// A decimal number of seconds, greater than 0 (or equal, with `allowsZero`), at most `most` (an hour).
+    private static func seconds(_ name: String, _ text: String, allowsZero: Bool, most: Double = 3600) throws(Error) -> Duration {
+        guard let seconds = Double(text), seconds.isFinite, allowsZero ? seconds >= 0 : seconds > 0, seconds <= most else {
             let least = allowsZero ? "0 or more" : "greater than 0"
-            throw Error(variable: name, message: "expected seconds \(least) (at most 3600), found \"\(text)\"")
+            throw Error(variable: name, message: "expected seconds \(least) (at most \(Int(most))), found \"\(text)\"")
         }
         return .milliseconds((seconds * 1000).rounded())
     }
