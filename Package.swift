@@ -16,21 +16,25 @@ let package = Package(
     targets: [
         // Internal (not a product): the ThreadSanitizer-aware lock helper shared by the modules that lock.
         .target(name: "_LinkKitLocking", exclude: ["README.md"]),
-        .target(name: "AssociatedDomains"),
-        .target(name: "LinkRouting", dependencies: ["_LinkKitLocking"]),
+        // Internal (not a product): the one JSON reader and writer, escaping, UTF-8 checks, durations, error codes.
+        .target(name: "_LinkKitText", exclude: ["README.md"]),
+        .target(name: "AssociatedDomains", dependencies: ["_LinkKitText"]),
+        .target(name: "LinkRouting", dependencies: ["_LinkKitLocking", "_LinkKitText"]),
         // Internal (not a product): libcurl's few entry points, loaded at run time (no headers, no -dev package).
         .target(name: "_CLibcurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
-        .target(name: "UniversalLinkKit", dependencies: ["LinkRouting", "_LinkKitLocking", "_CLibcurl"]),
-        .target(name: "UniversalLinkKitTesting", dependencies: ["UniversalLinkKit", "_LinkKitLocking"]),
+        .target(name: "UniversalLinkKit", dependencies: ["LinkRouting", "_LinkKitLocking", "_LinkKitText", "_CLibcurl"]),
+        .target(name: "UniversalLinkKitTesting", dependencies: ["UniversalLinkKit", "_LinkKitLocking", "_LinkKitText"]),
         // Live domain checks and campaign pre-flight: networking lives here, never in AssociatedDomains.
-        .target(name: "LinkDoctor", dependencies: ["AssociatedDomains", "LinkRouting", "UniversalLinkKit"]),
+        .target(name: "LinkDoctor", dependencies: ["AssociatedDomains", "LinkRouting", "UniversalLinkKit", "_LinkKitText"]),
         .executableTarget(
             name: "LinuxHost",
             dependencies: [
                 "UniversalLinkKit", "UniversalLinkKitTesting", "LinkRouting", "AssociatedDomains", "LinkDoctor",
+                "_LinkKitText",
             ],
             path: "Samples/LinuxHost"
         ),
+        .testTarget(name: "LinkKitTextTests", dependencies: ["_LinkKitText"]),
         .testTarget(name: "AssociatedDomainsTests", dependencies: ["AssociatedDomains"]),
         .testTarget(name: "LinkRoutingTests", dependencies: ["LinkRouting", "_LinkKitLocking"]),
         .testTarget(
