@@ -46,7 +46,7 @@ struct AppSiteAssociationTests {
 
     @Test func notJSONIsAnErrorWithLineAndColumn() {
         #expect(check("{\"applinks\":\n  {\"details\": [}\n}") == [
-            "error: not valid JSON at line 2, column 16: unexpected character '}', expected a value",
+            "error: applinks.details[0]: not valid JSON at line 2, column 16: unexpected character '}', expected a value",
         ])
         #expect(check("") == ["error: not valid JSON at line 1, column 1: unexpected end of input, expected a value"])
     }
