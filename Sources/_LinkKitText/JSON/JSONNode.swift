@@ -18,7 +18,8 @@ package struct JSONNode: Sendable {
     /// The string, or `nil` when the value is not a string.
     package var string: String? {
         let node = self.node
-        return node.kind == .string ? document.strings[Int(node.payload)] : nil
+        guard node.kind == .string else { return nil }
+        return document.string(from: node.payload, to: node.end, escaped: node.flags & JSONDocument.Flags.valueHasEscapes != 0)
     }
 
     /// The boolean, or `nil` when the value is not `true` or `false`.
@@ -30,7 +31,8 @@ package struct JSONNode: Sendable {
     /// The number as written (`1.5e3`), or `nil` when the value is not a number.
     package var numberText: String? {
         let node = self.node
-        return node.kind == .number ? document.strings[Int(node.payload)] : nil
+        guard node.kind == .number else { return nil }
+        return String(decoding: document.text[Int(node.payload)..<Int(node.end)], as: UTF8.self)
     }
 
     /// The number if it is an integer `Int` holds, however it is written (`100`, `1e2`, `100.0`), else `nil`.
@@ -53,7 +55,17 @@ package struct JSONNode: Sendable {
     /// The value of member `key` (its last value if the key repeats), or `nil` when the value is not an object or
     /// has no such member.
     package func member(_ key: String) -> JSONNode? {
-        for member in members where member.key == key { return member.value }
+        guard node.kind == .object else { return nil }
+        let nodes = document.nodes
+        var child = index + 1
+        let end = Int(nodes[index].end)
+        while child < end {
+            let node = nodes[child]
+            if node.flags & JSONDocument.Flags.isRepeatedKey == 0, document.keyEquals(node, key) {
+                return JSONNode(document: document, index: Int(document.replacements[Int32(truncatingIfNeeded: child)] ?? Int32(truncatingIfNeeded: child)))
+            }
+            child = node.next(after: child)
+        }
         return nil
     }
 
@@ -65,9 +77,16 @@ package struct JSONNode: Sendable {
             let node = document.nodes[current]
             guard node.parent >= 0 else { break }
             if node.key >= 0 {
-                components.append(.key(document.strings[Int(node.key)]))
+                components.append(.key(document.key(of: node)))
             } else {
-                components.append(.index(Int(node.position)))
+                // An element's index: its earlier siblings, counted (key paths are for messages, not walks).
+                var position = 0
+                var sibling = Int(node.parent) + 1
+                while sibling < current {
+                    position += 1
+                    sibling = document.nodes[sibling].next(after: sibling)
+                }
+                components.append(.index(position))
             }
             current = Int(node.parent)
         }
@@ -112,10 +131,10 @@ package struct JSONNode: Sendable {
             while cursor < end {
                 let index = cursor
                 let node = document.nodes[index]
-                cursor = Int(node.end)
-                guard !node.isRepeatedKey else { continue }
-                let value = node.replacement >= 0 ? Int(node.replacement) : index
-                return (document.strings[Int(node.key)], JSONNode(document: document, index: value))
+                cursor = node.next(after: index)
+                guard node.flags & JSONDocument.Flags.isRepeatedKey == 0 else { continue }
+                let value = document.replacements.isEmpty ? index : Int(document.replacements[Int32(truncatingIfNeeded: index)] ?? Int32(truncatingIfNeeded: index))
+                return (document.key(of: node), JSONNode(document: document, index: value))
             }
             return nil
         }
@@ -142,7 +161,7 @@ package struct JSONNode: Sendable {
         package mutating func next() -> JSONNode? {
             guard cursor < end else { return nil }
             let index = cursor
-            cursor = Int(document.nodes[index].end)
+            cursor = document.nodes[index].next(after: index)
             return JSONNode(document: document, index: index)
         }
     }

@@ -3,7 +3,7 @@
 ///
 /// One loop over the bytes with an explicit stack of open containers, so nesting costs memory in proportion to
 /// the input and never the call stack. Each byte is looked at once: strings are checked for UTF-8, escapes and
-/// control characters while they are scanned, and each string is built once from its bytes. Any input gives a
+/// control characters while they are scanned, and built only when a caller asks for one. Any input gives a
 /// document or a ``JSONReadError`` that says where (line, column, key path), what was found and what was expected.
 ///
 /// What RFC 8259 refuses is refused (a trailing comma unless the caller allows one, comments, leading zeros,
@@ -35,19 +35,25 @@ package enum JSONReader {
     package static func read(
         _ bytes: UnsafeBufferPointer<UInt8>, limits: Limits, allowsTrailingCommas: Bool = false
     ) throws(JSONReadError) -> JSONDocument {
-        var parser = Parser(bytes: bytes, limits: limits, allowsTrailingCommas: allowsTrailingCommas)
-        try parser.run()
-        return JSONDocument(nodes: parser.nodes, strings: parser.strings, duplicateKeys: parser.duplicateKeys)
+        try read(text: Array(bytes), limits: limits, allowsTrailingCommas: allowsTrailingCommas)
     }
 
     /// Reads the JSON document that spans all of `bytes`; see ``read(_:limits:allowsTrailingCommas:)-(UnsafeBufferPointer<UInt8>,_,_)``.
     package static func read(
         _ bytes: some Collection<UInt8>, limits: Limits, allowsTrailingCommas: Bool = false
     ) throws(JSONReadError) -> JSONDocument {
-        let result = bytes.withContiguousStorageIfAvailable { buffer in
-            Result { () throws(JSONReadError) in try read(buffer, limits: limits, allowsTrailingCommas: allowsTrailingCommas) }
-        } ?? Array(bytes).withUnsafeBufferPointer { buffer in
-            Result { () throws(JSONReadError) in try read(buffer, limits: limits, allowsTrailingCommas: allowsTrailingCommas) }
+        try read(text: Array(bytes), limits: limits, allowsTrailingCommas: allowsTrailingCommas)
+    }
+
+    /// Reads `text`, which the document keeps: its strings and numbers are read from it when asked for.
+    private static func read(text: [UInt8], limits: Limits, allowsTrailingCommas: Bool) throws(JSONReadError) -> JSONDocument {
+        let result = text.withUnsafeBufferPointer { bytes in
+            Result { () throws(JSONReadError) -> JSONDocument in
+                var parser = Parser(text: text, bytes: bytes, limits: limits, allowsTrailingCommas: allowsTrailingCommas)
+                try parser.run()
+                return JSONDocument(
+                    text: text, nodes: parser.nodes, replacements: parser.replacements, duplicateKeys: parser.duplicateKeys)
+            }
         }
         return try result.get()
     }
@@ -65,27 +71,30 @@ package enum JSONReader {
     }
 
     private struct Parser {
+        /// The text (for the key paths of errors); ``bytes`` is its storage.
+        let text: [UInt8]
         let bytes: UnsafeBufferPointer<UInt8>
         let limits: Limits
         let allowsTrailingCommas: Bool
         var index = 0
         var nodes: [JSONDocument.Node] = []
-        var strings: [String] = []
+        var replacements: [Int32: Int32] = [:]
         var duplicateKeys: [JSONKeyPath] = []
         var stack: [Frame] = []
-        /// The key read for the member whose value comes next, or -1.
+        /// The offset of the key read for the member whose value comes next, or -1.
         var pendingKey: Int32 = -1
+        /// ``JSONDocument/Flags/keyHasEscapes`` when the pending key has an escape.
+        var pendingKeyFlags: UInt8 = 0
         /// Whether the key just read repeats an earlier one (then its first member's index).
         var repeatedMember: Int32 = -1
         /// Set while an element's value is expected, for the key path of an error there.
         var expectingElement = false
-        /// Bytes of a string with escapes, decoded.
-        var scratch: [UInt8] = []
 
         /// Objects with more members than this find repeated keys with a dictionary rather than a scan.
         static let scanLimit: Int32 = 8
 
-        init(bytes: UnsafeBufferPointer<UInt8>, limits: Limits, allowsTrailingCommas: Bool) {
+        init(text: [UInt8], bytes: UnsafeBufferPointer<UInt8>, limits: Limits, allowsTrailingCommas: Bool) {
+            self.text = text
             self.bytes = bytes
             self.limits = limits
             self.allowsTrailingCommas = allowsTrailingCommas
@@ -154,28 +163,26 @@ package enum JSONReader {
             }
         }
 
-        /// Appends a node for the value about to be read, as the next child of the innermost container.
+        /// Appends a node for the value just read (or the container just opened), as the next child of the
+        /// innermost container.
         @inline(__always)
-        mutating func appendNode(_ kind: JSONDocument.Kind, payload: Int32) -> Int {
+        mutating func appendNode(_ kind: JSONDocument.Kind, flags: UInt8 = 0, payload: Int32, end: Int32) -> Int {
             let nodeIndex = nodes.count
             var parent: Int32 = -1
-            var position: Int32 = 0
             if !stack.isEmpty {
                 let top = stack.count - 1
                 parent = stack[top].node
-                position = stack[top].count
                 stack[top].count += 1
             }
-            var node = JSONDocument.Node(
-                kind: kind, parent: parent, key: pendingKey, position: position, payload: payload,
-                end: Int32(truncatingIfNeeded: nodeIndex + 1))
+            var flags = flags | pendingKeyFlags
             if repeatedMember >= 0 {
-                node.isRepeatedKey = true
-                nodes[Int(repeatedMember)].replacement = Int32(truncatingIfNeeded: nodeIndex)
+                flags |= JSONDocument.Flags.isRepeatedKey
+                replacements[repeatedMember] = Int32(truncatingIfNeeded: nodeIndex)
                 repeatedMember = -1
             }
-            nodes.append(node)
+            nodes.append(JSONDocument.Node(kind: kind, flags: flags, parent: parent, key: pendingKey, payload: payload, end: end))
             pendingKey = -1
+            pendingKeyFlags = 0
             expectingElement = false
             return nodeIndex
         }
@@ -191,27 +198,28 @@ package enum JSONReader {
                     throw failure(.limit, "nesting deeper than \(limits.depth) arrays or objects")
                 }
                 let isObject = bytes[index] == UInt8(ascii: "{")
-                let node = appendNode(isObject ? .object : .array, payload: 0)
+                let node = appendNode(isObject ? .object : .array, payload: 0, end: 0)
                 stack.append(Frame(node: Int32(truncatingIfNeeded: node), isObject: isObject))
                 index += 1
             case UInt8(ascii: "\""):
-                let text = try string()
-                strings.append(text)
-                _ = appendNode(.string, payload: Int32(truncatingIfNeeded: strings.count - 1))
+                let start = index
+                let escaped = try string()
+                _ = appendNode(
+                    .string, flags: escaped ? JSONDocument.Flags.valueHasEscapes : 0,
+                    payload: Int32(truncatingIfNeeded: start), end: Int32(truncatingIfNeeded: index))
             case UInt8(ascii: "t"):
                 try literal("true")
-                _ = appendNode(.boolean, payload: 1)
+                _ = appendNode(.boolean, payload: 1, end: 0)
             case UInt8(ascii: "f"):
                 try literal("false")
-                _ = appendNode(.boolean, payload: 0)
+                _ = appendNode(.boolean, payload: 0, end: 0)
             case UInt8(ascii: "n"):
                 try literal("null")
-                _ = appendNode(.null, payload: 0)
+                _ = appendNode(.null, payload: 0, end: 0)
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 let start = index
                 try number()
-                strings.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
-                _ = appendNode(.number, payload: Int32(truncatingIfNeeded: strings.count - 1))
+                _ = appendNode(.number, payload: Int32(truncatingIfNeeded: start), end: Int32(truncatingIfNeeded: index))
             default:
                 throw failure(.syntax, "unexpected \(describe(index)), expected a value")
             }
@@ -230,40 +238,44 @@ package enum JSONReader {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
                 throw failure(.syntax, "unexpected \(describe(index)) in an object, expected a key string")
             }
-            let key = try string()
-            strings.append(key)
-            let keyIndex = Int32(truncatingIfNeeded: strings.count - 1)
+            let keyStart = Int32(truncatingIfNeeded: index)
+            let escaped = try string()
+            let keyFlags = escaped ? JSONDocument.Flags.keyHasEscapes : 0
             let top = stack.count - 1
             let member = Int32(truncatingIfNeeded: nodes.count)
             var first: Int32 = -1
             if stack[top].keys != nil {
+                let key = keyString(keyStart, keyFlags)
                 first = stack[top].keys![key, default: -1]
                 if first < 0 { stack[top].keys![key] = member }
             } else {
                 var child = Int(stack[top].node) + 1
                 while child < nodes.count {
                     let node = nodes[child]
-                    if !node.isRepeatedKey, strings[Int(node.key)] == key {
+                    if node.flags & JSONDocument.Flags.isRepeatedKey == 0, sameKey(node.key, node.flags, keyStart, keyFlags) {
                         first = Int32(truncatingIfNeeded: child)
                         break
                     }
-                    child = Int(node.end)
+                    child = node.next(after: child)
                 }
                 if first < 0, stack[top].unique >= Self.scanLimit {
-                    var keys: [String: Int32] = [key: member]
+                    var keys: [String: Int32] = [keyString(keyStart, keyFlags): member]
                     child = Int(stack[top].node) + 1
                     while child < nodes.count {
                         let node = nodes[child]
-                        if !node.isRepeatedKey { keys[strings[Int(node.key)]] = Int32(truncatingIfNeeded: child) }
-                        child = Int(node.end)
+                        if node.flags & JSONDocument.Flags.isRepeatedKey == 0 {
+                            keys[keyString(node.key, node.flags)] = Int32(truncatingIfNeeded: child)
+                        }
+                        child = node.next(after: child)
                     }
                     stack[top].keys = keys
                 }
             }
-            pendingKey = keyIndex
+            pendingKey = keyStart
+            pendingKeyFlags = keyFlags
             if first >= 0 {
                 repeatedMember = first
-                duplicateKeys.append(containerPath().appending(key))
+                duplicateKeys.append(containerPath().appending(keyString(keyStart, keyFlags)))
             } else {
                 stack[top].unique += 1
             }
@@ -272,6 +284,30 @@ package enum JSONReader {
                 throw failure(.syntax, "unexpected \(describe(index)) after an object key, expected ':'")
             }
             index += 1
+        }
+
+        /// The key whose literal starts at `start`, decoded.
+        func keyString(_ start: Int32, _ flags: UInt8) -> String {
+            var end = Int(start) + 1
+            while bytes[end] != UInt8(ascii: "\"") { end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1 }
+            let content = UnsafeBufferPointer(rebasing: bytes[Int(start) + 1..<end])
+            return flags & JSONDocument.Flags.keyHasEscapes != 0
+                ? JSONDocument.unescaped(content) : String(decoding: content, as: UTF8.self)
+        }
+
+        /// Whether two checked key literals denote the same key: their bytes, unless one has an escape.
+        func sameKey(_ a: Int32, _ aFlags: UInt8, _ b: Int32, _ bFlags: UInt8) -> Bool {
+            guard (aFlags | bFlags) & JSONDocument.Flags.keyHasEscapes == 0 else {
+                return keyString(a, aFlags) == keyString(b, bFlags)
+            }
+            var i = Int(a) + 1
+            var j = Int(b) + 1
+            while bytes[i] == bytes[j] {
+                if bytes[i] == UInt8(ascii: "\"") { return true }
+                i += 1
+                j += 1
+            }
+            return false
         }
 
         mutating func literal(_ word: StaticString) throws(JSONReadError) {
@@ -313,12 +349,12 @@ package enum JSONReader {
             }
         }
 
-        /// The string whose opening quote is at `index`, escapes decoded; `index` ends past its closing quote.
-        mutating func string() throws(JSONReadError) -> String {
+        /// Checks the string literal whose opening quote is at `index`; `index` ends past its closing quote.
+        /// - Returns: Whether it holds an escape.
+        mutating func string() throws(JSONReadError) -> Bool {
             let start = index
             index += 1
-            let contentStart = index
-            // The common case: no escape. Scan to the closing quote, checking as we go.
+            var escaped = false
             while true {
                 guard index < bytes.count else { throw failure(.syntax, "unterminated string", at: start) }
                 let byte = bytes[index]
@@ -327,34 +363,15 @@ package enum JSONReader {
                     continue
                 }
                 if byte == UInt8(ascii: "\"") {
-                    let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[contentStart..<index]), as: UTF8.self)
                     index += 1
-                    return text
-                }
-                if byte == UInt8(ascii: "\\") { break }
-                try multiByteOrControl(byte)
-            }
-            scratch.removeAll(keepingCapacity: true)
-            scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[contentStart..<index]))
-            while true {
-                guard index < bytes.count else { throw failure(.syntax, "unterminated string", at: start) }
-                let byte = bytes[index]
-                if byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
-                    scratch.append(byte)
-                    index += 1
-                    continue
-                }
-                if byte == UInt8(ascii: "\"") {
-                    index += 1
-                    return String(decoding: scratch, as: UTF8.self)
+                    return escaped
                 }
                 if byte == UInt8(ascii: "\\") {
+                    escaped = true
                     try escape()
                     continue
                 }
-                let sequenceStart = index
                 try multiByteOrControl(byte)
-                scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[sequenceStart..<index]))
             }
         }
 
@@ -373,23 +390,17 @@ package enum JSONReader {
             index += length
         }
 
-        /// The escape whose backslash is at `index`, decoded into ``scratch``.
+        /// Checks the escape whose backslash is at `index` and steps over it.
         mutating func escape() throws(JSONReadError) {
             let start = index
             guard index + 1 < bytes.count else { throw failure(.syntax, "unterminated string", at: start) }
-            let decoded: UInt8
             switch bytes[index + 1] {
-            case UInt8(ascii: "\""): decoded = 0x22
-            case UInt8(ascii: "\\"): decoded = 0x5C
-            case UInt8(ascii: "/"): decoded = 0x2F
-            case UInt8(ascii: "b"): decoded = 0x08
-            case UInt8(ascii: "f"): decoded = 0x0C
-            case UInt8(ascii: "n"): decoded = 0x0A
-            case UInt8(ascii: "r"): decoded = 0x0D
-            case UInt8(ascii: "t"): decoded = 0x09
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                 UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                index += 2
             case UInt8(ascii: "u"):
                 index += 2
-                var scalar = try hex4()
+                let scalar = try hex4()
                 if (0xDC00..<0xE000).contains(scalar) {
                     throw failure(.syntax, "a lone UTF-16 low surrogate in a \\u escape", at: start)
                 }
@@ -398,20 +409,13 @@ package enum JSONReader {
                         throw failure(.syntax, "a lone UTF-16 high surrogate in a \\u escape", at: start)
                     }
                     index += 2
-                    let low = try hex4()
-                    guard (0xDC00..<0xE000).contains(low) else {
+                    guard (0xDC00..<0xE000).contains(try hex4()) else {
                         throw failure(.syntax, "a lone UTF-16 high surrogate in a \\u escape", at: start)
                     }
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                 }
-                // Surrogates were refused or paired above, so the value is a scalar.
-                UTF8.encode(Unicode.Scalar(scalar) ?? "\u{FFFD}") { scratch.append($0) }
-                return
             default:
                 throw failure(.syntax, "invalid escape sequence", at: start)
             }
-            scratch.append(decoded)
-            index += 2
         }
 
         mutating func hex4() throws(JSONReadError) -> UInt32 {
@@ -450,7 +454,8 @@ package enum JSONReader {
         func containerPath() -> JSONKeyPath {
             guard !stack.isEmpty else { return JSONKeyPath() }
             let container = Int(stack[stack.count - 1].node)
-            return JSONNode(document: JSONDocument(nodes: nodes, strings: strings, duplicateKeys: []), index: container).keyPath
+            let document = JSONDocument(text: text, nodes: nodes, replacements: replacements, duplicateKeys: [])
+            return JSONNode(document: document, index: container).keyPath
         }
 
         /// A failure at `offset` (default: here), with its line, column and key path.
@@ -468,7 +473,7 @@ package enum JSONReader {
             }
             var path = containerPath()
             if pendingKey >= 0 {
-                path = path.appending(strings[Int(pendingKey)])
+                path = path.appending(keyString(pendingKey, pendingKeyFlags))
             } else if expectingElement, !stack.isEmpty {
                 path = path.appending(Int(stack[stack.count - 1].count))
             }
