@@ -129,14 +129,14 @@ struct AssociationReader {
     }
 
     /// The strings of an array (non-strings reported and skipped), or `nil` when the value is not an array.
-    private mutating func readStrings(_ value: JSONNode, path: String, appIDs: Bool) -> [String]? {
+    private mutating func readStrings(_ value: JSONNode, path: @autoclosure () -> String, appIDs: Bool) -> [String]? {
         guard value.kind == .array else {
-            typeError(path, expected: appIDs ? "an array of app ID strings" : "an array of strings", found: value)
+            typeError(path(), expected: appIDs ? "an array of app ID strings" : "an array of strings", found: value)
             return nil
         }
         var result: [String] = []
         for (i, element) in value.elements.enumerated() {
-            let elementPath = AssociationReader.child(path, i)
+            var elementPath: String { AssociationReader.child(path(), i) }
             guard let s = element.string else {
                 typeError(elementPath, expected: appIDs ? "an app ID string" : "a string", found: element)
                 continue
@@ -147,9 +147,9 @@ struct AssociationReader {
         return result
     }
 
-    private mutating func checkAppID(_ s: String, path: String) {
+    private mutating func checkAppID(_ s: String, path: @autoclosure () -> String) {
         if !AppIDFormat.isValid(s) {
-            error(.malformedAppID, path, "expected an app ID \"TEAMID.bundle.identifier\" (10 characters A–Z or 0–9, a dot, then letters, digits, \"-\" and \".\"), found \(Self.quoted(s)); iOS never matches it")
+            error(.malformedAppID, path(), "expected an app ID \"TEAMID.bundle.identifier\" (10 characters A–Z or 0–9, a dot, then letters, digits, \"-\" and \".\"), found \(Self.quoted(s)); iOS never matches it")
         }
     }
 
@@ -258,7 +258,7 @@ struct AssociationReader {
         }
         var detail = AppLinkDetail(appID: keyedAppID)
         for (key, member) in value.members {
-            let memberPath = AssociationReader.child(path, key)
+            var memberPath: String { AssociationReader.child(path, key) }
             switch key {
             case "appID":
                 if let s = member.string {
@@ -308,33 +308,33 @@ struct AssociationReader {
         return detail
     }
 
-    private mutating func checkLegacyPath(_ p: String, path: String) {
+    private mutating func checkLegacyPath(_ p: String, path: @autoclosure () -> String) {
         let lower = p.lowercased()
         if lower.hasPrefix("not"), !p.hasPrefix("NOT ") || p.hasPrefix("NOT  ") {
             let rest = p.dropFirst(3)
             if rest.first == "/" || rest.first == " " {
-                error(.notPrefixTypo, path, "expected \"NOT \" (upper case, one space) before an excluded path, found \(Self.quoted(p)); iOS reads it as an ordinary path pattern, not an exclusion")
+                error(.notPrefixTypo, path(), "expected \"NOT \" (upper case, one space) before an excluded path, found \(Self.quoted(p)); iOS reads it as an ordinary path pattern, not an exclusion")
             }
         }
         let body = p.hasPrefix("NOT ") ? String(p.dropFirst(4)) : p
         if let q = body.firstIndex(of: "?"), body[q...].contains(where: { $0 == "=" || $0 == "&" }) {
-            warning(.queryInLegacyPath, path, "expected a path, found a query in \(Self.quoted(p)); in a path \"?\" matches one character and URLs' queries are not part of the path, so this never matches the query: use components with \"?\"")
+            warning(.queryInLegacyPath, path(), "expected a path, found a query in \(Self.quoted(p)); in a path \"?\" matches one character and URLs' queries are not part of the path, so this never matches the query: use components with \"?\"")
         }
     }
 
-    private mutating func readComponent(_ value: JSONNode, path: String, isDefaults: Bool) -> AppLinkComponent? {
+    private mutating func readComponent(_ value: JSONNode, path: @autoclosure () -> String, isDefaults: Bool) -> AppLinkComponent? {
         guard value.kind == .object else {
-            typeError(path, expected: isDefaults ? "a defaults object" : "a component object", found: value)
+            typeError(path(), expected: isDefaults ? "a defaults object" : "a component object", found: value)
             return nil
         }
         var c = AppLinkComponent()
-        func readBool(_ member: JSONNode, _ memberPath: String) -> Bool? {
+        func readBool(_ member: JSONNode, _ memberPath: @autoclosure () -> String) -> Bool? {
             if let b = member.bool { return b }
-            typeError(memberPath, expected: "true or false", found: member)
+            typeError(memberPath(), expected: "true or false", found: member)
             return nil
         }
         for (key, member) in value.members {
-            let memberPath = AssociationReader.child(path, key)
+            var memberPath: String { AssociationReader.child(path(), key) }
             switch key {
             case "/", "#":
                 guard let s = member.string else {
@@ -369,7 +369,7 @@ struct AssociationReader {
                     warning(.invalidType, memberPath, "expected a string, found \(member.summary); iOS ignores comments anyway")
                 }
             default:
-                unknownKey(path, key, known: "\"/\", \"?\", \"#\", \"exclude\", \"caseSensitive\", \"percentEncoded\", \"comment\"")
+                unknownKey(path(), key, known: "\"/\", \"?\", \"#\", \"exclude\", \"caseSensitive\", \"percentEncoded\", \"comment\"")
             }
         }
         return c
@@ -383,8 +383,9 @@ struct AssociationReader {
         let defaults = detail.defaults?.merged(over: fileDefaults) ?? fileDefaults
         var catchAll: Int?
         var earlierRules = RuleSubsumption.EarlierRules()
+        let rulesPath = AssociationReader.child(path, key)
         for (r, rule) in detail.modernRules.enumerated() {
-            let rulePath = AssociationReader.child(AssociationReader.child(path, key), r)
+            let rulePath = AssociationReader.child(rulesPath, r)
             let merged = usesComponents ? rule.merged(over: defaults) : rule
             let compiled = CompiledRule(
                 merged, detailIndex: index, ruleIndex: r, keyPath: rulePath, source: "", variables: variables,
