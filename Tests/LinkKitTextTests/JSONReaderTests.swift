@@ -56,6 +56,18 @@ struct JSONReaderTests {
         #expect(document.duplicateKeys.map(\.description) == ["k7", "k99"])
     }
 
+    @Test func aResponseHandlerAnswerReadsAsAnObjectOfStringOrNullMembers() throws {
+        let limits = JSONReader.Limits(bytes: 65_536, depth: 2, values: 64)
+        let answer = try Self.read(#"{"webLinkUrl": "https://www.example.com/p/1", "mobileDeepLinkUrl": null}"#, limits: limits).root
+        #expect(answer.kind == .object)
+        #expect(answer.member("webLinkUrl")?.string == "https://www.example.com/p/1")
+        #expect(answer.member("mobileDeepLinkUrl")?.isNull == true)
+        #expect(answer.member("mobileDeepLinkUrl")?.string == nil)
+        #expect(answer.member("missing") == nil)
+        let nested = Self.error(#"{"webLinkUrl": [[1]]}"#, limits: limits)
+        #expect(nested?.description == "line 1, column 17, at webLinkUrl[0]: nesting deeper than 2 arrays or objects")
+    }
+
     @Test func keyPathsNameEveryStep() throws {
         let root = try Self.read(#"{"applinks": {"details": [{"components": [{}, {}, {"/": "/a", "a b": 1}]}]}}"#).root
         let component = try #require(root.member("applinks")?.member("details")?.elements.first { _ in true }?

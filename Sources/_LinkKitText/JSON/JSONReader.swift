@@ -104,7 +104,7 @@ package enum JSONReader {
             guard bytes.count <= limits.bytes else {
                 throw failure(.limit, "the text is \(bytes.count) bytes, over the limit of \(limits.bytes) bytes", at: 0)
             }
-            nodes.reserveCapacity(min(bytes.count / 8 + 1, limits.values + 1))
+            nodes.reserveCapacity(min(bytes.count / 8 + 1, limits.values))
             skipWhitespace()
             try value()
             while !stack.isEmpty {
