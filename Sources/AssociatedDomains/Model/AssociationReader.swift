@@ -80,7 +80,9 @@ struct AssociationReader {
                 bytes[start...],
                 limits: .init(bytes: configuration.maximumReadSize, depth: configuration.maximumDepth, values: count + 1))
         } catch {
-            self.error(.notJSON, error.keyPath.description, "not valid JSON at line \(error.line), column \(error.column): \(error.message)")
+            // Columns count from the file's start: the byte-order mark the reader did not see is one character.
+            let column = error.column + (start > 0 && error.line == 1 ? 1 : 0)
+            self.error(.notJSON, error.keyPath.description, "not valid JSON at line \(error.line), column \(column): \(error.message)")
             return nil
         }
         for duplicate in document.duplicateKeys {
