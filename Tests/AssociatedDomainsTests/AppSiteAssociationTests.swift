@@ -70,6 +70,12 @@ struct AppSiteAssociationTests {
         #expect(try AppSiteAssociation(parsing: bytes).applinks?.details == [])
     }
 
+    @Test func aSyntaxErrorAfterAByteOrderMarkCountsItsColumnFromTheFilesStart() {
+        let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array(#"{"a": }"#.utf8)
+        #expect(AppSiteAssociation.check(bytes).first { $0.code == .notJSON }?.description
+            == "error: a: not valid JSON at line 1, column 8: unexpected character '}', expected a value")
+    }
+
     @Test func filesOverAppleLimitAreAnErrorAndOverTheHardLimitAreNotRead() throws {
         let padding = String(repeating: " ", count: 131_072)
         let text = #"{"applinks": {"details": []}}"# + padding
