@@ -164,6 +164,14 @@ struct JSONReaderTests {
         #expect(deep?.description.hasSuffix("unexpected end of input, expected a value") == true)
     }
 
+    @Test func repeatedKeysDeepInsideAnArrayAreReportedWithTheirElementsIndex() throws {
+        let elements = (0..<20_000).map { _ in #"{"a": 1, "a": 2}"# }.joined(separator: ",")
+        let document = try Self.read(String(repeating: "[", count: 100) + elements + String(repeating: "]", count: 100))
+        let duplicates = document.duplicateKeys
+        #expect(duplicates.count == 20_000)
+        #expect(duplicates.last?.description == String(repeating: "[0]", count: 99) + "[19999].a")
+    }
+
     @Test func hostileInputCostsTimeInProportionToItsSize() throws {
         // Many members in one object: repeated keys are found with a dictionary, not a quadratic scan.
         let members = (0..<50_000).map { #""\#($0)": 0"# }.joined(separator: ",")

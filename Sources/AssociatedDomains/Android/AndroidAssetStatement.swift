@@ -122,7 +122,7 @@ public struct AndroidAssetStatement: Sendable, Hashable {
             throw AssociationError(code: .unreadableFile, message: "assetlinks.json: expected an array of statements, found \(root.summary)")
         }
         var result: [AndroidAssetStatement] = []
-        for item in root.elements {
+        for (index, item) in root.elements.enumerated() {
             guard let relations = item.member("relation"), relations.elements.contains(where: { $0.string == relation }),
                   let target = item.member("target"), target.kind == .object,
                   target.member("namespace")?.string == "android_app",
@@ -133,7 +133,8 @@ public struct AndroidAssetStatement: Sendable, Hashable {
                 statement.fingerprints = prints.elements.compactMap(\.string)
             }
             if let extensions = item.member("relation_extensions"), let handleAll = extensions.member(relation) {
-                switch readRules(handleAll) {
+                let base = JSONKeyPath([.index(index), .key("relation_extensions"), .key(relation)]).description
+                switch readRules(handleAll, keyPath: base) {
                 case .success(let rules): statement.dynamicRules = rules
                 case .failure(let reason): statement.droppedReason = reason.message
                 }
@@ -147,32 +148,35 @@ public struct AndroidAssetStatement: Sendable, Hashable {
 
     private struct Dropped: Error { var message: String }
 
-    private static func readRules(_ value: JSONNode) -> Result<[Rule]?, Dropped> {
-        func drop(_ node: JSONNode, _ expected: String) -> Result<[Rule]?, Dropped> {
-            .failure(Dropped(message: "\(node.keyPath): expected \(expected), found \(node.summary); Android drops every dynamic rule and applies the manifest alone"))
+    private static func readRules(_ value: JSONNode, keyPath base: String) -> Result<[Rule]?, Dropped> {
+        func drop(_ path: String, _ found: JSONNode, _ expected: String) -> Result<[Rule]?, Dropped> {
+            .failure(Dropped(message: "\(path): expected \(expected), found \(found.summary); Android drops every dynamic rule and applies the manifest alone"))
         }
-        guard value.kind == .object else { return drop(value, "an object") }
+        guard value.kind == .object else { return drop(base, value, "an object") }
         guard let components = value.member("dynamic_app_link_components") else { return .success(nil) }
-        guard components.kind == .array, components.count > 0 else { return drop(components, "a non-empty array of rules") }
+        let listPath = JSONKeyPath.appending("dynamic_app_link_components", to: base)
+        guard components.kind == .array, components.count > 0 else { return drop(listPath, components, "a non-empty array of rules") }
         var rules: [Rule] = []
-        for element in components.elements {
-            guard element.kind == .object else { return drop(element, "a rule object") }
-            var rule = Rule(keyPath: element.keyPath.description)
+        for (i, element) in components.elements.enumerated() {
+            let path = JSONKeyPath.appending(i, to: listPath)
+            guard element.kind == .object else { return drop(path, element, "a rule object") }
+            var rule = Rule(keyPath: path)
             for (key, field) in element.members {
+                let fieldPath = JSONKeyPath.appending(key, to: path)
                 switch key {
                 case "/", "#":
-                    guard let s = field.string, !s.isEmpty else { return drop(field, "a non-empty string") }
+                    guard let s = field.string, !s.isEmpty else { return drop(fieldPath, field, "a non-empty string") }
                     if key == "/" { rule.path = s } else { rule.fragment = s }
                 case "?":
-                    guard field.kind == .object, field.count > 0 else { return drop(field, "a non-empty object of parameter globs") }
+                    guard field.kind == .object, field.count > 0 else { return drop(fieldPath, field, "a non-empty object of parameter globs") }
                     var query: [Rule.QueryItem] = []
                     for (name, v) in field.members {
-                        guard let s = v.string else { return drop(v, "a string") }
+                        guard let s = v.string else { return drop(JSONKeyPath.appending(name, to: fieldPath), v, "a string") }
                         query.append(.init(name: name, value: s))
                     }
                     rule.query = query
                 case "exclude":
-                    guard let b = field.bool else { return drop(field, "a boolean") }
+                    guard let b = field.bool else { return drop(fieldPath, field, "a boolean") }
                     rule.exclude = b
                 default:
                     continue  // "comments" and unknown keys are ignored

@@ -51,14 +51,36 @@ package final class JSONDocument: Sendable {
     let nodes: [Node]
     /// For a member whose key repeats later in its object: the index of the member whose value replaces its value.
     let replacements: [Int32: Int32]
-    /// The key paths of the members whose key repeats an earlier key of the same object, in document order.
-    package let duplicateKeys: [JSONKeyPath]
+    /// The members whose key repeats an earlier key of the same object, in document order.
+    let repeatedMembers: [Int32]
 
-    init(text: [UInt8], nodes: [Node], replacements: [Int32: Int32], duplicateKeys: [JSONKeyPath]) {
+    init(text: [UInt8], nodes: [Node], replacements: [Int32: Int32], repeatedMembers: [Int32]) {
         self.text = text
         self.nodes = nodes
         self.replacements = replacements
-        self.duplicateKeys = duplicateKeys
+        self.repeatedMembers = repeatedMembers
+    }
+
+    /// The key paths of the members whose key repeats an earlier key of the same object, in document order.
+    package var duplicateKeys: [JSONKeyPath] {
+        guard !repeatedMembers.isEmpty else { return [] }
+        // Every element's index, in one pass, so that many repetitions in a long array cost its length once.
+        var positions = [Int32](repeating: 0, count: nodes.count)
+        var index = 0
+        while index < nodes.count {
+            let node = nodes[index]
+            if node.kind == .array || node.kind == .object {
+                var child = index + 1
+                var position: Int32 = 0
+                while child < Int(node.end) {
+                    positions[child] = position
+                    position += 1
+                    child = nodes[child].next(after: child)
+                }
+            }
+            index += 1
+        }
+        return repeatedMembers.map { JSONNode(document: self, index: Int($0)).keyPath(positions: positions) }
     }
 
     /// The document's value.

@@ -70,7 +70,13 @@ package struct JSONNode: Sendable {
     }
 
     /// Where the value is: `applinks.details[0].components[2]["/"]`.
-    package var keyPath: JSONKeyPath {
+    ///
+    /// An element's index is found by counting its earlier siblings: a key path is for a message, not for every
+    /// element of a walk (a walk knows its indexes).
+    package var keyPath: JSONKeyPath { keyPath(positions: nil) }
+
+    /// The key path, with every element's index taken from `positions` when given.
+    func keyPath(positions: [Int32]?) -> JSONKeyPath {
         var components: [JSONKeyPath.Component] = []
         var current = index
         while true {
@@ -78,8 +84,9 @@ package struct JSONNode: Sendable {
             guard node.parent >= 0 else { break }
             if node.key >= 0 {
                 components.append(.key(document.key(of: node)))
+            } else if let positions {
+                components.append(.index(Int(positions[current])))
             } else {
-                // An element's index: its earlier siblings, counted (key paths are for messages, not walks).
                 var position = 0
                 var sibling = Int(node.parent) + 1
                 while sibling < current {

@@ -52,7 +52,7 @@ package enum JSONReader {
                 var parser = Parser(text: text, bytes: bytes, limits: limits, allowsTrailingCommas: allowsTrailingCommas)
                 try parser.run()
                 return JSONDocument(
-                    text: text, nodes: parser.nodes, replacements: parser.replacements, duplicateKeys: parser.duplicateKeys)
+                    text: text, nodes: parser.nodes, replacements: parser.replacements, repeatedMembers: parser.repeatedMembers)
             }
         }
         return try result.get()
@@ -79,7 +79,9 @@ package enum JSONReader {
         var index = 0
         var nodes: [JSONDocument.Node] = []
         var replacements: [Int32: Int32] = [:]
-        var duplicateKeys: [JSONKeyPath] = []
+        /// Members whose key repeats an earlier one of their object, as node indexes (their key paths are written
+        /// only when asked for, so repetitions cost 4 bytes each however deep they are).
+        var repeatedMembers: [Int32] = []
         var stack: [Frame] = []
         /// The offset of the key read for the member whose value comes next, or -1.
         var pendingKey: Int32 = -1
@@ -275,7 +277,8 @@ package enum JSONReader {
             pendingKeyFlags = keyFlags
             if first >= 0 {
                 repeatedMember = first
-                duplicateKeys.append(containerPath().appending(keyString(keyStart, keyFlags)))
+                // The member's value is the next node.
+                repeatedMembers.append(member)
             } else {
                 stack[top].unique += 1
             }
@@ -454,7 +457,7 @@ package enum JSONReader {
         func containerPath() -> JSONKeyPath {
             guard !stack.isEmpty else { return JSONKeyPath() }
             let container = Int(stack[stack.count - 1].node)
-            let document = JSONDocument(text: text, nodes: nodes, replacements: replacements, duplicateKeys: [])
+            let document = JSONDocument(text: text, nodes: nodes, replacements: replacements, repeatedMembers: [])
             return JSONNode(document: document, index: container).keyPath
         }
 
