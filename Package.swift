@@ -16,25 +16,32 @@ let package = Package(
     targets: [
         // Internal (not a product): the ThreadSanitizer-aware lock helper shared by the modules that lock.
         .target(name: "_LinkKitLocking", exclude: ["README.md"]),
-        .target(name: "AssociatedDomains"),
-        .target(name: "LinkRouting", dependencies: ["_LinkKitLocking"]),
+        // Internal (not a product): the one JSON reader and writer, escaping, UTF-8 checks, durations, error codes.
+        .target(name: "_LinkKitText", exclude: ["README.md"]),
+        .target(name: "AssociatedDomains", dependencies: ["_LinkKitText"]),
+        .target(name: "LinkRouting", dependencies: ["_LinkKitLocking", "_LinkKitText"]),
         // Internal (not a product): libcurl's few entry points, loaded at run time (no headers, no -dev package).
         .target(name: "_CLibcurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
-        .target(name: "UniversalLinkKit", dependencies: ["LinkRouting", "_LinkKitLocking", "_CLibcurl"]),
+        .target(name: "UniversalLinkKit", dependencies: ["LinkRouting", "_LinkKitLocking", "_LinkKitText", "_CLibcurl"]),
         // Internal (not a product): OpenSSL 3, loaded at run time like libcurl, for the tests' PKI and TLS server.
         .target(name: "_COpenSSL", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
-        .target(name: "UniversalLinkKitTesting", dependencies: ["UniversalLinkKit", "_LinkKitLocking", "_COpenSSL"]),
+        .target(
+            name: "UniversalLinkKitTesting", dependencies: ["UniversalLinkKit", "_LinkKitLocking", "_LinkKitText", "_COpenSSL"]),
         // Live domain checks and campaign pre-flight: networking lives here, never in AssociatedDomains.
         .target(
             name: "LinkDoctor",
-            dependencies: ["AssociatedDomains", "LinkRouting", "UniversalLinkKit", "_CLibcurl", "_LinkKitLocking"]),
+            dependencies: [
+                "AssociatedDomains", "LinkRouting", "UniversalLinkKit", "_CLibcurl", "_LinkKitLocking", "_LinkKitText",
+            ]),
         .executableTarget(
             name: "LinuxHost",
             dependencies: [
                 "UniversalLinkKit", "UniversalLinkKitTesting", "LinkRouting", "AssociatedDomains", "LinkDoctor",
+                "_LinkKitText",
             ],
             path: "Samples/LinuxHost"
         ),
+        .testTarget(name: "LinkKitTextTests", dependencies: ["_LinkKitText"]),
         .testTarget(name: "AssociatedDomainsTests", dependencies: ["AssociatedDomains"]),
         .testTarget(name: "LinkRoutingTests", dependencies: ["LinkRouting", "_LinkKitLocking"]),
         .testTarget(

@@ -1,5 +1,6 @@
 import AssociatedDomains
 import Foundation
+internal import _LinkKitText
 
 /// `linux-host aasa match|check|generate ...` (AssociatedDomains, issue 4).
 ///
@@ -101,8 +102,8 @@ enum AASACommand {
                 var explanation = result.explanation
                 if let nearest = result.nearMisses.first { explanation += "; nearest: " + nearest }
                 Console.out(Console.jsonLine([
-                    "url": url, "result": result.outcome.rawValue, "explanation": explanation,
-                ] as [String: Any]))
+                    "url": .string(url), "result": .string(result.outcome.rawValue), "explanation": .string(explanation),
+                ]))
             } else {
                 Console.out(result.outcome.rawValue)
             }
@@ -119,9 +120,9 @@ enum AASACommand {
         for d in diagnostics {
             if json {
                 Console.out(Console.jsonLine([
-                    "severity": d.severity.rawValue, "code": d.code.description, "keyPath": d.keyPath,
-                    "message": d.message,
-                ] as [String: Any]))
+                    "severity": .string(d.severity.rawValue), "code": .string(d.code.description), "keyPath": .string(d.keyPath),
+                    "message": .string(d.message),
+                ]))
             } else {
                 Console.out(Console.escaped(d.description))
             }

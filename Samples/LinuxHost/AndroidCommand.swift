@@ -1,5 +1,6 @@
 import AssociatedDomains
 import Foundation
+internal import _LinkKitText
 
 /// `linux-host android match|pattern ...` (AssociatedDomains, issue 20): Android's answer, off the device.
 ///
@@ -141,9 +142,9 @@ enum AndroidCommand {
         for finding in findings {
             if json {
                 Console.out(Console.jsonLine([
-                    "severity": finding.severity.rawValue, "code": finding.code.description, "keyPath": finding.keyPath,
-                    "message": finding.message,
-                ] as [String: Any]))
+                    "severity": .string(finding.severity.rawValue), "code": .string(finding.code.description),
+                    "keyPath": .string(finding.keyPath), "message": .string(finding.message),
+                ]))
             } else {
                 Console.out(Console.escaped(finding.description))
             }
@@ -185,9 +186,9 @@ enum AndroidCommand {
             let answer = matcher.explain(url)
             if json {
                 Console.out(Console.jsonLine([
-                    "url": url, "opensApp": answer.opensApp, "filter": answer.filter ?? NSNull(),
-                    "rule": answer.rule ?? NSNull(), "reason": answer.reason,
-                ] as [String: Any]))
+                    "url": .string(url), "opensApp": .bool(answer.opensApp), "filter": .stringOrNull(answer.filter),
+                    "rule": .stringOrNull(answer.rule), "reason": .string(answer.reason),
+                ]))
             } else {
                 // The reason quotes the manifest and the URL: escaped, so neither can forge a line (the tab is ours).
                 Console.out("\(answer.opensApp ? "app" : "browser")\t\(Console.escaped(answer.reason))")
@@ -212,8 +213,8 @@ enum AndroidCommand {
             let matches = pattern.matches(string)
             if json {
                 Console.out(Console.jsonLine([
-                    "pattern": text, "type": kind.rawValue, "string": string, "matches": matches,
-                ] as [String: Any]))
+                    "pattern": .string(text), "type": .string(kind.rawValue), "string": .string(string), "matches": .bool(matches),
+                ]))
             } else {
                 Console.out(matches ? "match" : "none")
             }

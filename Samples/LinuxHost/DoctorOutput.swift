@@ -1,5 +1,6 @@
 import Foundation
 import LinkDoctor
+internal import _LinkKitText
 
 /// How `linux-host doctor` prints what it found: text grouped by subject, JSON lines, and a JUnit file.
 ///
@@ -91,18 +92,17 @@ struct DoctorOutput {
 
     static func jsonLine(_ finding: Finding) -> String {
         Console.jsonLine([
-            "code": finding.code.rawValue, "severity": finding.severity.rawValue, "subject": finding.subject,
-            "message": finding.message,
-        ] as [String: Any])
+            "code": .string(finding.code.rawValue), "severity": .string(finding.severity.rawValue),
+            "subject": .string(finding.subject), "message": .string(finding.message),
+        ])
     }
 
     static func jsonLine(_ link: CampaignLink) -> String {
-        func orNull(_ value: Any?) -> Any { value ?? NSNull() }
-        return Console.jsonLine([
-            "link": link.url, "kind": link.kind.rawValue, "opensApp": orNull(link.opensApp),
-            "opensAppOnAndroid": orNull(link.opensAppOnAndroid),
-            "deepLink": orNull(link.deepLink), "webLink": orNull(link.webLink), "route": orNull(link.route),
-        ] as [String: Any])
+        Console.jsonLine([
+            "link": .string(link.url), "kind": .string(link.kind.rawValue), "opensApp": .boolOrNull(link.opensApp),
+            "opensAppOnAndroid": .boolOrNull(link.opensAppOnAndroid),
+            "deepLink": .stringOrNull(link.deepLink), "webLink": .stringOrNull(link.webLink), "route": .stringOrNull(link.route),
+        ])
     }
 
     /// The JUnit XML report.
@@ -136,21 +136,8 @@ struct DoctorOutput {
         return xml
     }
 
-    /// XML-escaped text for attributes and elements; control characters XML cannot hold become U+FFFD.
+    /// XML-escaped text for attributes and elements (control characters XML cannot hold are shown as `[U+001B]`).
     static func escape(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "\n": out += "&#10;"
-            case "\t", "\r": out.unicodeScalars.append(scalar)
-            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF: out += "\u{FFFD}"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
+        MarkupEscaping.escaped(text)
     }
 }

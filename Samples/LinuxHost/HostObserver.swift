@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import UniversalLinkKit
 import UniversalLinkKitTesting
+internal import _LinkKitText
 
 /// The console host's side of the contract: observers of `PIORsysWebURLResolvedNotification`, registered
 /// before anything is handed to the manager. A `NotificationRecorder` keeps every link for the summary; a second
@@ -95,17 +96,17 @@ final class HostObserver: Sendable {
     }
 
     /// The notification object of the `--json` contract.
-    static func json(_ link: ResolvedLink) -> [String: Any] {
-        var error: Any = NSNull()
+    static func json(_ link: ResolvedLink) -> JSONValue {
+        var error = JSONValue.null
         if let linkError = link.error {
-            error = ["code": linkError.code.description, "message": linkError.message]
+            error = Console.sortedObject(["code": .string(linkError.code.description), "message": .string(linkError.message)])
         }
-        return [
-            PIORequestedWebURL: link.requestedURL.absoluteString,
-            PIOResolvedDeeplinkURL: link.deepLinkURL?.absoluteString ?? NSNull(),
-            PIOResolvedWeblinkURL: link.webLinkURL?.absoluteString ?? NSNull(),
-            PIORequestedWebURLIsPubWebType: link.isPubWeb,
+        return Console.sortedObject([
+            PIORequestedWebURL: .string(link.requestedURL.absoluteString),
+            PIOResolvedDeeplinkURL: .stringOrNull(link.deepLinkURL?.absoluteString),
+            PIOResolvedWeblinkURL: .stringOrNull(link.webLinkURL?.absoluteString),
+            PIORequestedWebURLIsPubWebType: .bool(link.isPubWeb),
             PIOErrorResolveWebURL: error,
-        ]
+        ])
     }
 }

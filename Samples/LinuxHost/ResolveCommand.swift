@@ -1,5 +1,6 @@
 import Foundation
 import UniversalLinkKit
+internal import _LinkKitText
 
 /// `linux-host resolve|inapp|push [options] INPUT...`: hands each input to the manager at once, as a burst, and
 /// prints one result per input, in input order: its notification, what the opener got and a summary line, once
@@ -101,12 +102,12 @@ enum ResolveCommand {
             if !handled || (notified && link?.error != nil) { failed = true }
             if json {
                 Console.out(Console.jsonLine([
-                    "url": input,
-                    "handled": handled,
-                    "duplicate": handle?.isDuplicate ?? false,
-                    "notification": notified ? link.map(HostObserver.json) ?? NSNull() : NSNull(),
-                    "opened": outcome?.openedURL?.absoluteString ?? NSNull(),
-                ] as [String: Any]))
+                    "url": .string(input),
+                    "handled": .bool(handled),
+                    "duplicate": .bool(handle?.isDuplicate ?? false),
+                    "notification": notified ? link.map(HostObserver.json) ?? .null : .null,
+                    "opened": .stringOrNull(outcome?.openedURL?.absoluteString),
+                ]))
             } else {
                 Console.out(Console.escaped("-> \(kind.rawValue) \(input)"))
                 for text in handle?.url.map(observer.takeNotifications(for:)) ?? [] { Console.out(text) }

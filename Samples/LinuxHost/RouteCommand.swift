@@ -1,6 +1,7 @@
 import Foundation
 import LinkRouting
 import Synchronization
+internal import _LinkKitText
 
 /// `linux-host route --table FILE [--can-route] [--explain] [--disable-group NAME]... URL...` (LinkRouting, issue 3).
 ///
@@ -69,20 +70,20 @@ enum RouteCommand {
         let onlyCanRoute = try parsed.value(Options.canRoute)
         var allRouted = true
         for url in parsed.positionals {
-            var line: [String: Any] = ["url": url]
+            var line: [String: JSONValue] = ["url": .string(url)]
             if onlyCanRoute {
                 let canRoute = router.canRoute(url)
                 allRouted = allRouted && canRoute
-                line["canRoute"] = canRoute
+                line["canRoute"] = .bool(canRoute)
             } else {
                 accepted.withLock { $0 = nil }
                 let routed = router.route(url)
                 allRouted = allRouted && routed
-                line["routed"] = routed
-                line["parameters"] = routed ? accepted.withLock { $0 }.map(jsonObject) ?? NSNull() : NSNull()
+                line["routed"] = .bool(routed)
+                line["parameters"] = routed ? accepted.withLock { $0 }.map(jsonObject) ?? .null : .null
             }
             if explain {
-                line["explanation"] = router.explain(url)?.description ?? "\(url) is not a URL"
+                line["explanation"] = .string(router.explain(url)?.description ?? "\(url) is not a URL")
             }
             Console.out(Console.jsonLine(line))
         }
@@ -90,14 +91,14 @@ enum RouteCommand {
     }
 
     /// The handler's dictionary as JSON: strings, and arrays of strings for repeated query keys and wildcards.
-    private static func jsonObject(_ parameters: RouteParameters) -> [String: Any] {
-        var object: [String: Any] = [:]
+    private static func jsonObject(_ parameters: RouteParameters) -> JSONValue {
+        var object: [String: JSONValue] = [:]
         for (key, value) in parameters.values {
             switch value {
-            case .string(let string): object[key] = string
-            case .strings(let strings): object[key] = strings
+            case .string(let string): object[key] = .string(string)
+            case .strings(let strings): object[key] = .array(strings.map { .string($0) })
             }
         }
-        return object
+        return Console.sortedObject(object)
     }
 }

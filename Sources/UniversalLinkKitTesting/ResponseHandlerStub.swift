@@ -1,4 +1,5 @@
 import Foundation
+internal import _LinkKitText
 
 /// A real HTTP/1.1 server on 127.0.0.1 that answers like Oracle Responsys' Response Handler, and misbehaves on
 /// demand.
@@ -43,25 +44,9 @@ public final class ResponseHandlerStub: Sendable {
 
         /// The JSON body the Response Handler sends for this link, keys in its order, `null` for absent links.
         public var json: String {
-            func encode(_ value: String?) -> String {
-                guard let value else { return "null" }
-                var out = "\""
-                for scalar in value.unicodeScalars {
-                    switch scalar {
-                    case "\"": out += "\\\""
-                    case "\\": out += "\\\\"
-                    case "\n": out += "\\n"
-                    case "\r": out += "\\r"
-                    case "\t": out += "\\t"
-                    case _ where scalar.value < 0x20:
-                        out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-                            + String(scalar.value, radix: 16)
-                    default: out.unicodeScalars.append(scalar)
-                    }
-                }
-                return out + "\""
-            }
-            return #"{"webLinkUrl":\#(encode(webLinkUrl)),"mobileDeepLinkUrl":\#(encode(mobileDeepLinkUrl))}"#
+            JSONWriter.text(
+                .object([("webLinkUrl", .stringOrNull(webLinkUrl)), ("mobileDeepLinkUrl", .stringOrNull(mobileDeepLinkUrl))]),
+                style: .compact)
         }
     }
 

@@ -46,7 +46,7 @@ struct AppSiteAssociationTests {
 
     @Test func notJSONIsAnErrorWithLineAndColumn() {
         #expect(check("{\"applinks\":\n  {\"details\": [}\n}") == [
-            "error: not valid JSON at line 2, column 16: unexpected character '}', expected a value",
+            "error: applinks.details[0]: not valid JSON at line 2, column 16: unexpected character '}', expected a value",
         ])
         #expect(check("") == ["error: not valid JSON at line 1, column 1: unexpected end of input, expected a value"])
     }
@@ -68,6 +68,12 @@ struct AppSiteAssociationTests {
             "error: expected JSON text, found a UTF-8 byte order mark (EF BB BF) at the start; iOS cannot parse the file: save it without a BOM",
         ])
         #expect(try AppSiteAssociation(parsing: bytes).applinks?.details == [])
+    }
+
+    @Test func aSyntaxErrorAfterAByteOrderMarkCountsItsColumnFromTheFilesStart() {
+        let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array(#"{"a": }"#.utf8)
+        #expect(AppSiteAssociation.check(bytes).first { $0.code == .notJSON }?.description
+            == "error: a: not valid JSON at line 1, column 8: unexpected character '}', expected a value")
     }
 
     @Test func filesOverAppleLimitAreAnErrorAndOverTheHardLimitAreNotRead() throws {

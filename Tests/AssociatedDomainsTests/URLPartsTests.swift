@@ -50,21 +50,3 @@ struct URLPartsTests {
         #expect(String(decoding: ASCII.percentDecoded(Array("a%20b%2x%zz+%".utf8)), as: UTF8.self) == "a b%2x%zz+%")
     }
 }
-
-struct JSONParserTests {
-    func parse(_ text: String) throws -> JSONValue {
-        var parser = JSONParser(bytes: Array(text.utf8), maximumDepth: 64)
-        return try parser.parseDocument()
-    }
-
-    @Test func keepsObjectOrderAndNumberText() throws {
-        #expect(try parse(#" {"b": 1.5e3, "a": [true, false, null, -0]} "#) == .object([
-            ("b", .number("1.5e3")), ("a", .array([.bool(true), .bool(false), .null, .number("-0")])),
-        ]))
-    }
-
-    @Test(arguments: ["01", "1.", "-", "1e", "[1,]", "{\"a\" 1}", "{\"a\":1,}", "tru", "\"\\x\"", "\"a", "1 2", "'a'"])
-    func rejectsWhatRFC8259Rejects(text: String) {
-        #expect(throws: JSONParser.Failure.self) { try parse(text) }
-    }
-}

@@ -17,7 +17,7 @@ struct LinkDoctorAndroidTests {
         standIns.files.serve("[\(Self.statement(dropped))]", at: AssociationFileServer.assetLinksPath)
         let findings = await standIns.doctor().checkDomain(standIns.check(android: true))
         #expect(findings.codes == ["assetlinks.dynamicRulesDropped"])
-        #expect(findings.first?.message.contains(#"dynamic_app_link_components[1]."?"."a": expected a string, found a number (1)"#) == true)
+        #expect(findings.first?.message.contains(#"dynamic_app_link_components[1]["?"].a: expected a string, found a number (1)"#) == true)
 
         let fine = #", "relation_extensions": {"delegate_permission/common.handle_all_urls": {"dynamic_app_link_components": [{"/": "/pub/acc"}]}}"#
         standIns.files.serve("[\(Self.statement(fine))]", at: AssociationFileServer.assetLinksPath)

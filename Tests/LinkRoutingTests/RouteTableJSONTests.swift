@@ -3,8 +3,8 @@ import Testing
 @testable import LinkRouting
 
 /// The JSON that `RouteTable(json:)` reads: what `JSONSerialization` accepted it still accepts (trailing commas,
-/// UTF-16, a byte-order mark, 512 levels), what it refused it still refuses, and where the byte-level reader chose
-/// differently it says so (issue 19).
+/// UTF-16, a byte-order mark, 512 levels), what it refused it still refuses, and where the reader chooses
+/// differently it says so.
 struct RouteTableJSONTests {
     static func load(_ json: String) throws(RouteTableError) -> RouteTable { try RouteTable(json: Data(json.utf8)) }
 
@@ -78,10 +78,10 @@ struct RouteTableJSONTests {
         #expect(error.message.contains(reason), "\(error)")
     }
 
-    @Test func anErrorOfSyntaxNamesItsLineAndColumn() {
+    @Test func anErrorOfSyntaxNamesItsKeyPathLineAndColumn() {
         let json = "{\"namespaces\": [\n  {\"routes\": [\n    {\"pattern\": \"/é\" \"priority\": 1}]}]}"
         #expect(Self.error(json)?.description
-            == "the table is not valid JSON (line 3, column 22: unexpected character '\"' in an object, expected ',' or '}')")
+            == "namespaces[0].routes[0]: the table is not valid JSON (line 3, column 22: unexpected character '\"' in an object, expected ',' or '}')")
     }
 
     /// 512 levels load as JSONSerialization's did (here as an unknown key's value); 513 are invalid JSON.

@@ -8,8 +8,8 @@ import UniversalLinkKitTesting
 /// router, and its peak resident set (``PeakMemory``) is compared with a one-route table's.
 ///
 /// Over Foundation's `JSONSerialization` the growth was about 3 KB a route of `{"pattern": "/p1/:id/x"}` (27 bytes
-/// of JSON), 150 MB here; the byte-level reader needs the text (twice: the file's bytes and their `Data`) and the
-/// table, about 190 bytes a route. Routing through the table (router built, one URL routed) grew the peak by about
+/// of JSON), 150 MB here; the reader needs the text (the file's bytes, their `Data` and the document's copy), 20
+/// bytes a JSON value and the table. Routing through the table (router built, one URL routed) grew the peak by about
 /// 950 bytes a route before the compact index and patterns, about 610 after.
 struct RouteTableMemoryTests {
     static let routeCount = 50_000

@@ -1,4 +1,5 @@
 import Foundation
+internal import _LinkKitText
 
 #if canImport(Glibc)
 import Glibc
@@ -76,17 +77,19 @@ enum Console {
         }
     }
 
-    /// Serialises a JSON-compatible value as one line (keys sorted, slashes unescaped).
-    ///
-    /// Use `NSNull()` for JSON `null`.
-    static func jsonLine(_ object: Any) -> String {
-        guard JSONSerialization.isValidJSONObject(object),
-              let data = try? JSONSerialization.data(
-                withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])
-        else {
-            return "null"
-        }
-        return String(decoding: data, as: UTF8.self)
+    /// An object as one line of JSON, keys sorted (see ``sortedObject(_:)``), slashes unescaped.
+    static func jsonLine(_ members: [String: JSONValue]) -> String {
+        JSONWriter.text(sortedObject(members), style: .compact)
+    }
+
+    /// An object whose keys are in the order `JSONSerialization`'s `.sortedKeys` gives them (numeric,
+    /// case-insensitive, ties broken by case), so that scripts reading the lines see the same text as before.
+    static func sortedObject(_ members: [String: JSONValue]) -> JSONValue {
+        .object(members.sorted { a, b in
+            a.key.compare(
+                b.key, options: [.numeric, .caseInsensitive, .forcedOrdering], range: a.key.startIndex..<a.key.endIndex,
+                locale: NSLocale.system) == .orderedAscending
+        }.map { ($0.key, $0.value) })
     }
 
     /// Writes all of `text` with as few `write(2)` calls as the descriptor allows; ends the process on failure.

@@ -1,3 +1,5 @@
+internal import _LinkKitText
+
 /// One `delegate_permission/common.handle_all_urls` statement of an `assetlinks.json` for an Android app, with its
 /// Dynamic App Links rules (Android 15+): `relation_extensions` → `"delegate_permission/common.handle_all_urls"` →
 /// `dynamic_app_link_components`.
@@ -25,7 +27,7 @@ public struct AndroidAssetStatement: Sendable, Hashable {
         public var fragment: String?
         /// `"exclude": true`.
         public var exclude: Bool
-        /// Where it is: `[0].relation_extensions.….dynamic_app_link_components[2]`.
+        /// Where it is: `[0].relation_extensions["delegate_permission/common.handle_all_urls"].dynamic_app_link_components[2]`.
         public var keyPath: String
 
         /// One `"?"` item.
@@ -78,9 +80,10 @@ public struct AndroidAssetStatement: Sendable, Hashable {
         /// `{"/": "/pub/cc/*", "exclude": true}` for explanations.
         public var summary: String {
             var parts: [String] = []
-            if let path { parts.append("\"/\": \(JSONValue.quoted(path))") }
-            if let query { parts.append("\"?\": {" + query.map { "\(JSONValue.quoted($0.name)): \(JSONValue.quoted($0.value))" }.joined(separator: ", ") + "}") }
-            if let fragment { parts.append("\"#\": \(JSONValue.quoted(fragment))") }
+            let quoted = JSONWriter.quotedForMessage
+            if let path { parts.append("\"/\": \(quoted(path))") }
+            if let query { parts.append("\"?\": {" + query.map { "\(quoted($0.name)): \(quoted($0.value))" }.joined(separator: ", ") + "}") }
+            if let fragment { parts.append("\"#\": \(quoted(fragment))") }
             if exclude { parts.append("\"exclude\": true") }
             return "{" + parts.joined(separator: ", ") + "}"
         }
@@ -97,37 +100,37 @@ public struct AndroidAssetStatement: Sendable, Hashable {
 
     /// The `handle_all_urls` statements for Android apps in an `assetlinks.json`, in file order.
     ///
+    /// A key repeated in one object keeps its last value, as Android's `JSONObject` reads it.
+    ///
     /// - Parameter bytes: The file.
     /// - Returns: One value per statement whose `relation` contains `delegate_permission/common.handle_all_urls`
     ///   and whose target is an `android_app`.
-    /// - Throws: ``AssociationError`` with code `unreadableFile` when the file is not JSON or not an array.
+    /// - Throws: ``AssociationError`` with code `unreadableFile` when the file is not JSON, not an array, or over
+    ///   1 MiB (which Android's verifier refuses).
     public static func statements(in bytes: [UInt8]) throws(AssociationError) -> [AndroidAssetStatement] {
-        var parser = JSONParser(bytes: bytes, maximumDepth: 64)
-        let document: JSONValue
+        let document: JSONDocument
         do {
-            document = try parser.parseDocument()
+            document = try JSONReader.read(bytes, limits: .init(bytes: 1 << 20, depth: 64, values: bytes.count + 1))
         } catch {
-            throw AssociationError(code: .unreadableFile, message: "assetlinks.json is not JSON: \(error.line):\(error.column): \(error.message)")
+            throw AssociationError(code: .unreadableFile, message: "assetlinks.json is not JSON: \(error)")
         }
-        guard case .array(let items) = document else {
-            throw AssociationError(code: .unreadableFile, message: "assetlinks.json: expected an array of statements, found \(document.foundDescription)")
+        let root = document.root
+        guard root.kind == .array else {
+            throw AssociationError(code: .unreadableFile, message: "assetlinks.json: expected an array of statements, found \(root.summary)")
         }
         var result: [AndroidAssetStatement] = []
-        for (index, item) in items.enumerated() {
-            guard case .object(let members) = item,
-                  case .array(let relations)? = members.last(where: { $0.key == "relation" })?.value,
-                  relations.contains(.string(relation)),
-                  case .object(let target)? = members.last(where: { $0.key == "target" })?.value,
-                  target.last(where: { $0.key == "namespace" })?.value == .string("android_app"),
-                  let packageName = target.last(where: { $0.key == "package_name" })?.value.stringValue
+        for (index, item) in root.elements.enumerated() {
+            guard let relations = item.member("relation"), relations.elements.contains(where: { $0.string == relation }),
+                  let target = item.member("target"), target.kind == .object,
+                  target.member("namespace")?.string == "android_app",
+                  let packageName = target.member("package_name")?.string
             else { continue }
             var statement = AndroidAssetStatement(packageName: packageName, fingerprints: [], dynamicRules: nil, droppedReason: nil)
-            if case .array(let prints)? = target.last(where: { $0.key == "sha256_cert_fingerprints" })?.value {
-                statement.fingerprints = prints.compactMap(\.stringValue)
+            if let prints = target.member("sha256_cert_fingerprints") {
+                statement.fingerprints = prints.elements.compactMap(\.string)
             }
-            if case .object(let extensions)? = members.last(where: { $0.key == "relation_extensions" })?.value,
-               let handleAll = extensions.last(where: { $0.key == relation })?.value {
-                let base = "[\(index)].relation_extensions.\"\(relation)\""
+            if let extensions = item.member("relation_extensions"), let handleAll = extensions.member(relation) {
+                let base = JSONKeyPath([.index(index), .key("relation_extensions"), .key(relation)]).description
                 switch readRules(handleAll, keyPath: base) {
                 case .success(let rules): statement.dynamicRules = rules
                 case .failure(let reason): statement.droppedReason = reason.message
@@ -142,34 +145,35 @@ public struct AndroidAssetStatement: Sendable, Hashable {
 
     private struct Dropped: Error { var message: String }
 
-    private static func readRules(_ value: JSONValue, keyPath base: String) -> Result<[Rule]?, Dropped> {
-        func drop(_ path: String, _ expected: String, _ found: JSONValue) -> Result<[Rule]?, Dropped> {
-            .failure(Dropped(message: "\(path): expected \(expected), found \(found.foundDescription); Android drops every dynamic rule and applies the manifest alone"))
+    private static func readRules(_ value: JSONNode, keyPath base: String) -> Result<[Rule]?, Dropped> {
+        func drop(_ path: String, _ found: JSONNode, _ expected: String) -> Result<[Rule]?, Dropped> {
+            .failure(Dropped(message: "\(path): expected \(expected), found \(found.summary); Android drops every dynamic rule and applies the manifest alone"))
         }
-        guard case .object(let members) = value else { return drop(base, "an object", value) }
-        guard let components = members.last(where: { $0.key == "dynamic_app_link_components" })?.value else { return .success(nil) }
-        let listPath = base + ".dynamic_app_link_components"
-        guard case .array(let list) = components, !list.isEmpty else { return drop(listPath, "a non-empty array of rules", components) }
+        guard value.kind == .object else { return drop(base, value, "an object") }
+        guard let components = value.member("dynamic_app_link_components") else { return .success(nil) }
+        let listPath = JSONKeyPath.appending("dynamic_app_link_components", to: base)
+        guard components.kind == .array, components.count > 0 else { return drop(listPath, components, "a non-empty array of rules") }
         var rules: [Rule] = []
-        for (i, element) in list.enumerated() {
-            let path = "\(listPath)[\(i)]"
-            guard case .object(let fields) = element else { return drop(path, "a rule object", element) }
+        for (i, element) in components.elements.enumerated() {
+            let path = JSONKeyPath.appending(i, to: listPath)
+            guard element.kind == .object else { return drop(path, element, "a rule object") }
             var rule = Rule(keyPath: path)
-            for (key, field) in fields {
+            for (key, field) in element.members {
+                let fieldPath = JSONKeyPath.appending(key, to: path)
                 switch key {
                 case "/", "#":
-                    guard case .string(let s) = field, !s.isEmpty else { return drop("\(path).\"\(key)\"", "a non-empty string", field) }
+                    guard let s = field.string, !s.isEmpty else { return drop(fieldPath, field, "a non-empty string") }
                     if key == "/" { rule.path = s } else { rule.fragment = s }
                 case "?":
-                    guard case .object(let items) = field, !items.isEmpty else { return drop("\(path).\"?\"", "a non-empty object of parameter globs", field) }
+                    guard field.kind == .object, field.count > 0 else { return drop(fieldPath, field, "a non-empty object of parameter globs") }
                     var query: [Rule.QueryItem] = []
-                    for (name, v) in items {
-                        guard case .string(let s) = v else { return drop("\(path).\"?\".\"\(name)\"", "a string", v) }
+                    for (name, v) in field.members {
+                        guard let s = v.string else { return drop(JSONKeyPath.appending(name, to: fieldPath), v, "a string") }
                         query.append(.init(name: name, value: s))
                     }
                     rule.query = query
                 case "exclude":
-                    guard case .bool(let b) = field else { return drop("\(path).exclude", "a boolean", field) }
+                    guard let b = field.bool else { return drop(fieldPath, field, "a boolean") }
                     rule.exclude = b
                 default:
                     continue  // "comments" and unknown keys are ignored

@@ -1,3 +1,5 @@
+internal import _LinkKitText
+
 /// A small strict XML reader, because `FoundationXML` needs `libxml2` at run time, which a fresh machine may not
 /// have: elements, attributes, comments, CDATA sections, processing instructions, the five predefined entities and
 /// character references. A document type declaration (`<!DOCTYPE`) is refused, so no entity can expand.
@@ -101,7 +103,7 @@ struct XMLReader {
     }
 
     private mutating func document() throws(AssociationError) -> XMLNode {
-        if let bad = Self.firstInvalidUTF8(bytes) { throw error("UTF-8 text", at: bad) }
+        if let bad = UTF8Validation.firstInvalidByte(in: bytes) { throw error("UTF-8 text", at: bad) }
         if peek("\u{FEFF}") { skip(3) }
         var root: XMLNode?
         var stack: [XMLNode] = []
@@ -180,20 +182,6 @@ struct XMLReader {
             } else {
                 guard !stack.isEmpty else { throw error(root == nil ? "a root element" : "nothing after the root element") }
                 try text()
-            }
-        }
-    }
-
-    /// The offset of the first byte that does not start valid UTF-8, or nil.
-    static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
-        var iterator = bytes.makeIterator()
-        var decoder = UTF8()
-        var offset = 0
-        while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue(let scalar): offset += UTF8.width(scalar)
-            case .emptyInput: return nil
-            case .error: return offset
             }
         }
     }

@@ -1,3 +1,5 @@
+internal import _LinkKitText
+
 /// The error thrown when an association file cannot be used at all, or a generator input is invalid.
 ///
 /// The ``code`` is an open set of static members (keep a `default` case when switching over it); ``message`` says
@@ -30,7 +32,7 @@ extension AssociationError {
     /// The kind of an ``AssociationError``: an open set of static members, compared with `==` or matched in a
     /// `switch`.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
-        enum Storage: Int, Hashable, Sendable, CaseIterable {
+        enum Storage: Int, ErrorCodeStorage, CaseIterable {
             case unreadableFile = 1
             case invalidAppID
             case invalidPackageName
@@ -65,18 +67,7 @@ extension AssociationError {
         public static var unreadableManifest: Self { .init(.unreadableManifest) }
 
         /// The code's name, spelled as its static member: `"unreadableFile"`, `"invalidAppID"`, ...
-        public var description: String {
-            switch storage {
-            case .unreadableFile: "unreadableFile"
-            case .invalidAppID: "invalidAppID"
-            case .invalidPackageName: "invalidPackageName"
-            case .invalidFingerprint: "invalidFingerprint"
-            case .invalidRule: "invalidRule"
-            case .invalidDomain: "invalidDomain"
-            case .invalidPattern: "invalidPattern"
-            case .unreadableManifest: "unreadableManifest"
-            }
-        }
+        public var description: String { storage.name }
 
         /// A stable integer for the code (1 = `unreadableFile` ... 8 = `unreadableManifest`), as `LinkError.Code` has.
         public var rawValue: Int { storage.rawValue }

@@ -1,3 +1,5 @@
+internal import _LinkKitText
+
 extension AppLinkRuleSet {
     /// The form of the generated `<intent-filter>`.
     public enum AndroidFilterForm: String, Sendable, Hashable, CaseIterable {
@@ -150,17 +152,7 @@ extension AppLinkRuleSet {
     }
 
     static func xmlEscaped(_ s: String) -> String {
-        var out = ""
-        for c in s {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.append(c)
-            }
-        }
-        return out
+        MarkupEscaping.escaped(s)
     }
 }
 

@@ -1,3 +1,5 @@
+internal import _LinkKitText
+
 /// A small rule set (app IDs, ordered include/exclude path patterns) from which the generators write an
 /// `apple-app-site-association` file, the Android intent filter and, with ``AssetLinks``, `assetlinks.json`.
 ///
@@ -181,7 +183,7 @@ public struct AppLinkRuleSet: Sendable, Hashable {
     /// - Returns: The file's text, without a trailing newline.
     /// - Throws: ``AssociationError`` when ``validate()`` fails.
     public func appSiteAssociation(format: Format = .both) throws(AssociationError) -> String {
-        JSONWriter.write(try association(format: format).jsonValue)
+        JSONWriter.text(try association(format: format).jsonValue, style: .indented)
     }
 }
 

@@ -1,3 +1,5 @@
+internal import _LinkKitText
+
 /// A Digital Asset Links statement list (`/.well-known/assetlinks.json`) letting one Android app handle all URLs
 /// of a domain (`delegate_permission/common.handle_all_urls`).
 ///
@@ -105,6 +107,6 @@ public struct AssetLinks: Sendable, Hashable {
                 (AndroidAssetStatement.relation, .object([("dynamic_app_link_components", .array(components))])),
             ])))
         }
-        return JSONWriter.write(.array([.object(statement)]))
+        return JSONWriter.text(.array([.object(statement)]), style: .indented)
     }
 }

@@ -1,3 +1,5 @@
+internal import _LinkKitText
+
 /// Answers "will this URL open this app?" for one association file, as iOS does.
 ///
 /// Build it once per file (every pattern is compiled here) and ask many times; one answer against a
@@ -120,7 +122,7 @@ public struct AppLinkMatcher: Sendable {
                     rules.append(CompiledRule(
                         component.merged(over: mergedDefaults), detailIndex: d, ruleIndex: r,
                         keyPath: "applinks.details[\(d)].components[\(r)]",
-                        source: JSONWriter.compact(component.jsonValue),
+                        source: JSONWriter.text(component.jsonValue, style: .spaced),
                         variables: variables,
                         foldsQueryItemNames: configuration.foldsQueryItemNames, ignoresQueryAndFragment: false))
                 }
@@ -133,7 +135,7 @@ public struct AppLinkMatcher: Sendable {
                     rules.append(CompiledRule(
                         component, detailIndex: d, ruleIndex: r,
                         keyPath: "applinks.details[\(d)].paths[\(r)]",
-                        source: JSONWriter.write(.string(path)),
+                        source: JSONWriter.text(.string(path), style: .compact),
                         variables: variables,
                         foldsQueryItemNames: configuration.foldsQueryItemNames,
                         ignoresQueryAndFragment: legacy))
@@ -390,7 +392,7 @@ public struct AppLinkMatcher: Sendable {
     -> (score: Int, text: String) {
         let decoded = !rule.percentEncoded
         let folded = !rule.caseSensitive
-        func text(_ bytes: [UInt8]) -> String { JSONWriter.write(.string(String(decoding: bytes, as: UTF8.self))) }
+        func text(_ bytes: [UInt8]) -> String { JSONWriter.text(.string(String(decoding: bytes, as: UTF8.self)), style: .compact) }
         let head = "\(rule.keyPath) \(rule.source)"
         switch part {
         case .path:

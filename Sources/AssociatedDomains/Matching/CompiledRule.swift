@@ -80,8 +80,8 @@ final class CompiledRule: Sendable {
         var exceedsWorkBudget = false
         func compile<C: Collection<UInt8>>(_ text: C) -> GlobPattern where C.Index == Int {
             let glob = GlobPattern(text, variables: variables, caseInsensitive: !caseSensitive)
-            undefined += glob.undefinedVariables
-            overBudget += glob.overBudgetVariables
+            if !glob.undefinedVariables.isEmpty { undefined += glob.undefinedVariables }
+            if !glob.overBudgetVariables.isEmpty { overBudget += glob.overBudgetVariables }
             if glob.exceedsWorkBudget { exceedsWorkBudget = true }
             return glob
         }
@@ -127,7 +127,8 @@ final class CompiledRule: Sendable {
         self.undefinedVariables = undefined
         self.overBudgetVariables = overBudget
         self.exceedsWorkBudget = exceedsWorkBudget
-        self.decision = "\((rule.exclude ?? false) ? "excluded by" : "matched") \(keyPath) \(source)"
+        // A rule compiled without its source (a reader's check) never explains a match.
+        self.decision = source.isEmpty ? "" : "\((rule.exclude ?? false) ? "excluded by" : "matched") \(keyPath) \(source)"
     }
 
     /// Compiles a merged rule with variables of its own (tests and one-off comparisons).

@@ -86,25 +86,26 @@ final class GlobPattern: Sendable {
     init<C: Collection<UInt8>>(_ text: C, variables: SubstitutionVariables?, caseInsensitive: Bool)
     where C.Index == Int {
         var tokens: [Token] = []
+        tokens.reserveCapacity(4)
+        // Literal bytes go straight into the pool; the run since `literalStart` becomes one token when it ends.
         var pool: [UInt8] = []
+        pool.reserveCapacity(text.count)
         var codeSets: [CodeSet] = []
         var alternations: [[GlobPattern]] = []
         var undefined: [String] = []
         var overBudget: [String] = []
-        var literal: [UInt8] = []
-        var prefix: [UInt8] = []
-        var prefixOpen = true
+        var literalStart = 0
+        // The pool's size when the first wildcard or variable ended the literal prefix.
+        var prefixEnd: Int?
         func flush() {
-            if !literal.isEmpty {
-                tokens.append(.literal(start: pool.count, count: literal.count))
-                pool.append(contentsOf: literal)
-                if prefixOpen { prefix.append(contentsOf: literal) }
-                literal = []
+            if pool.count > literalStart {
+                tokens.append(.literal(start: literalStart, count: pool.count - literalStart))
+                literalStart = pool.count
             }
         }
         func closePrefix() {
             flush()
-            prefixOpen = false
+            if prefixEnd == nil { prefixEnd = pool.count }
         }
         var i = text.startIndex
         while i < text.endIndex {
@@ -126,7 +127,7 @@ final class GlobPattern: Sendable {
                     j += 1
                 }
                 guard j < text.endIndex, text[j] == UInt8(ascii: ")") else {
-                    literal.append(caseInsensitive ? ASCII.lower(b) : b)
+                    pool.append(caseInsensitive ? ASCII.lower(b) : b)
                     i += 1
                     continue
                 }
@@ -150,11 +151,12 @@ final class GlobPattern: Sendable {
                 }
                 i = j + 1
             default:
-                literal.append(caseInsensitive ? ASCII.lower(b) : b)
+                pool.append(caseInsensitive ? ASCII.lower(b) : b)
                 i += 1
             }
         }
         flush()
+        var prefix = Array(pool[0..<(prefixEnd ?? pool.count)])
         var deterministic = true
         for token in tokens {
             switch token {

@@ -41,24 +41,39 @@ enum RuleSubsumption {
     /// rule is compared only with the rules that may cover it.
     struct EarlierRules {
         private var rules: [CompiledRule] = []
-        /// Rule indexes by the literal prefix of their path (of `X` for `X/*`); `[]` for rules without a path.
-        private var byPrefix: [[UInt8]: [Int]] = [:]
+        /// Each rule's literal path prefix (of `X` for `X/*`); empty for rules without a path.
+        private var prefixes: [[UInt8]] = []
+        /// Rule indexes by a hash of their literal prefix: a later rule finds the rules whose prefix begins its own
+        /// with one look-up per prefix length and no allocation (prefixes that share a hash are told apart by
+        /// comparing them).
+        private var byPrefix: [UInt64: [Int]] = [:]
+        /// Whether some rule's prefix has this length: only those lengths are looked up.
+        private var prefixLengths: [Bool] = []
         /// Rule pairs compared so far.
         private(set) var comparisons = 0
         /// The comparison steps those pairs may have taken, at most.
         private(set) var cells = 0
 
+        /// FNV-1a, extended one byte at a time along a prefix.
+        private static let emptyHash: UInt64 = 0xCBF2_9CE4_8422_2325
+        private static func hash(_ hash: UInt64, _ byte: UInt8) -> UInt64 { (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+
         /// The first earlier rule that covers `later`, comparing at most up to `limit` pairs in all.
         mutating func firstCovering(_ later: CompiledRule, limit: Int) -> CompiledRule? {
             guard comparisons < limit else { return nil }
             var candidates: [Int] = []
-            if let glob = later.pathGlob {
-                let prefix = glob.literalPrefix
-                for length in 0...prefix.count { candidates += byPrefix[Array(prefix[0..<length])] ?? [] }
-                candidates.sort()
-            } else {
-                candidates = byPrefix[[]] ?? []
+            let prefix = later.pathGlob?.literalPrefix ?? []
+            // A rule without a path is compared with the rules without a literal prefix only.
+            let lengths = later.pathGlob == nil ? 0 : prefix.count
+            var hash = Self.emptyHash
+            for length in 0...lengths {
+                if length > 0 { hash = Self.hash(hash, prefix[length - 1]) }
+                guard length < prefixLengths.count, prefixLengths[length] else { continue }
+                for index in byPrefix[hash] ?? [] where prefixes[index].count == length {
+                    if prefixes[index].elementsEqual(prefix[0..<length]) { candidates.append(index) }
+                }
             }
+            candidates.sort()
             let laterSize = RuleSubsumption.size(of: later)
             for index in candidates {
                 guard comparisons < limit, cells < RuleSubsumption.maximumCellsPerDetail else { return nil }
@@ -71,7 +86,11 @@ enum RuleSubsumption {
 
         /// Adds the next rule of the detail.
         mutating func append(_ rule: CompiledRule) {
-            byPrefix[(rule.pathParent ?? rule.pathGlob)?.literalPrefix ?? [], default: []].append(rules.count)
+            let prefix = (rule.pathParent ?? rule.pathGlob)?.literalPrefix ?? []
+            byPrefix[prefix.reduce(Self.emptyHash, Self.hash), default: []].append(rules.count)
+            if prefixLengths.count <= prefix.count { prefixLengths += repeatElement(false, count: prefix.count + 1 - prefixLengths.count) }
+            prefixLengths[prefix.count] = true
+            prefixes.append(prefix)
             rules.append(rule)
         }
     }

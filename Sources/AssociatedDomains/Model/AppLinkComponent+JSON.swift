@@ -1,3 +1,5 @@
+internal import _LinkKitText
+
 extension AppLinkComponent {
     /// The rule as a JSON object with keys in Apple's documented order.
     var jsonValue: JSONValue {
@@ -15,20 +17,5 @@ extension AppLinkComponent {
         if let percentEncoded { members.append(("percentEncoded", .bool(percentEncoded))) }
         if let comment { members.append(("comment", .string(comment))) }
         return .object(members)
-    }
-}
-
-extension JSONWriter {
-    /// One-line JSON, for explanations: `{"/": "/pub/acc", "exclude": true}`.
-    static func compact(_ value: JSONValue) -> String {
-        switch value {
-        case .array(let elements):
-            return "[" + elements.map(compact).joined(separator: ", ") + "]"
-        case .object(let members):
-            return "{" + members.map { "\"" + escape($0.key) + "\": " + compact($0.value) }.joined(separator: ", ")
-                + "}"
-        default:
-            return write(value)
-        }
     }
 }

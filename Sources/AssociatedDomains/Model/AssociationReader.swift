@@ -1,3 +1,5 @@
+internal import _LinkKitText
+
 /// Turns bytes into an ``AppSiteAssociation`` and every diagnostic the issue asks for, in one pass plus a
 /// compile of each detail's rules (for unreachable rules and undefined variables).
 struct AssociationReader {
@@ -33,28 +35,25 @@ struct AssociationReader {
     }
 
     static func child(_ path: String, _ key: String) -> String {
-        var isIdentifier = !key.isEmpty
-        for (i, b) in key.utf8.enumerated() {
-            let letter = (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A
-            let digit = b >= 0x30 && b <= 0x39
-            if !(letter || b == 0x5F || (i > 0 && digit)) { isIdentifier = false }
-        }
-        if isIdentifier { return path.isEmpty ? key : path + "." + key }
-        return path + "[" + JSONWriter.write(.string(key)) + "]"
+        JSONKeyPath.appending(key, to: path)
     }
 
     static func child(_ path: String, _ index: Int) -> String {
-        path + "[\(index)]"
+        JSONKeyPath.appending(index, to: path)
     }
 
-    private mutating func typeError(_ path: String, expected: String, found: JSONValue) {
-        error(.invalidType, path, "expected \(expected), found \(found.foundDescription); iOS ignores this value")
+    static func quoted(_ text: String) -> String {
+        JSONWriter.quotedForMessage(text)
+    }
+
+    private mutating func typeError(_ path: String, expected: String, found: JSONNode) {
+        error(.invalidType, path, "expected \(expected), found \(found.summary); iOS ignores this value")
     }
 
     private mutating func unknownKey(_ path: String, _ key: String, known: String) {
         warning(
             .unknownKey, AssociationReader.child(path, key),
-            "unknown key \(JSONValue.quoted(key)) (expected one of \(known)); iOS ignores it")
+            "unknown key \(Self.quoted(key)) (expected one of \(known)); iOS ignores it")
     }
 
     // MARK: File
@@ -74,28 +73,29 @@ struct AssociationReader {
             error(.byteOrderMark, "", "expected JSON text, found a UTF-8 byte order mark (EF BB BF) at the start; iOS cannot parse the file: save it without a BOM")
             start = 3
         }
-        var parser = JSONParser(bytes: bytes, startIndex: start, maximumDepth: configuration.maximumDepth)
-        let root: JSONValue
+        let document: JSONDocument
         do {
-            root = try parser.parseDocument()
+            // Every byte can open at most one value, so the byte limit bounds the values too.
+            document = try JSONReader.read(
+                bytes[start...],
+                limits: .init(bytes: configuration.maximumReadSize, depth: configuration.maximumDepth, values: count + 1))
         } catch {
-            self.error(.notJSON, "", "not valid JSON at line \(error.line), column \(error.column): \(error.message)")
+            // Columns count from the file's start: the byte-order mark the reader did not see is one character.
+            let column = error.column + (start > 0 && error.line == 1 ? 1 : 0)
+            self.error(.notJSON, error.keyPath.description, "not valid JSON at line \(error.line), column \(column): \(error.message)")
             return nil
         }
-        for duplicate in parser.duplicateKeys {
-            var path = ""
-            for component in duplicate.path {
-                path = component.hasPrefix("[") ? path + component : AssociationReader.child(path, component)
-            }
-            warning(.duplicateKey, AssociationReader.child(path, duplicate.key),
-                    "key \(JSONValue.quoted(duplicate.key)) appears more than once; the last value wins")
+        for duplicate in document.duplicateKeys {
+            guard case .key(let key)? = duplicate.components.last else { continue }
+            warning(.duplicateKey, duplicate.description, "key \(Self.quoted(key)) appears more than once; the last value wins")
         }
-        guard case .object(let members) = root else {
-            error(.notAnObject, "", "expected a JSON object at the top level, found \(root.foundDescription)")
+        let root = document.root
+        guard root.kind == .object else {
+            error(.notAnObject, "", "expected a JSON object at the top level, found \(root.summary)")
             return nil
         }
         var file = AppSiteAssociation()
-        for (key, value) in members {
+        for (key, value) in root.members {
             switch key {
             case "applinks": file.applinks = readAppLinks(value)
             case "webcredentials": file.webcredentials = readAppIDList(value, path: key)
@@ -113,13 +113,13 @@ struct AssociationReader {
         return file
     }
 
-    private mutating func readAppIDList(_ value: JSONValue, path: String) -> AppIDList? {
-        guard case .object(let members) = value else {
+    private mutating func readAppIDList(_ value: JSONNode, path: String) -> AppIDList? {
+        guard value.kind == .object else {
             typeError(path, expected: "an object {\"apps\": [...]}", found: value)
             return nil
         }
         var list = AppIDList(apps: [])
-        for (key, member) in members {
+        for (key, member) in value.members {
             let memberPath = AssociationReader.child(path, key)
             if key == "apps" {
                 list.apps = readStrings(member, path: memberPath, appIDs: true) ?? []
@@ -131,15 +131,15 @@ struct AssociationReader {
     }
 
     /// The strings of an array (non-strings reported and skipped), or `nil` when the value is not an array.
-    private mutating func readStrings(_ value: JSONValue, path: String, appIDs: Bool) -> [String]? {
-        guard case .array(let elements) = value else {
-            typeError(path, expected: appIDs ? "an array of app ID strings" : "an array of strings", found: value)
+    private mutating func readStrings(_ value: JSONNode, path: @autoclosure () -> String, appIDs: Bool) -> [String]? {
+        guard value.kind == .array else {
+            typeError(path(), expected: appIDs ? "an array of app ID strings" : "an array of strings", found: value)
             return nil
         }
         var result: [String] = []
-        for (i, element) in elements.enumerated() {
-            let elementPath = AssociationReader.child(path, i)
-            guard case .string(let s) = element else {
+        for (i, element) in value.elements.enumerated() {
+            var elementPath: String { AssociationReader.child(path(), i) }
+            guard let s = element.string else {
                 typeError(elementPath, expected: appIDs ? "an app ID string" : "a string", found: element)
                 continue
             }
@@ -149,22 +149,23 @@ struct AssociationReader {
         return result
     }
 
-    private mutating func checkAppID(_ s: String, path: String) {
+    private mutating func checkAppID(_ s: String, path: @autoclosure () -> String) {
         if !AppIDFormat.isValid(s) {
-            error(.malformedAppID, path, "expected an app ID \"TEAMID.bundle.identifier\" (10 characters A–Z or 0–9, a dot, then letters, digits, \"-\" and \".\"), found \(JSONValue.quoted(s)); iOS never matches it")
+            error(.malformedAppID, path(), "expected an app ID \"TEAMID.bundle.identifier\" (10 characters A–Z or 0–9, a dot, then letters, digits, \"-\" and \".\"), found \(Self.quoted(s)); iOS never matches it")
         }
     }
 
     // MARK: applinks
 
-    private mutating func readAppLinks(_ value: JSONValue) -> AppLinks? {
+    private mutating func readAppLinks(_ value: JSONNode) -> AppLinks? {
         let path = "applinks"
-        guard case .object(let members) = value else {
+        guard value.kind == .object else {
             typeError(path, expected: "an object", found: value)
             return nil
         }
         var applinks = AppLinks()
         // Variables and defaults first: the details' checks depend on them wherever they appear in the file.
+        let members = value.members
         for (key, member) in members where key == "substitutionVariables" {
             applinks.substitutionVariables = readVariables(member, path: AssociationReader.child(path, key))
             variables = SubstitutionVariables(applinks.substitutionVariables)
@@ -181,12 +182,12 @@ struct AssociationReader {
                 break
             case "apps":
                 sawApps = true
-                if case .array(let elements) = member, elements.isEmpty {
+                if member.kind == .array, member.count == 0 {
                     applinks.apps = []
                 } else {
-                    error(.appsNotEmpty, memberPath, "expected an empty array [], found \(member.foundDescription); iOS 9–12 reject the file otherwise (app IDs belong in details)")
-                    if case .array(let elements) = member {
-                        applinks.apps = elements.compactMap(\.stringValue)
+                    error(.appsNotEmpty, memberPath, "expected an empty array [], found \(member.summary); iOS 9–12 reject the file otherwise (app IDs belong in details)")
+                    if member.kind == .array {
+                        applinks.apps = member.elements.compactMap(\.string)
                     }
                 }
             case "details":
@@ -204,40 +205,40 @@ struct AssociationReader {
         return applinks
     }
 
-    private mutating func readVariables(_ value: JSONValue, path: String) -> [String: [String]] {
-        guard case .object(let members) = value else {
+    private mutating func readVariables(_ value: JSONNode, path: String) -> [String: [String]] {
+        guard value.kind == .object else {
             typeError(path, expected: "an object of name: [values]", found: value)
             return [:]
         }
         var result: [String: [String]] = [:]
-        for (name, member) in members {
+        for (name, member) in value.members {
             let memberPath = AssociationReader.child(path, name)
             if name.isEmpty || name.contains(where: { $0 == "$" || $0 == "(" || $0 == ")" }) {
-                error(.invalidPattern, memberPath, "expected a variable name without \"$\", \"(\" or \")\", found \(JSONValue.quoted(name)); it can never be referenced")
+                error(.invalidPattern, memberPath, "expected a variable name without \"$\", \"(\" or \")\", found \(Self.quoted(name)); it can never be referenced")
             }
             let values = readStrings(member, path: memberPath, appIDs: false) ?? []
             for (i, v) in values.enumerated() where v.contains("$(") {
-                error(.invalidPattern, AssociationReader.child(memberPath, i), "expected a value without substitution variables, found \(JSONValue.quoted(v)); \"$(\" is literal text here")
+                error(.invalidPattern, AssociationReader.child(memberPath, i), "expected a value without substitution variables, found \(Self.quoted(v)); \"$(\" is literal text here")
             }
             result[name] = values
         }
         return result
     }
 
-    private mutating func readDetails(_ value: JSONValue, path: String) -> [AppLinkDetail] {
-        switch value {
-        case .array(let elements):
+    private mutating func readDetails(_ value: JSONNode, path: String) -> [AppLinkDetail] {
+        switch value.kind {
+        case .array:
             var details: [AppLinkDetail] = []
-            for (i, element) in elements.enumerated() {
+            for (i, element) in value.elements.enumerated() {
                 if let detail = readDetail(element, path: AssociationReader.child(path, i), index: i, keyedAppID: nil) {
                     details.append(detail)
                 }
             }
             return details
-        case .object(let members):
+        case .object:
             // The oldest form: details keyed by app ID, walked in file order.
             var details: [AppLinkDetail] = []
-            for (appID, member) in members {
+            for (appID, member) in value.members {
                 let memberPath = AssociationReader.child(path, appID)
                 checkAppID(appID, path: memberPath)
                 if let detail = readDetail(member, path: memberPath, index: details.count, keyedAppID: appID) {
@@ -251,18 +252,18 @@ struct AssociationReader {
         }
     }
 
-    private mutating func readDetail(_ value: JSONValue, path: String, index: Int, keyedAppID: String?)
+    private mutating func readDetail(_ value: JSONNode, path: String, index: Int, keyedAppID: String?)
     -> AppLinkDetail? {
-        guard case .object(let members) = value else {
+        guard value.kind == .object else {
             typeError(path, expected: "a detail object", found: value)
             return nil
         }
         var detail = AppLinkDetail(appID: keyedAppID)
-        for (key, member) in members {
-            let memberPath = AssociationReader.child(path, key)
+        for (key, member) in value.members {
+            var memberPath: String { AssociationReader.child(path, key) }
             switch key {
             case "appID":
-                if case .string(let s) = member {
+                if let s = member.string {
                     checkAppID(s, path: memberPath)
                     detail.appID = s
                 } else {
@@ -271,12 +272,12 @@ struct AssociationReader {
             case "appIDs":
                 detail.appIDs = readStrings(member, path: memberPath, appIDs: true)
             case "components":
-                guard case .array(let elements) = member else {
+                guard member.kind == .array else {
                     typeError(memberPath, expected: "an array of component objects", found: member)
                     continue
                 }
                 var components: [AppLinkComponent] = []
-                for (i, element) in elements.enumerated() {
+                for (i, element) in member.elements.enumerated() {
                     // A component that is not an object is reported and left out, as iOS ignores it.
                     if let c = readComponent(element, path: AssociationReader.child(memberPath, i), isDefaults: false) {
                         components.append(c)
@@ -309,53 +310,53 @@ struct AssociationReader {
         return detail
     }
 
-    private mutating func checkLegacyPath(_ p: String, path: String) {
+    private mutating func checkLegacyPath(_ p: String, path: @autoclosure () -> String) {
         let lower = p.lowercased()
         if lower.hasPrefix("not"), !p.hasPrefix("NOT ") || p.hasPrefix("NOT  ") {
             let rest = p.dropFirst(3)
             if rest.first == "/" || rest.first == " " {
-                error(.notPrefixTypo, path, "expected \"NOT \" (upper case, one space) before an excluded path, found \(JSONValue.quoted(p)); iOS reads it as an ordinary path pattern, not an exclusion")
+                error(.notPrefixTypo, path(), "expected \"NOT \" (upper case, one space) before an excluded path, found \(Self.quoted(p)); iOS reads it as an ordinary path pattern, not an exclusion")
             }
         }
         let body = p.hasPrefix("NOT ") ? String(p.dropFirst(4)) : p
         if let q = body.firstIndex(of: "?"), body[q...].contains(where: { $0 == "=" || $0 == "&" }) {
-            warning(.queryInLegacyPath, path, "expected a path, found a query in \(JSONValue.quoted(p)); in a path \"?\" matches one character and URLs' queries are not part of the path, so this never matches the query: use components with \"?\"")
+            warning(.queryInLegacyPath, path(), "expected a path, found a query in \(Self.quoted(p)); in a path \"?\" matches one character and URLs' queries are not part of the path, so this never matches the query: use components with \"?\"")
         }
     }
 
-    private mutating func readComponent(_ value: JSONValue, path: String, isDefaults: Bool) -> AppLinkComponent? {
-        guard case .object(let members) = value else {
-            typeError(path, expected: isDefaults ? "a defaults object" : "a component object", found: value)
+    private mutating func readComponent(_ value: JSONNode, path: @autoclosure () -> String, isDefaults: Bool) -> AppLinkComponent? {
+        guard value.kind == .object else {
+            typeError(path(), expected: isDefaults ? "a defaults object" : "a component object", found: value)
             return nil
         }
         var c = AppLinkComponent()
-        func readBool(_ member: JSONValue, _ memberPath: String) -> Bool? {
-            if case .bool(let b) = member { return b }
-            typeError(memberPath, expected: "true or false", found: member)
+        func readBool(_ member: JSONNode, _ memberPath: @autoclosure () -> String) -> Bool? {
+            if let b = member.bool { return b }
+            typeError(memberPath(), expected: "true or false", found: member)
             return nil
         }
-        for (key, member) in members {
-            let memberPath = AssociationReader.child(path, key)
+        for (key, member) in value.members {
+            var memberPath: String { AssociationReader.child(path(), key) }
             switch key {
             case "/", "#":
-                guard case .string(let s) = member else {
+                guard let s = member.string else {
                     typeError(memberPath, expected: "a pattern string", found: member)
                     continue
                 }
                 if key == "/" { c.path = s } else { c.fragment = s }
             case "?":
-                switch member {
-                case .string(let s):
-                    c.query = .string(s)
-                case .object(let items):
+                switch member.kind {
+                case .string:
+                    c.query = .string(member.string ?? "")
+                case .object:
                     var patterns: [AppLinkComponent.QueryItem] = []
                     var ignored = false
-                    for (name, itemValue) in items {
-                        if case .string(let s) = itemValue {
+                    for (name, itemValue) in member.members {
+                        if let s = itemValue.string {
                             patterns.append(AppLinkComponent.QueryItem(name: name, value: s))
                         } else {
                             ignored = true
-                            error(.nonStringQueryPredicate, AssociationReader.child(memberPath, name), "expected a pattern string, found \(itemValue.foundDescription); iOS then ignores the whole \"?\" dictionary, so this rule matches any query")
+                            error(.nonStringQueryPredicate, AssociationReader.child(memberPath, name), "expected a pattern string, found \(itemValue.summary); iOS then ignores the whole \"?\" dictionary, so this rule matches any query")
                         }
                     }
                     c.query = ignored ? .ignoredDictionary : .items(patterns)
@@ -366,11 +367,11 @@ struct AssociationReader {
             case "caseSensitive": c.caseSensitive = readBool(member, memberPath)
             case "percentEncoded": c.percentEncoded = readBool(member, memberPath)
             case "comment":
-                if case .string(let s) = member { c.comment = s } else {
-                    warning(.invalidType, memberPath, "expected a string, found \(member.foundDescription); iOS ignores comments anyway")
+                if let s = member.string { c.comment = s } else {
+                    warning(.invalidType, memberPath, "expected a string, found \(member.summary); iOS ignores comments anyway")
                 }
             default:
-                unknownKey(path, key, known: "\"/\", \"?\", \"#\", \"exclude\", \"caseSensitive\", \"percentEncoded\", \"comment\"")
+                unknownKey(path(), key, known: "\"/\", \"?\", \"#\", \"exclude\", \"caseSensitive\", \"percentEncoded\", \"comment\"")
             }
         }
         return c
@@ -384,8 +385,9 @@ struct AssociationReader {
         let defaults = detail.defaults?.merged(over: fileDefaults) ?? fileDefaults
         var catchAll: Int?
         var earlierRules = RuleSubsumption.EarlierRules()
+        let rulesPath = AssociationReader.child(path, key)
         for (r, rule) in detail.modernRules.enumerated() {
-            let rulePath = AssociationReader.child(AssociationReader.child(path, key), r)
+            let rulePath = AssociationReader.child(rulesPath, r)
             let merged = usesComponents ? rule.merged(over: defaults) : rule
             let compiled = CompiledRule(
                 merged, detailIndex: index, ruleIndex: r, keyPath: rulePath, source: "", variables: variables,

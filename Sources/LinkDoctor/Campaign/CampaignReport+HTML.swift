@@ -1,3 +1,5 @@
+internal import _LinkKitText
+
 extension CampaignReport {
     /// The report as one self-contained HTML page a marketer can open: a summary, every link of the email with
     /// where it goes, whether it opens the app on iOS and on Android, its route, and every finding, errors first.
@@ -107,27 +109,8 @@ extension CampaignReport {
         }
     }
 
-    /// Escapes text for HTML content and double-quoted attributes.
+    /// Escapes text for HTML content and attributes.
     static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for c in text.unicodeScalars {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default:
-                // Control characters (a terminal escape in a link) are shown, not passed through.
-                if c.value < 0x20 && c != "\n" && c != "\t" || c.value == 0x7F {
-                    let hex = String(c.value, radix: 16, uppercase: true)
-                    out += "[U+" + String(repeating: "0", count: 4 - hex.count) + hex + "]"
-                } else {
-                    out.unicodeScalars.append(c)
-                }
-            }
-        }
-        return out
+        MarkupEscaping.escaped(text)
     }
 }

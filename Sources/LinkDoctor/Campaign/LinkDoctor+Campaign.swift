@@ -2,6 +2,7 @@ import AssociatedDomains
 import Foundation
 import LinkRouting
 import UniversalLinkKit
+internal import _LinkKitText
 
 extension LinkDoctor {
     /// Schemes every mail client hands to the system itself: never stripped, never reported.
@@ -257,10 +258,10 @@ extension LinkDoctor {
             link.deepLink = resolved.deepLinkURL?.absoluteString
             link.webLink = resolved.webLinkURL?.absoluteString
         case .failed(let error, let allowed, let cutByBudget) where error.code == .timeout:
-            let why = cutByBudget ? "the campaign's resolution budget of \(budget.roundedText) ran out" : "the deadline"
+            let why = cutByBudget ? "the campaign's resolution budget of \(budget.text) ran out" : "the deadline"
             link.findings.append(Finding(
                 code: .linkResolveFailed, severity: .error, subject: link.url,
-                message: "The resolution failed [timeout]: no answer within \(allowed.roundedText) (\(why)); "
+                message: "The resolution failed [timeout]: no answer within \(allowed.text) (\(why)); "
                     + "check that the Response Handler answers, or raise --timeout."))
             return
         case .failed(let error, _, _):
@@ -271,7 +272,7 @@ extension LinkDoctor {
         case .notStarted:
             link.findings.append(Finding(
                 code: .linkResolveFailed, severity: .error, subject: link.url,
-                message: "Not resolved [budget]: the campaign's resolution budget of \(budget.roundedText) ran out "
+                message: "Not resolved [budget]: the campaign's resolution budget of \(budget.text) ran out "
                     + "first, so nothing was sent for this link (no click counted); raise --timeout or check fewer "
                     + "links at once."))
             return

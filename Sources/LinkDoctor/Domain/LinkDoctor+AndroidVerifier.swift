@@ -1,6 +1,7 @@
 import AssociatedDomains
 import Foundation
 import UniversalLinkKit
+internal import _LinkKitText
 
 /// Android's verifier (AOSP `StatementService`) as far as a server decides it: https only, no redirect followed,
 /// 5 s connect and read timeouts, a declared `Content-Length` over 1 MiB refused unread, a status other than 200
@@ -31,11 +32,11 @@ extension LinkDoctor {
 
     /// The fingerprints listed for `package` by the files that `statements`' `include` entries name, fetched one
     /// level deep as Android does; `nil` when no included file lists the package.
-    func includedFingerprints(_ statements: [Any], package: String, subject: String) async -> (fingerprints: [String]?, findings: [Finding]) {
+    func includedFingerprints(_ statements: JSONNode, package: String, subject: String) async -> (fingerprints: [String]?, findings: [Finding]) {
         var findings: [Finding] = []
         var listed: [String]?
-        for case let statement as [String: Any] in statements {
-            guard let include = statement["include"] as? String else { continue }
+        for statement in statements.elements {
+            guard let include = statement.member("include")?.string else { continue }
             guard let url = URL(string: include), url.scheme == originScheme else {
                 findings.append(Finding(
                     code: .assetlinksInclude, severity: .error, subject: subject,
@@ -43,30 +44,23 @@ extension LinkDoctor {
                 continue
             }
             let answer = Answer(await fetcher.fetch(url, userAgent: configuration.userAgent, maxBodyBytes: Self.assetLinksSizeLimit))
-            guard case .file(let response) = answer,
-                  let included = (try? JSONSerialization.jsonObject(with: response.body)) as? [Any]
-            else {
+            guard case .file(let response) = answer, let included = Self.statementList(response.body) else {
                 findings.append(Finding(
                     code: .assetlinksInclude, severity: .error, subject: include,
                     message: "The included file \(include) \(answer.servesFile ? "is not a JSON array of statements" : answer.summary): "
                         + "Android gets no statements from it."))
                 continue
             }
-            for case let inner as [String: Any] in included {
-                if inner["include"] != nil {
+            for inner in included.elements {
+                if inner.member("include") != nil {
                     findings.append(Finding(
                         code: .assetlinksInclude, severity: .warning, subject: include,
                         message: "\(include) includes another file: Android follows includes one level only, so that "
                             + "file's statements do not count."))
                     continue
                 }
-                guard let relations = inner["relation"] as? [String], relations.contains(Self.handleAllURLs),
-                      let target = inner["target"] as? [String: Any],
-                      target["namespace"] as? String == "android_app", target["package_name"] as? String == package
-                else { continue }
-                listed = (listed ?? []) + (target["sha256_cert_fingerprints"] as? [String] ?? []).map {
-                    AssetLinks.normalisedFingerprint($0) ?? $0
-                }
+                guard let prints = Self.fingerprints(of: inner, package: package) else { continue }
+                listed = (listed ?? []) + prints
             }
         }
         return (listed, findings)

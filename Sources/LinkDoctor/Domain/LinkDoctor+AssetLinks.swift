@@ -1,6 +1,7 @@
 import AssociatedDomains
 import Foundation
 import UniversalLinkKit
+internal import _LinkKitText
 
 extension LinkDoctor {
     static let handleAllURLs = "delegate_permission/common.handle_all_urls"
@@ -41,7 +42,7 @@ extension LinkDoctor {
         }
         var findings: [Finding] = []
         if let finding = contentTypeProblem("assetlinks", url, response) { findings.append(finding) }
-        guard let statements = (try? JSONSerialization.jsonObject(with: response.body)) as? [Any] else {
+        guard let statements = Self.statementList(response.body) else {
             findings.append(Finding(
                 code: .assetlinksInvalid, severity: .error, subject: subject,
                 message: "\(subject) is not a JSON array of statements; generate it with "
@@ -50,16 +51,10 @@ extension LinkDoctor {
         }
         var matched = false
         var listed: [String] = []
-        for case let statement as [String: Any] in statements {
-            guard let relations = statement["relation"] as? [String], relations.contains(Self.handleAllURLs),
-                  let target = statement["target"] as? [String: Any],
-                  target["namespace"] as? String == "android_app",
-                  target["package_name"] as? String == package
-            else { continue }
+        for statement in statements.elements {
+            guard let prints = Self.fingerprints(of: statement, package: package) else { continue }
             matched = true
-            listed += (target["sha256_cert_fingerprints"] as? [String] ?? []).map {
-                AssetLinks.normalisedFingerprint($0) ?? $0
-            }
+            listed += prints
         }
         if !matched {
             // Android follows `include` statements one level deep.
@@ -97,6 +92,29 @@ extension LinkDoctor {
             }
         }
         return findings
+    }
+
+    /// The statements of an `assetlinks.json` body, or `nil` when it is not a JSON array. Read as
+    /// `JSONSerialization` read it (one trailing comma allowed); a key repeated in one object keeps its last value,
+    /// as Android's `JSONObject` does.
+    static func statementList(_ body: Data) -> JSONNode? {
+        let limits = JSONReader.Limits(bytes: assetLinksSizeLimit, depth: 64, values: body.count + 1)
+        guard let document = try? JSONReader.read(body, limits: limits, allowsTrailingCommas: true),
+              document.root.kind == .array
+        else { return nil }
+        return document.root
+    }
+
+    /// The fingerprints a statement lists for `package` (normalised where they read as SHA-256 fingerprints), or
+    /// `nil` when it is not a `handle_all_urls` statement for that Android package.
+    static func fingerprints(of statement: JSONNode, package: String) -> [String]? {
+        guard let relations = statement.member("relation"), relations.elements.contains(where: { $0.string == handleAllURLs }),
+              let target = statement.member("target"),
+              target.member("namespace")?.string == "android_app",
+              target.member("package_name")?.string == package
+        else { return nil }
+        let prints = target.member("sha256_cert_fingerprints").map { $0.elements.compactMap(\.string) } ?? []
+        return prints.map { AssetLinks.normalisedFingerprint($0) ?? $0 }
     }
 
     /// The number of hex digits when the text is only hex digits and colons, else 0.

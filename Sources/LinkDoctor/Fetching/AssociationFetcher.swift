@@ -1,5 +1,6 @@
 import Foundation
 import UniversalLinkKit
+internal import _LinkKitText
 
 /// Fetches association files: the one place where the doctor sends a request (resolutions aside, which go
 /// through `LinkResolver`).
@@ -60,7 +61,7 @@ struct AssociationFetcher: Sendable {
         } catch let error as TransportError where error.kind == .headersTooLarge {
             return .tooLarge(.headerBlock)
         } catch is DeadlineExceeded {
-            return .failed("no answer within \(wait.roundedText)")
+            return .failed("no answer within \(wait.text)")
         } catch {
             return .failed(Self.describe(error))
         }

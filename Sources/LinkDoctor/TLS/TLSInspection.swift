@@ -1,4 +1,5 @@
 import Foundation
+internal import _LinkKitText
 
 /// Judges a host's HTTPS as Apple's App Transport Security does (what `nscurl --ats-diagnostics` checks on macOS):
 /// trust, chain, validity, name, protocol, forward secrecy, key size and signature digest.
@@ -214,7 +215,7 @@ struct TLSInspection: Sendable {
     /// messages, which are kept for the rest.
     private static func reason(_ outcome: TLSProbe.Outcome, within timeout: Duration) -> String {
         if outcome.timedOut {
-            return "the server accepted the connection but the handshake did not complete within \(timeout.roundedText)"
+            return "the server accepted the connection but the handshake did not complete within \(timeout.text)"
         }
         let closed = ["SSL_ERROR_SYSCALL", "Connection reset", "Connection died", "Empty reply"]
         if closed.contains(where: outcome.message.contains) || outcome.code == 52 {

@@ -1,3 +1,5 @@
+internal import _LinkKitText
+
 /// Why ``LinkRouter/url(forRoute:parameters:scheme:)`` could not build a URL.
 ///
 /// Switch over ``code`` (keep a `default` case: the set of codes may grow), show ``description`` to people.
@@ -28,7 +30,7 @@ public struct RouteURLError: Error, Sendable, Hashable, CustomStringConvertible 
 extension RouteURLError {
     /// The kind of a ``RouteURLError``: an open set of static members, compared with `==` or matched in a `switch`.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
-        enum Storage: Int, Hashable, Sendable, CaseIterable {
+        enum Storage: Int, ErrorCodeStorage, CaseIterable {
             case unknownRoute = 1
             case missingParameter
             case missingScheme
@@ -53,14 +55,7 @@ extension RouteURLError {
         public static var unrepresentableValue: Self { .init(.unrepresentableValue) }
 
         /// The code's name, spelled as its static member: `"unknownRoute"`, `"missingParameter"`, ...
-        public var description: String {
-            switch storage {
-            case .unknownRoute: "unknownRoute"
-            case .missingParameter: "missingParameter"
-            case .missingScheme: "missingScheme"
-            case .unrepresentableValue: "unrepresentableValue"
-            }
-        }
+        public var description: String { storage.name }
 
         /// A stable integer for the code (1 = `unknownRoute` ... 4 = `unrepresentableValue`), as `LinkError.Code` has.
         public var rawValue: Int { storage.rawValue }

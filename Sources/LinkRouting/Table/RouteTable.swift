@@ -1,4 +1,5 @@
 import Foundation
+internal import _LinkKitText
 
 /// A route table as data: options, namespaces and routes, loaded from and dumped to JSON.
 ///
@@ -88,54 +89,32 @@ public struct RouteTable: Sendable, Hashable {
     /// The table as JSON (keys sorted, `scheme: null` written out), which ``init(json:)`` reads back to an equal table.
     ///
     /// The bytes are those `JSONSerialization` writes on Linux with `.sortedKeys` and `.withoutEscapingSlashes`
-    /// (and `.prettyPrinted`), written in one pass without building an object graph.
+    /// (and `.prettyPrinted`).
     ///
     /// - Parameter prettyPrinted: indent for people (default) or write one line.
     /// - Returns: UTF-8 JSON.
     public func jsonData(prettyPrinted: Bool = true) -> Data {
-        var writer = JSONWriter(prettyPrinted: prettyPrinted)
         // Members in sorted key order, as `.sortedKeys` puts them.
-        writer.openObject()
-        writer.key("alwaysTreatsHostAsPathComponent")
-        writer.boolean(alwaysTreatsHostAsPathComponent)
-        writer.key("decodePlusSymbols")
-        writer.boolean(decodePlusSymbols)
-        writer.key("namespaces")
-        writer.openArray()
-        for namespace in namespaces {
-            writer.element()
-            writer.openObject()
-            writer.key("fallbackToGlobal")
-            writer.boolean(namespace.fallbackToGlobal)
-            writer.key("routes")
-            writer.openArray()
-            for route in namespace.routes {
-                writer.element()
-                writer.openObject()
-                if let group = route.group {
-                    writer.key("group")
-                    writer.string(group)
-                }
-                writer.key("handles")
-                writer.boolean(route.handles)
-                if let name = route.name {
-                    writer.key("name")
-                    writer.string(name)
-                }
-                writer.key("pattern")
-                writer.string(route.pattern)
-                writer.key("priority")
-                writer.integer(route.priority)
-                writer.closeObject()
-            }
-            writer.closeArray()
-            writer.key("scheme")
-            if let scheme = namespace.scheme { writer.string(scheme) } else { writer.null() }
-            writer.closeObject()
-        }
-        writer.closeArray()
-        writer.closeObject()
-        return Data(writer.bytes)
+        let value = JSONValue.object([
+            ("alwaysTreatsHostAsPathComponent", .bool(alwaysTreatsHostAsPathComponent)),
+            ("decodePlusSymbols", .bool(decodePlusSymbols)),
+            ("namespaces", .array(namespaces.map { namespace in
+                .object([
+                    ("fallbackToGlobal", .bool(namespace.fallbackToGlobal)),
+                    ("routes", .array(namespace.routes.map { route in
+                        var members: [(key: String, value: JSONValue)] = []
+                        if let group = route.group { members.append(("group", .string(group))) }
+                        members.append(("handles", .bool(route.handles)))
+                        if let name = route.name { members.append(("name", .string(name))) }
+                        members.append(("pattern", .string(route.pattern)))
+                        members.append(("priority", .integer(route.priority)))
+                        return .object(members)
+                    })),
+                    ("scheme", .stringOrNull(namespace.scheme)),
+                ])
+            })),
+        ])
+        return Data(JSONWriter.bytes(value, style: prettyPrinted ? .foundationPretty : .compact))
     }
 
     /// Builds a router with this table's options, namespaces and routes.

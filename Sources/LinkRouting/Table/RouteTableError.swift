@@ -1,3 +1,5 @@
+internal import _LinkKitText
+
 /// Why a route table could not be loaded, naming the key path at fault.
 ///
 /// Switch over ``code`` (keep a `default` case: the set of codes may grow), show ``description`` to people.
@@ -28,7 +30,7 @@ public struct RouteTableError: Error, Sendable, Hashable, CustomStringConvertibl
 extension RouteTableError {
     /// The kind of a ``RouteTableError``: an open set of static members, compared with `==` or matched in a `switch`.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
-        enum Storage: Int, Hashable, Sendable, CaseIterable {
+        enum Storage: Int, ErrorCodeStorage, CaseIterable {
             case invalidJSON = 1
             case missingKey
             case typeMismatch
@@ -54,15 +56,7 @@ extension RouteTableError {
         public static var invalidValue: Self { .init(.invalidValue) }
 
         /// The code's name, spelled as its static member: `"invalidJSON"`, `"missingKey"`, ...
-        public var description: String {
-            switch storage {
-            case .invalidJSON: "invalidJSON"
-            case .missingKey: "missingKey"
-            case .typeMismatch: "typeMismatch"
-            case .unknownKey: "unknownKey"
-            case .invalidValue: "invalidValue"
-            }
-        }
+        public var description: String { storage.name }
 
         /// A stable integer for the code (1 = `invalidJSON` ... 5 = `invalidValue`), as `LinkError.Code` has.
         public var rawValue: Int { storage.rawValue }

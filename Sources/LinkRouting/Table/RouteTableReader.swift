@@ -1,12 +1,13 @@
 import Foundation
+internal import _LinkKitText
 
 /// Reads a route table from JSON text with exact types and key-path errors.
 ///
-/// The text is checked once (``JSONDocument/init(validating:)``: any syntax error is `invalidJSON`, before any
-/// other error), then read in place by byte offsets: loading costs the text and the table it makes, a few hundred
-/// bytes a route at most, where `JSONSerialization`'s object graph cost about 3 KB a route (issue 19).
+/// The text is read whole first (any syntax error is `invalidJSON`, before any other error), as `JSONSerialization`
+/// read it: UTF-8, UTF-16 or UTF-32, a byte-order mark skipped, one trailing comma allowed in an array or object,
+/// 512 levels of nesting.
 ///
-/// The rules are those the reader had over `JSONSerialization`, kept: booleans are not numbers (`1` is not `true`,
+/// The rules: booleans are not numbers (`1` is not `true`,
 /// `true` is not a priority); a priority is an integer `Int` holds exactly (an integer literal read as an integer,
 /// so `Int.max` loads; `1.0` and `1e2` load as whole numbers, `1.5` does not); a repeated key keeps its last value;
 /// unknown keys are errors, the first in sorted order reported; `null` is no scheme, group or name.
@@ -15,31 +16,52 @@ enum RouteTableReader {
     static func table(
         json: Data, maximumExpansions: Int = OptionalGroupExpander.maximumTableExpansions
     ) throws(RouteTableError) -> RouteTable {
-        let result = JSONDocument.withUTF8(of: json) { bytes -> Result<Result<RouteTable, RouteTableError>, JSONDocument.Failure> in
-            do throws(JSONDocument.Failure) {
-                let document = try JSONDocument(validating: bytes)
-                return .success(Result { () throws(RouteTableError) in
-                    try Reader(document: document, maximumExpansions: maximumExpansions).table()
-                })
-            } catch {
-                return .failure(error)
+        // `withUnsafeBytes` rethrows untyped errors: the typed one travels in a `Result`.
+        let document = json.withUnsafeBytes { raw in
+            Result { () throws(RouteTableError) -> JSONDocument in
+                let all = raw.bindMemory(to: UInt8.self)
+                switch UnicodeEncodingDetection.encoding(of: all) {
+                case .utf8(let skip):
+                    return try read(UnsafeBufferPointer(rebasing: all[skip...]))
+                case .utf16(let bigEndian, let skip):
+                    guard let text = UnicodeEncodingDetection.transcodeUTF16(all[skip...], bigEndian: bigEndian) else {
+                        throw notJSON("the text is UTF-16 (by its first bytes) but does not decode as UTF-16")
+                    }
+                    return try text.withUnsafeBufferPointer { buffer in Result { () throws(RouteTableError) in try read(buffer) } }.get()
+                case .utf32(let bigEndian, let skip):
+                    guard let text = UnicodeEncodingDetection.transcodeUTF32(all[skip...], bigEndian: bigEndian) else {
+                        throw notJSON("the text is UTF-32 (by its first bytes) but does not decode as UTF-32")
+                    }
+                    return try text.withUnsafeBufferPointer { buffer in Result { () throws(RouteTableError) in try read(buffer) } }.get()
+                }
             }
         }
-        switch result {
-        case .success(let table): return try table.get()
-        case .failure(let failure):
+        return try Reader(maximumExpansions: maximumExpansions).table(document.get().root)
+    }
+
+    /// The nesting `JSONSerialization` accepted: 512 arrays or objects deep; one more is `invalidJSON`.
+    static let maximumDepth = 512
+
+    private static func read(_ bytes: UnsafeBufferPointer<UInt8>) throws(RouteTableError) -> JSONDocument {
+        do {
+            // A value takes at least a byte, so the text's size bounds the values.
+            return try JSONReader.read(
+                bytes, limits: .init(bytes: .max, depth: maximumDepth, values: bytes.count + 1), allowsTrailingCommas: true)
+        } catch {
             throw RouteTableError(
-                code: .invalidJSON, keyPath: "",
-                message: "the table is not valid JSON (line \(failure.line), column \(failure.column): \(failure.message))")
+                code: .invalidJSON, keyPath: error.keyPath.description,
+                message: "the table is not valid JSON (line \(error.line), column \(error.column): \(error.message))")
         }
     }
 
+    private static func notJSON(_ reason: String) -> RouteTableError {
+        RouteTableError(code: .invalidJSON, keyPath: "", message: "the table is not valid JSON (line 1, column 1: \(reason))")
+    }
+
     private struct Reader {
-        let document: JSONDocument
         let maximumExpansions: Int
 
-        func table() throws(RouteTableError) -> RouteTable {
-            let root = document.root
+        func table(_ root: JSONNode) throws(RouteTableError) -> RouteTable {
             let keys = ["decodePlusSymbols", "alwaysTreatsHostAsPathComponent", "namespaces"]
             let values = try members(root, at: "", keys: keys)
             var table = RouteTable()
@@ -53,14 +75,11 @@ enum RouteTableReader {
             try expect(.array, namespacesValue, "an array", at: "namespaces")
             var seen: Set<String?> = []
             var expansions = 0
-            var namespaces = document.elements(ofArrayAt: namespacesValue)
-            var index = 0
-            while let value = namespaces.next() {
-                defer { index += 1 }
+            for (index, value) in namespacesValue.elements.enumerated() {
                 let path = "namespaces[\(index)]"
                 let object = try members(value, at: path, keys: ["scheme", "fallbackToGlobal", "routes"])
                 var namespace = RouteTable.Namespace(scheme: nil)
-                if let scheme = object[0], document.kind(at: scheme) != .null {
+                if let scheme = object[0], !scheme.isNull {
                     namespace.scheme = try string(scheme, at: path + ".scheme")
                     if namespace.scheme?.isEmpty == true {
                         throw RouteTableError(code: .invalidValue, keyPath: path + ".scheme", message: "expected a URL scheme or null, found an empty string")
@@ -76,10 +95,7 @@ enum RouteTableReader {
                 } ?? false
                 if let routesValue = object[2] {
                     try expect(.array, routesValue, "an array", at: path + ".routes")
-                    var routes = document.elements(ofArrayAt: routesValue)
-                    var routeIndex = 0
-                    while let routeValue = routes.next() {
-                        defer { routeIndex += 1 }
+                    for (routeIndex, routeValue) in routesValue.elements.enumerated() {
                         let routePath = "\(path).routes[\(routeIndex)]"
                         let route = try route(routeValue, at: routePath)
                         let count = OptionalGroupExpander.expansionCount(HostPattern.split(route.pattern)?.path ?? route.pattern)
@@ -99,7 +115,7 @@ enum RouteTableReader {
             return table
         }
 
-        private func route(_ value: Int, at path: String) throws(RouteTableError) -> RouteTable.Route {
+        private func route(_ value: JSONNode, at path: String) throws(RouteTableError) -> RouteTable.Route {
             let object = try members(value, at: path, keys: ["pattern", "priority", "handles", "group", "name"])
             guard let patternValue = object[0] else {
                 throw RouteTableError(code: .missingKey, keyPath: path + ".pattern", message: "required key missing: expected a pattern string")
@@ -111,10 +127,10 @@ enum RouteTableReader {
             var route = RouteTable.Route(pattern: pattern)
             route.priority = try object[1].map { value throws(RouteTableError) in try integer(value, at: path + ".priority") } ?? 0
             route.handles = try object[2].map { value throws(RouteTableError) in try bool(value, at: path + ".handles") } ?? true
-            if let group = object[3], document.kind(at: group) != .null {
+            if let group = object[3], !group.isNull {
                 route.group = try string(group, at: path + ".group")
             }
-            if let name = object[4], document.kind(at: name) != .null {
+            if let name = object[4], !name.isNull {
                 route.name = try string(name, at: path + ".name")
                 if route.name?.isEmpty == true {
                     throw RouteTableError(code: .invalidValue, keyPath: path + ".name", message: "expected a route name or null, found an empty string")
@@ -125,61 +141,76 @@ enum RouteTableReader {
 
         // MARK: - Typed access
 
-        /// The offsets of the values of `keys` in the object at `offset` (`nil` where absent; a repeated key's last
-        /// value), after checking that it is an object with no other key.
-        private func members(_ offset: Int, at path: String, keys: [String]) throws(RouteTableError) -> [Int?] {
-            try expect(.object, offset, "an object", at: path)
-            var values = [Int?](repeating: nil, count: keys.count)
+        /// The values of `keys` in the object `value` (`nil` where absent; a repeated key's last value), after
+        /// checking that it is an object with no other key.
+        private func members(_ value: JSONNode, at path: String, keys: [String]) throws(RouteTableError) -> [JSONNode?] {
+            try expect(.object, value, "an object", at: path)
+            var values = [JSONNode?](repeating: nil, count: keys.count)
             var firstUnknown: String?
-            var members = document.members(ofObjectAt: offset)
-            while let (key, value) = members.next() {
+            for (key, member) in value.members {
                 if let slot = keys.firstIndex(of: key) {
-                    values[slot] = value
+                    values[slot] = member
                 } else if firstUnknown.map({ key < $0 }) ?? true {
                     firstUnknown = key
                 }
             }
             if let unknown = firstUnknown {
                 throw RouteTableError(
-                    code: .unknownKey, keyPath: path.isEmpty ? unknown : "\(path).\(unknown)",
+                    code: .unknownKey, keyPath: JSONKeyPath.appending(unknown, to: path),
                     message: "unknown key; expected one of \(keys.sorted().joined(separator: ", "))")
             }
             return values
         }
 
-        private func expect(_ kind: JSONDocument.Kind, _ offset: Int, _ expected: String, at path: String) throws(RouteTableError) {
-            guard document.kind(at: offset) == kind else { throw mismatch(expected, offset, path) }
+        private func expect(_ kind: JSONDocument.Kind, _ value: JSONNode, _ expected: String, at path: String) throws(RouteTableError) {
+            guard value.kind == kind else { throw mismatch(expected, value, path) }
         }
 
-        private func string(_ offset: Int, at path: String) throws(RouteTableError) -> String {
-            try expect(.string, offset, "a string", at: path)
-            return document.string(at: offset)
+        private func string(_ value: JSONNode, at path: String) throws(RouteTableError) -> String {
+            guard let string = value.string else { throw mismatch("a string", value, path) }
+            return string
         }
 
-        private func bool(_ offset: Int, at path: String) throws(RouteTableError) -> Bool {
-            try expect(.boolean, offset, "a boolean", at: path)
-            return document.boolean(at: offset)
+        private func bool(_ value: JSONNode, at path: String) throws(RouteTableError) -> Bool {
+            guard let bool = value.bool else { throw mismatch("a boolean", value, path) }
+            return bool
         }
 
-        private func integer(_ offset: Int, at path: String) throws(RouteTableError) -> Int {
-            try expect(.number, offset, "an integer", at: path)
-            guard let integer = document.integer(at: offset) else { throw mismatch("an integer", offset, path) }
+        private func integer(_ value: JSONNode, at path: String) throws(RouteTableError) -> Int {
+            guard let integer = value.integer else { throw mismatch("an integer", value, path) }
             return integer
         }
 
-        private func mismatch(_ expected: String, _ offset: Int, _ path: String) -> RouteTableError {
-            RouteTableError(code: .typeMismatch, keyPath: path.isEmpty ? "(document)" : path, message: "expected \(expected), found \(describe(offset))")
+        private func mismatch(_ expected: String, _ value: JSONNode, _ path: String) -> RouteTableError {
+            RouteTableError(code: .typeMismatch, keyPath: path.isEmpty ? "(document)" : path, message: "expected \(expected), found \(describe(value))")
         }
 
-        private func describe(_ offset: Int) -> String {
-            switch document.kind(at: offset) {
+        private func describe(_ value: JSONNode) -> String {
+            switch value.kind {
             case .null: "null"
             case .boolean: "a boolean"
-            case .string: "the string \"\(document.string(at: offset))\""
-            case .number: "the number \(document.numberDescription(at: offset))"
+            case .string: "the string \"\(value.string ?? "")\""
+            case .number: "the number \(Self.numberDescription(value.numberText ?? ""))"
             case .array: "an array"
             case .object: "an object"
             }
+        }
+
+        /// A number as an error message shows it: an integer as its value, any other number as the `Double` it is
+        /// (`1.5`, `100.0`, `1e+300`), which is how `JSONSerialization`'s numbers printed, unless it has more
+        /// significant digits than a `Double` keeps or is out of its range: then as written.
+        static func numberDescription(_ text: String) -> String {
+            let isIntegerLiteral = !text.utf8.contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
+            if isIntegerLiteral {
+                if let value = Int64(text) { return "\(value)" }
+                if let value = UInt64(text) { return "\(value)" }
+            }
+            let mantissa = text.utf8.prefix { $0 != UInt8(ascii: "e") && $0 != UInt8(ascii: "E") }
+            let significant = mantissa.drop { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "0") || $0 == UInt8(ascii: ".") }
+                .filter { $0 != UInt8(ascii: ".") }.count
+            // A Double that rounded to infinity or to zero would show another number than the table's.
+            guard significant <= 17, let value = Double(text), value.isFinite, value != 0 || significant == 0 else { return text }
+            return "\(value)"
         }
     }
 }

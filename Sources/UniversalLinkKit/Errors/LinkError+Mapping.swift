@@ -1,4 +1,5 @@
 import Foundation
+internal import _LinkKitText
 
 /// Every failure the package meets (transport errors, deadlines, cancellation, refusals, answers that are not
 /// answers) becomes a ``LinkError`` here, worded once: what happened to which link, and what the host can do.
@@ -20,7 +21,7 @@ extension LinkError {
         case is DeadlineExceeded:
             return LinkError(
                 code: .timeout,
-                message: "No answer for \(shown) within \(allowed.rounded); retry later or open the link in a browser."
+                message: "No answer for \(shown) within \(allowed.text); retry later or open the link in a browser."
             )
         case let error as TransportError:
             return transport(error, shown: shown, maxBodyBytes: maxBodyBytes)
@@ -154,13 +155,5 @@ extension Duration {
     var seconds: Double {
         let (whole, attoseconds) = components
         return Double(whole) + Double(attoseconds) / 1e18
-    }
-
-    /// The duration as a person reads it: `10 s`, `1.5 s`, `250 ms`.
-    package var rounded: String {
-        let seconds = self.seconds
-        if seconds < 1 { return "\(Int((seconds * 1000).rounded())) ms" }
-        let tenths = (seconds * 10).rounded() / 10
-        return tenths == tenths.rounded() ? "\(Int(tenths)) s" : "\(tenths) s"
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+internal import _LinkKitText
 
 /// The error of a link that could not be handled: what happened, and what the host can do about it.
 ///
@@ -67,7 +68,7 @@ public struct LinkError: Error, Sendable, Hashable, CustomStringConvertible {
 extension LinkError {
     /// The kind of a ``LinkError``: an open set of static members, compared with `==` or matched in a `switch`.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
-        enum Storage: Int, Hashable, Sendable, CaseIterable {
+        enum Storage: Int, ErrorCodeStorage, CaseIterable {
             case hostNotAllowed = 1
             case timeout
             case network
@@ -116,22 +117,7 @@ extension LinkError {
         public static var claimStoreUnavailable: Self { .init(.claimStoreUnavailable) }
 
         /// The code's name, spelled as its static member: `"hostNotAllowed"`, `"timeout"`, ...
-        public var description: String {
-            switch storage {
-            case .hostNotAllowed: "hostNotAllowed"
-            case .timeout: "timeout"
-            case .network: "network"
-            case .httpStatus: "httpStatus"
-            case .invalidResponse: "invalidResponse"
-            case .responseTooLarge: "responseTooLarge"
-            case .unsafeLink: "unsafeLink"
-            case .missingDestination: "missingDestination"
-            case .cancelled: "cancelled"
-            case .notPubWebLink: "notPubWebLink"
-            case .shuttingDown: "shuttingDown"
-            case .claimStoreUnavailable: "claimStoreUnavailable"
-            }
-        }
+        public var description: String { storage.name }
 
         /// The stable integer used as `NSError.code` (1 = `hostNotAllowed` ... 9 = `cancelled`, 10 = `notPubWebLink`,
         /// 11 = `shuttingDown`).

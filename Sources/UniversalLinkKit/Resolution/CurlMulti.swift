@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 internal import _CLibcurl
+internal import _LinkKitText
 internal import _LinkKitLocking
 
 /// One libcurl multi handle and the one thread that drives it, shared by every request of a ``CurlTransport``.
@@ -175,7 +176,7 @@ final class CurlMulti: Sendable {
         // At the deadline libcurl fails a transfer still waiting for a connection slot with CURLE_OPERATION_TIMEDOUT
         // (its timeout is the deadline): nothing was sent, as when the pre-request callback refuses it.
         if t.deadline_passed != 0 || (code == 28 && t.sends == 0 && ulk_curl_counts_requests() != 0) {
-            let waited = connectionWait(t).map { " (waited \($0.rounded))" } ?? ""
+            let waited = connectionWait(t).map { " (waited \($0.text))" } ?? ""
             return .failure(TransportError(.timedOut, detail: "not sent: its deadline passed while it waited for a connection\(waited)"))
         }
         if t.resend_refused != 0 {

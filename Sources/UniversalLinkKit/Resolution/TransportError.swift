@@ -1,8 +1,10 @@
+internal import _LinkKitText
+
 /// A failure of a ``LinkTransport``.
 public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kinds of transport failure the resolver tells apart.
     public struct Kind: Sendable, Hashable, CustomStringConvertible {
-        enum Storage: Sendable, Hashable { case noAnswer, failedAfterAnswer, bodyTooLarge, headersTooLarge, timedOut, addressNotAllowed, encodedBody }
+        enum Storage: ErrorCodeStorage { case noAnswer, failedAfterAnswer, bodyTooLarge, headersTooLarge, timedOut, addressNotAllowed, encodedBody }
         let storage: Storage
 
         /// No status line arrived: the connection failed, closed or reset first. Safe to retry.
@@ -23,17 +25,7 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
         public static var encodedBody: Self { .init(storage: .encodedBody) }
 
         /// The kind's name.
-        public var description: String {
-            switch storage {
-            case .noAnswer: "noAnswer"
-            case .failedAfterAnswer: "failedAfterAnswer"
-            case .bodyTooLarge: "bodyTooLarge"
-            case .headersTooLarge: "headersTooLarge"
-            case .timedOut: "timedOut"
-            case .addressNotAllowed: "addressNotAllowed"
-            case .encodedBody: "encodedBody"
-            }
-        }
+        public var description: String { storage.name }
     }
 
     /// The kind of failure.

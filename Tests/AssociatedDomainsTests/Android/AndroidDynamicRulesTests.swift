@@ -58,9 +58,9 @@ struct AndroidDynamicRulesTests {
         ("[]", "expected a non-empty array of rules, found an array of 0 elements"),
         ("{}", "expected a non-empty array of rules"),
         (#"["/x"]"#, "dynamic_app_link_components[0]: expected a rule object"),
-        (#"[{"/": "/a"}, {"/": ""}]"#, "dynamic_app_link_components[1].\"/\": expected a non-empty string, found the string \"\""),
+        (#"[{"/": "/a"}, {"/": ""}]"#, "dynamic_app_link_components[1][\"/\"]: expected a non-empty string, found the string \"\""),
         (#"[{"?": {}}]"#, "expected a non-empty object of parameter globs"),
-        (#"[{"?": {"a": 1}}]"#, "dynamic_app_link_components[0].\"?\".\"a\": expected a string, found a number (1)"),
+        (#"[{"?": {"a": 1}}]"#, "dynamic_app_link_components[0][\"?\"].a: expected a string, found a number (1)"),
         (#"[{"/": "/a", "exclude": "yes"}]"#, "dynamic_app_link_components[0].exclude: expected a boolean"),
         (##"[{"#": 3}]"##, "expected a non-empty string"),
     ]

@@ -49,9 +49,9 @@ struct AndroidLintTests {
         let dropped = AndroidLinkMatcher(manifest: manifest, statements: try links("[]")).lint()
         #expect(dropped.map(\.code) == [.dynamicRulesDropped])
         let hidden = AndroidLinkMatcher(manifest: manifest, statements: try links(#"[{"/": "*"}, {"/": "/x", "exclude": true}]"#)).lint()
-        #expect(hidden.map(\.description) == [#"warning: [0].relation_extensions."delegate_permission/common.handle_all_urls".dynamic_app_link_components[1]: {"/": "/x", "exclude": true} never decides: dynamic_app_link_components[0] {"/": "*"} matches every URL it matches, and the first match wins"#])
+        #expect(hidden.map(\.description) == [#"warning: [0].relation_extensions["delegate_permission/common.handle_all_urls"].dynamic_app_link_components[1]: {"/": "/x", "exclude": true} never decides: dynamic_app_link_components[0] {"/": "*"} matches every URL it matches, and the first match wins"#])
         let wider = AndroidLinkMatcher(manifest: try AndroidManifest(parsing: Self.manifest(#"<intent-filter android:autoVerify="true">\#(Self.web)<data android:scheme="https" android:host="a.example.com" android:pathPrefix="/pub/"/></intent-filter>"#)), statements: try links(#"[{"/": "/pub/*"}, {"/": "/shop/*"}]"#)).lint()
-        #expect(wider.map(\.description) == [#"warning: [0].relation_extensions."delegate_permission/common.handle_all_urls".dynamic_app_link_components[1]: {"/": "/shop/*"} allows paths no intent filter takes (such as /shop/x on a.example.com): dynamic rules cannot widen the manifest, so it never opens the app"#])
+        #expect(wider.map(\.description) == [#"warning: [0].relation_extensions["delegate_permission/common.handle_all_urls"].dynamic_app_link_components[1]: {"/": "/shop/*"} allows paths no intent filter takes (such as /shop/x on a.example.com): dynamic rules cannot widen the manifest, so it never opens the app"#])
         let none = AndroidLinkMatcher(manifest: manifest, statements: [], packageName: "com.example.app").lint()
         #expect(none.map(\.code) == [.hostNotVerified])
     }

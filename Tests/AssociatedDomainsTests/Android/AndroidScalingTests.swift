@@ -77,7 +77,7 @@ struct AndroidScalingTests {
                                              statements: try Self.statements(rules: rules), packageName: "com.example.app")
             let (findings, steps) = Self.lintSteps(matcher)
             #expect(findings.map(\.description) == [
-                "warning: [0].relation_extensions.\"delegate_permission/common.handle_all_urls\".dynamic_app_link_components[\(count)]: "
+                "warning: [0].relation_extensions[\"delegate_permission/common.handle_all_urls\"].dynamic_app_link_components[\(count)]: "
                     + "{\"/\": \"/p0/*\", \"exclude\": true} never decides: dynamic_app_link_components[0] {\"/\": \"/p0/*\"} matches every URL it matches, and the first match wins",
             ])
             return steps

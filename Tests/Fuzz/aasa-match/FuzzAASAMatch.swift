@@ -28,7 +28,7 @@ public func fuzzAASAMatch(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                 ])])),
             ])),
         ])
-        let bytes = Array(JSONWriter.write(file).utf8)
+        let bytes = Array(JSONWriter.text(file, style: .indented).utf8)
         for platform in [AppLinkMatcher.Configuration.Platform.iOS13AndLater, .iOS9To12] {
             guard let matcher = try? AppLinkMatcher(parsing: bytes, configuration: .init(platform: platform)) else {
                 continue

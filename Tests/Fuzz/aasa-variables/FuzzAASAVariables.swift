@@ -48,7 +48,7 @@ public func fuzzAASAVariables(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt
             ])])),
         ])),
     ])
-    let bytes = Array(JSONWriter.write(file).utf8)
+    let bytes = Array(JSONWriter.text(file, style: .indented).utf8)
     _ = AppSiteAssociation.check(bytes)
     guard let matcher = try? AppLinkMatcher(parsing: bytes) else { return 0 }
     for rule in matcher.rulesByDetail.joined() {

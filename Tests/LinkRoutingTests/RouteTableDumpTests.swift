@@ -2,12 +2,12 @@ import Foundation
 import Testing
 @testable import LinkRouting
 
-/// `RouteTable.jsonData(prettyPrinted:)` writes with ``JSONWriter`` what it wrote through `JSONSerialization`:
-/// the same bytes, compact and pretty, for tables full of characters that JSON escapes or could.
-struct JSONWriterTests {
+/// `RouteTable.jsonData(prettyPrinted:)` writes what `JSONSerialization` writes for the same table: the same bytes,
+/// compact and pretty, for tables full of characters that JSON escapes or could.
+struct RouteTableDumpTests {
     typealias Generator = SegmentIndexTests.Generator
 
-    /// The dump as the table wrote it before (issue 19): Foundation's object graph and writer.
+    /// The dump as Foundation writes it: its object graph and writer.
     static func foundationJSON(_ table: RouteTable, prettyPrinted: Bool) throws -> Data {
         let namespaces: [[String: Any]] = table.namespaces.map { namespace in
             [
