@@ -54,9 +54,9 @@ public final class InMemoryClaimStore: ClaimStore {
     ///   - window: How long a published outcome answers later claims of its click. Default 2 s, as
     ///     `LinkManager.Configuration.duplicateWindow`.
     ///   - clock: The clock of leases and the window. Default the system's.
-    public init(window: Duration = .seconds(2), clock: LinkClock = .continuous) {
+    public init(window: Duration = .seconds(2), clock: any Clock<Duration> = ContinuousClock()) {
         self.window = window
-        self.clock = clock
+        self.clock = LinkClock(clock)
     }
 
     /// Whether every call throws ``Unavailable``, as an unreachable database.

@@ -46,10 +46,12 @@ public final class LinkFixture: Sendable {
         links: [String: ResponseHandlerStub.Link] = ResponseHandlerStub.demoLinks,
         configuration: LinkManager.Configuration = .init(),
         router: LinkRouter? = nil,
-        clock: LinkClock = .continuous
+        clock: any Clock<Duration> = ContinuousClock()
     ) throws {
         var configuration = configuration
-        if configuration.brandedDomains.isEmpty { configuration.brandedDomains = [Self.host] }
+        if configuration.resolution.policy.brandedDomains.isEmpty {
+            configuration.resolution.policy.brandedDomains = [Self.host]
+        }
         stub = try ResponseHandlerStub(links: links)
         notificationCenter = NotificationCenter()
         recorder = NotificationRecorder(center: notificationCenter)

@@ -36,7 +36,7 @@ public struct LinkDoctor: Sendable {
         /// The `User-Agent` Apple's fetcher sends, compared with an ordinary client. Default `AASA-Bot/1.0.0`.
         public var appleBotUserAgent: String
         /// Which paths are pub-web app links and non-app links (default `/pub/acc` and `/pub/cc`).
-        public var recognizer: PubWebLinkRecognizer.Configuration
+        public var recognizer: LinkManager.Configuration.Recognition
         /// With ``CampaignCheck/resolves``: the most resolutions in flight at once. Default 4, below the resolver's
         /// connections per host, so a campaign never queues behind its own requests.
         public var maximumConcurrentResolutions: Int
@@ -63,7 +63,7 @@ public struct LinkDoctor: Sendable {
             appleCDNBaseURL: URL = LinkDoctor.appleCDN,
             userAgent: String = "UniversalLinkKit-LinkDoctor/1.0",
             appleBotUserAgent: String = "AASA-Bot/1.0.0",
-            recognizer: PubWebLinkRecognizer.Configuration = .init(),
+            recognizer: LinkManager.Configuration.Recognition = .init(),
             maximumConcurrentResolutions: Int = 4,
             resolutionBudget: Duration? = nil
         ) {
@@ -98,15 +98,17 @@ public struct LinkDoctor: Sendable {
     ///
     /// - Parameters:
     ///   - configuration: Settings.
-    ///   - transport: Sends every request (association files and, with `--resolve`, resolutions). Default:
-    ///     `LinkResolver.defaultTransport()` (`CurlTransport` on Linux), which never re-sends a request by itself,
-    ///     so each resolution counts its click once. The doctor never shuts a transport down: call
-    ///     `shutdown()` on the one you pass when you are done with it.
+    ///   - transport: Sends every request (association files and, with `--resolve`, resolutions). Default (`nil`):
+    ///     a new transport of the platform's default kind (`CurlTransport` on Linux), which never re-sends a
+    ///     request by itself, so each resolution counts its click once. The doctor never shuts a transport down:
+    ///     call `shutdown()` on the one you pass when you are done with it.
     ///   - clock: The clock of the per-fetch deadline.
     public init(
-        configuration: Configuration = .init(), transport: any LinkTransport = LinkResolver.defaultTransport(),
-        clock: LinkClock = .continuous
+        configuration: Configuration = .init(), transport: (any LinkTransport)? = nil,
+        clock: any Clock<Duration> = ContinuousClock()
     ) {
+        let transport = transport ?? LinkResolver.defaultTransport()
+        let clock = LinkClock(clock)
         self.configuration = configuration
         self.transport = transport
         self.clock = clock

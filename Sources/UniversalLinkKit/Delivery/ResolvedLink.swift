@@ -39,7 +39,7 @@ public struct ResolvedLink: Sendable, Hashable {
     /// The notification's userInfo, as Responsys' SDK posts it: ``PIORequestedWebURL`` and the deep and web links
     /// as `String` (a link absent when `nil`), ``PIORequestedWebURLIsPubWebType`` as `Bool`, ``PIOErrorResolveWebURL``
     /// as ``LinkError`` (absent when `nil`).
-    public var userInfo: [String: Any] {
+    package var userInfo: [String: Any] {
         var info: [String: Any] = [
             PIORequestedWebURL: requestedURL.absoluteString, PIORequestedWebURLIsPubWebType: isPubWeb,
         ]

@@ -9,7 +9,7 @@ import Foundation
 /// ```
 public struct PushPayload: Sendable, Hashable {
     /// The payload key of the URL: `"u"`.
-    public static let urlKey = "u"
+    static let urlKey = "u"
 
     /// The link, when the payload has a usable one.
     public let url: URL?

@@ -18,19 +18,14 @@ public struct UserActivity: Sendable, Hashable {
     /// The web page URL the user opened, for browsing-web activities.
     public var webpageURL: URL?
 
-    /// Extra information the host wants to carry along; not used by the manager.
-    public var userInfo: [String: String]
-
     /// Creates an activity.
     ///
     /// - Parameters:
     ///   - activityType: The activity type, ``browsingWeb`` for universal links.
     ///   - webpageURL: The URL that was opened.
-    ///   - userInfo: Host data carried along.
-    public init(activityType: String, webpageURL: URL?, userInfo: [String: String] = [:]) {
+    public init(activityType: String, webpageURL: URL?) {
         self.activityType = activityType
         self.webpageURL = webpageURL
-        self.userInfo = userInfo
     }
 
     /// Creates a browsing-web activity for a URL, as iOS does when a universal link opens the app.

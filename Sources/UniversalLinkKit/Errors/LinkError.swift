@@ -67,7 +67,7 @@ public struct LinkError: Error, Sendable, Hashable, CustomStringConvertible {
 extension LinkError {
     /// The kind of a ``LinkError``: an open set of static members, compared with `==` or matched in a `switch`.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
-        enum Storage: Int, Hashable, Sendable, CaseIterable {
+        private enum Storage: Int, Hashable, Sendable, CaseIterable {
             case hostNotAllowed = 1
             case timeout
             case network
@@ -82,9 +82,9 @@ extension LinkError {
             case claimStoreUnavailable
         }
 
-        let storage: Storage
+        private let storage: Storage
 
-        init(_ storage: Storage) {
+        private init(_ storage: Storage) {
             self.storage = storage
         }
 
@@ -133,8 +133,8 @@ extension LinkError {
             }
         }
 
-        /// The stable integer used as `NSError.code` (1 = `hostNotAllowed` ... 9 = `cancelled`, 10 = `notPubWebLink`,
-        /// 11 = `shuttingDown`).
+        /// The code's stable integer, for storage (1 = `hostNotAllowed` ... 9 = `cancelled`, 10 = `notPubWebLink`,
+        /// 11 = `shuttingDown`, 12 = `claimStoreUnavailable`).
         public var rawValue: Int { storage.rawValue }
 
         /// The code with a ``rawValue``, for reading one back from storage.
@@ -148,26 +148,7 @@ extension LinkError {
     }
 }
 
-extension LinkError: CustomNSError, LocalizedError {
-    /// The `NSError` domain of every `LinkError`: `"UniversalLinkKit.LinkError"`.
-    public static var errorDomain: String { "UniversalLinkKit.LinkError" }
-
-    /// The stable integer of ``code`` (see ``Code/rawValue``).
-    public var errorCode: Int { code.rawValue }
-
-    /// `NSLocalizedDescriptionKey` with the message, `NSUnderlyingErrorKey` with the cause, and
-    /// `"LinkErrorCode"` with the code's name.
-    public var errorUserInfo: [String: Any] {
-        var info: [String: Any] = [NSLocalizedDescriptionKey: message, "LinkErrorCode": code.description]
-        if let underlyingError {
-            info[NSUnderlyingErrorKey] = underlyingError as NSError
-        }
-        if let statusCode {
-            info["LinkErrorHTTPStatus"] = statusCode
-        }
-        return info
-    }
-
-    /// The message.
+extension LinkError: LocalizedError {
+    /// The message, so that `localizedDescription` says what happened and what to do.
     public var errorDescription: String? { message }
 }

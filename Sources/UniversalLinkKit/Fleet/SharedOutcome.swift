@@ -49,7 +49,7 @@ public struct SharedOutcome: Sendable, Hashable {
     ///
     /// - Parameter requestedURL: The link as this process was handed it.
     /// - Returns: The resolved link.
-    public func resolvedLink(for requestedURL: URL) -> ResolvedLink {
+    package func resolvedLink(for requestedURL: URL) -> ResolvedLink {
         let error = errorCode.map { code in
             let status = statusCode.map { " (status \($0))" } ?? ""
             return LinkError(

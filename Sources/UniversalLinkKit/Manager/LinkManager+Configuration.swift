@@ -65,16 +65,7 @@ extension LinkManager {
         ///   - brandedDomains: The hosts links may be resolved on (see ``ResolutionPolicy/brandedDomains``).
         ///   - timeout: The deadline of one resolution, retry and redirects included. Default 10 s.
         public init(brandedDomains: [String], timeout: Duration = .seconds(10)) {
-            self.init()
-            self.brandedDomains = brandedDomains
-            self.resolution.timeout = timeout
-        }
-
-        /// The hosts links may be resolved on; empty (the default) allows any public host the policy accepts.
-        /// Shorthand for `resolution.policy.brandedDomains`.
-        public var brandedDomains: [String] {
-            get { resolution.policy.brandedDomains }
-            set { resolution.policy.brandedDomains = newValue }
+            self.init(resolution: Resolution(timeout: timeout, policy: ResolutionPolicy(brandedDomains: brandedDomains)))
         }
 
         /// How long a claim in ``claimStore`` holds when its holder publishes nothing: the resolution's time

@@ -37,9 +37,9 @@ public final class LinkManager: Sendable {
     public static let shared = LinkManager()
 
     /// The settings the manager was created with.
-    public let configuration: Configuration
+    package let configuration: Configuration
     /// The router resolved links are handed to, if any.
-    public var router: LinkRouter? { dispatcher.router }
+    package var router: LinkRouter? { dispatcher.router }
 
     // The walk of one link, in order: entry, policy and deadline (the resolver's), coalescing, the fleet step,
     // resolution, delivery. Each part is handed what it needs and calls nothing back.

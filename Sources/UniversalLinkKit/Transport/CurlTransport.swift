@@ -58,8 +58,7 @@ public final class CurlTransport: LinkTransport {
         }
     }
 
-    /// The settings.
-    public let configuration: Configuration
+    private let configuration: Configuration
     private let multi: CurlMulti
     private let nameResolver: NameResolver
     private let names: NameCache

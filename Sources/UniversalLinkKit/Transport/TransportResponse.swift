@@ -30,7 +30,7 @@ public struct TransportResponse: Sendable, Hashable {
     ///
     /// - Parameter name: The field name.
     /// - Returns: The value, if present.
-    public func headerField(_ name: String) -> String? {
+    package func headerField(_ name: String) -> String? {
         headerFields[name.lowercased()]
     }
 }

@@ -29,21 +29,13 @@ public final class URLSessionTransport: LinkTransport {
     public struct Configuration: Sendable, Hashable {
         /// The most connections opened to one host at once. Default 16, so a burst of links resolves in parallel.
         public var maximumConnectionsPerHost: Int
-        /// Session-level idle timeout, a backstop behind the resolver's deadline. Default 30 s.
-        public var requestTimeout: TimeInterval
-        /// Session-level total timeout, a backstop behind the resolver's deadline. Default 60 s.
-        public var resourceTimeout: TimeInterval
 
         /// Creates a configuration.
         ///
         /// - Parameters:
         ///   - maximumConnectionsPerHost: Parallel connections per host.
-        ///   - requestTimeout: Idle timeout backstop.
-        ///   - resourceTimeout: Total timeout backstop.
-        public init(maximumConnectionsPerHost: Int = 16, requestTimeout: TimeInterval = 30, resourceTimeout: TimeInterval = 60) {
+        public init(maximumConnectionsPerHost: Int = 16) {
             self.maximumConnectionsPerHost = maximumConnectionsPerHost
-            self.requestTimeout = requestTimeout
-            self.resourceTimeout = resourceTimeout
         }
     }
 
@@ -68,8 +60,9 @@ public final class URLSessionTransport: LinkTransport {
         sessionConfiguration.urlCache = nil
         sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalAndRemoteCacheData
         sessionConfiguration.httpMaximumConnectionsPerHost = configuration.maximumConnectionsPerHost
-        sessionConfiguration.timeoutIntervalForRequest = configuration.requestTimeout
-        sessionConfiguration.timeoutIntervalForResource = configuration.resourceTimeout
+        // Backstops only: the resolver's deadline ends every request long before.
+        sessionConfiguration.timeoutIntervalForRequest = 30
+        sessionConfiguration.timeoutIntervalForResource = 60
         let delegate = SessionDelegate()
         self.delegate = delegate
         self.session = URLSession(configuration: sessionConfiguration, delegate: delegate, delegateQueue: nil)
