@@ -54,9 +54,14 @@ public final class InMemoryClaimStore: ClaimStore {
     ///   - window: How long a published outcome answers later claims of its click. Default 2 s, as
     ///     `LinkManager.Configuration.duplicateWindow`.
     ///   - clock: The clock of leases and the window. Default the system's.
-    public init(window: Duration = .seconds(2), clock: any Clock<Duration> = ContinuousClock()) {
+    public convenience init(window: Duration = .seconds(2), clock: any Clock<Duration> = ContinuousClock()) {
+        self.init(window: window, clock: LinkClock(clock))
+    }
+
+    /// A store on a wrapped clock, shared with the managers of a test.
+    package init(window: Duration = .seconds(2), clock: LinkClock) {
         self.window = window
-        self.clock = LinkClock(clock)
+        self.clock = clock
     }
 
     /// Whether every call throws ``Unavailable``, as an unreachable database.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import UniversalLinkKit
+import UniversalLinkKitTesting
 
 struct LinkResolverTests {
     static let link = URL("https://news.example.com/pub/acc?_ri_=X%2BY&_ei_=a+b&z=%7E")
@@ -32,7 +33,6 @@ struct LinkResolverTests {
         #expect(link.error == nil)
         let request = try #require(transport.requests.first)
         #expect(transport.count == 1)
-        #expect(request.method == "GET")
         #expect(request.url.absoluteString == "https://news.example.com/pub/acc?_ri_=X%2BY&_ei_=a+b&z=%7E")
         #expect(request.headerFields["Accept"] == "application/json")
         #expect(request.headerFields["User-Agent"] == "ResponsysPubWebResolver (CPU iPhone OS like Mac OS X)")
@@ -282,15 +282,15 @@ struct LinkResolverTests {
 
 struct RetryAfterTests {
     @Test func readsDelaySecondsAndHTTPDates() {
-        #expect(RetryAfter.seconds("2") == 2)
-        #expect(RetryAfter.seconds(" 0 ") == 0)
-        #expect(RetryAfter.seconds("soon") == nil)
-        #expect(RetryAfter.seconds("-1") == nil)
-        #expect(RetryAfter.seconds("0000000010") == 10)
-        #expect(RetryAfter.seconds("00000000000000007") == 7)
-        #expect(RetryAfter.seconds("12345678901234567890") == .infinity)
+        #expect(ResolutionAttempt.seconds(retryAfter: "2", now: Date()) == 2)
+        #expect(ResolutionAttempt.seconds(retryAfter: " 0 ", now: Date()) == 0)
+        #expect(ResolutionAttempt.seconds(retryAfter: "soon", now: Date()) == nil)
+        #expect(ResolutionAttempt.seconds(retryAfter: "-1", now: Date()) == nil)
+        #expect(ResolutionAttempt.seconds(retryAfter: "0000000010", now: Date()) == 10)
+        #expect(ResolutionAttempt.seconds(retryAfter: "00000000000000007", now: Date()) == 7)
+        #expect(ResolutionAttempt.seconds(retryAfter: "12345678901234567890", now: Date()) == .infinity)
         let now = Date(timeIntervalSince1970: 784_111_777)  // Sun, 06 Nov 1994 08:49:37 GMT
-        #expect(RetryAfter.seconds("Sun, 06 Nov 1994 08:49:40 GMT", now: now) == 3)
-        #expect(RetryAfter.seconds("Sun, 06 Nov 1994 08:49:30 GMT", now: now) == 0)
+        #expect(ResolutionAttempt.seconds(retryAfter: "Sun, 06 Nov 1994 08:49:40 GMT", now: now) == 3)
+        #expect(ResolutionAttempt.seconds(retryAfter: "Sun, 06 Nov 1994 08:49:30 GMT", now: now) == 0)
     }
 }

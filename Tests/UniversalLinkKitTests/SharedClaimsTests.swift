@@ -17,7 +17,7 @@ struct SharedClaimsTests {
     ) -> LinkManager.Configuration {
         var configuration = LinkManager.Configuration()
         configuration.resolution.policy = ResolutionPolicy(allowsHTTP: true, allowsLocalHosts: true)
-        configuration.timeout = timeout
+        configuration.resolution.timeout = timeout
         configuration.claimStore = store
         configuration.claimStoreFailure = failure
         if let events { configuration.eventHandler = LinkEventHandler { events.add($0.kind.description) } }

@@ -107,8 +107,12 @@ public struct LinkDoctor: Sendable {
         configuration: Configuration = .init(), transport: (any LinkTransport)? = nil,
         clock: any Clock<Duration> = ContinuousClock()
     ) {
+        self.init(configuration: configuration, transport: transport, clock: LinkClock(clock))
+    }
+
+    /// A doctor on a wrapped clock, whose scheduler a test can watch.
+    package init(configuration: Configuration = .init(), transport: (any LinkTransport)? = nil, clock: LinkClock) {
         let transport = transport ?? LinkResolver.defaultTransport()
-        let clock = LinkClock(clock)
         self.configuration = configuration
         self.transport = transport
         self.clock = clock

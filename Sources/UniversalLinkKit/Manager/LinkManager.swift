@@ -69,7 +69,7 @@ public final class LinkManager: Sendable {
     ///   - router: Where resolved links go after their notification: the deep link, else the web link, else the
     ///     opener. `nil` (the default) leaves routing to the host's observer.
     ///   - clock: The clock of deadlines and the duplicate window; tests inject one whose time they control.
-    public init(
+    public convenience init(
         configuration: Configuration = .init(),
         transport: (any LinkTransport)? = nil,
         notificationCenter: NotificationCenter = .default,
@@ -77,7 +77,20 @@ public final class LinkManager: Sendable {
         router: LinkRouter? = nil,
         clock: any Clock<Duration> = ContinuousClock()
     ) {
-        let clock = LinkClock(clock)
+        self.init(
+            configuration: configuration, transport: transport, notificationCenter: notificationCenter, opener: opener,
+            router: router, clock: LinkClock(clock))
+    }
+
+    /// Creates a manager on a wrapped clock, whose scheduler a test can watch.
+    init(
+        configuration: Configuration = .init(),
+        transport: (any LinkTransport)? = nil,
+        notificationCenter: NotificationCenter = .default,
+        opener: URLOpener = .none,
+        router: LinkRouter? = nil,
+        clock: LinkClock
+    ) {
         let events = EventReporter(handler: configuration.eventHandler)
         let owned = transport == nil ? LinkResolver.defaultTransport() : nil
         let transport = transport ?? owned!

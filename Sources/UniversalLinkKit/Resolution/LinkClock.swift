@@ -9,12 +9,13 @@ package struct LinkClock: Sendable {
     /// Runs the deadlines armed on this clock.
     package let scheduler: DeadlineScheduler
 
-    /// Wraps a clock. The system's `ContinuousClock` is used as it is; any other clock's instants are mapped onto
-    /// `ContinuousClock.Instant`s from a fixed origin, so that two wraps of one clock agree.
+    /// Wraps a clock. A clock whose instants are `ContinuousClock.Instant`s (the system's `ContinuousClock`, a test
+    /// clock built on it) is used as it is; any other clock's instants are mapped onto `ContinuousClock.Instant`s
+    /// from a fixed origin, so that two wraps of one clock agree.
     package init<C: Clock<Duration>>(_ clock: C) {
-        if let continuous = clock as? ContinuousClock {
-            nowBody = { continuous.now }
-            sleepBody = { try await continuous.sleep(until: $0) }
+        if C.Instant.self == ContinuousClock.Instant.self {
+            nowBody = { unsafeBitCast(clock.now, to: ContinuousClock.Instant.self) }
+            sleepBody = { try await clock.sleep(until: unsafeBitCast($0, to: C.Instant.self), tolerance: nil) }
         } else {
             let origin = Self.origin
             let clockOrigin = clock.now
