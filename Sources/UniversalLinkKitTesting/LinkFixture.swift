@@ -19,12 +19,12 @@ import UniversalLinkKit
 /// ```
 public final class LinkFixture: Sendable {
     /// The branded host the fixture's links live on: `news.example.com`.
-    public static let host = "news.example.com"
+    package static let host = "news.example.com"
 
     /// The loopback Response Handler.
     public let stub: ResponseHandlerStub
     /// The center the manager posts to (not `.default`, so parallel tests do not see each other's links).
-    public let notificationCenter: NotificationCenter
+    package let notificationCenter: NotificationCenter
     /// Records every notification, from before the first link.
     public let recorder: NotificationRecorder
     /// Records what the manager hands to its opener.

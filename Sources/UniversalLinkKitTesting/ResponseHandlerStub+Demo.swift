@@ -27,7 +27,7 @@ extension ResponseHandlerStub {
     ///
     /// - `/pub/acc?_ri_=broken`: answers `500` (the server failed to resolve the link);
     /// - `/pub/acc?_ri_=slow`: never answers (the client's deadline ends the wait).
-    public static let demoBehaviors: [String: Behavior] = [
+    package static let demoBehaviors: [String: Behavior] = [
         "/pub/acc?_ri_=broken": .status(500, body: "internal error"),
         "/pub/acc?_ri_=slow": .noResponse,
     ]

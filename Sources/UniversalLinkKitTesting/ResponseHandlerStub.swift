@@ -42,7 +42,7 @@ public final class ResponseHandlerStub: Sendable {
         }
 
         /// The JSON body the Response Handler sends for this link, keys in its order, `null` for absent links.
-        public var json: String {
+        package var json: String {
             func encode(_ value: String?) -> String {
                 guard let value else { return "null" }
                 var out = "\""
@@ -66,14 +66,14 @@ public final class ResponseHandlerStub: Sendable {
     }
 
     /// Why the stub could not start: the socket call that failed and its `errno`.
-    public struct StartError: Error, Sendable, Hashable, CustomStringConvertible {
+    package struct StartError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The system call that failed (`socket`, `bind`, `listen`...).
-        public var call: String
+        package var call: String
         /// The `errno` it reported (for example `EADDRINUSE` when a fixed port is taken).
-        public var code: Int32
+        package var code: Int32
 
         /// What failed and what to do about it.
-        public var description: String {
+        package var description: String {
             let cause = Socket.Failure(call: call, errno: code).description
             return call == "bind"
                 ? "ResponseHandlerStub could not bind 127.0.0.1: \(cause); choose another port or 0 for an ephemeral one"
@@ -135,12 +135,12 @@ public final class ResponseHandlerStub: Sendable {
     ///   - link: the row, or `nil` to remove it.
     ///   - key: an exact request target (`/pub/acc?_ri_=1`) or a bare path (`/pub/acc`); a request whose exact
     ///     target is in the table uses that row, otherwise the row for its path.
-    public func setLink(_ link: Link?, for key: String) {
+    package func setLink(_ link: Link?, for key: String) {
         server.withState { $0.links[key] = link }
     }
 
     /// The current link table.
-    public var links: [String: Link] {
+    package var links: [String: Link] {
         server.withState { $0.links }
     }
 
@@ -190,7 +190,7 @@ public final class ResponseHandlerStub: Sendable {
     /// }
     /// ```
     /// - Parameter observer: the function, or `nil`.
-    public func setResponseObserver(_ observer: (@Sendable (RecordedRequest, Int?) -> Void)?) {
+    package func setResponseObserver(_ observer: (@Sendable (RecordedRequest, Int?) -> Void)?) {
         server.withState { $0.responseObserver = observer }
     }
 
@@ -217,7 +217,7 @@ public final class ResponseHandlerStub: Sendable {
     ///
     /// - Parameter key: an exact request target or a bare path.
     /// - Returns: the requests.
-    public func requests(for key: String) -> [RecordedRequest] {
+    package func requests(for key: String) -> [RecordedRequest] {
         server.withState { $0.requests.filter { $0.matches(key) } }
     }
 
@@ -240,20 +240,20 @@ public final class ResponseHandlerStub: Sendable {
 
     /// How many TCP connections were accepted since start or the last ``resetRecording()``: with keep-alive,
     /// fewer than ``requestCount``.
-    public var connectionCount: Int {
+    package var connectionCount: Int {
         server.withState { $0.connectionCount }
     }
 
     /// How many requests were refused as unreadable (answered `400`, `431`, `501` or `505`) since start or the
     /// last ``resetRecording()``.
-    public var badRequestCount: Int {
+    package var badRequestCount: Int {
         server.withState { $0.badRequestCount }
     }
 
     /// Bytes written to clients by answers (status lines, headers and bodies) since start or the last
     /// ``resetRecording()``; an answer's bytes are counted when it ends (for an endless body: when the client
     /// closed the connection).
-    public var bytesSent: Int {
+    package var bytesSent: Int {
         server.withState { $0.bytesSent }
     }
 
@@ -269,7 +269,7 @@ public final class ResponseHandlerStub: Sendable {
     /// let ended = try #require(stub.lastAnswerEnded)
     /// #expect(ended - returned < .seconds(1))
     /// ```
-    public var lastAnswerEnded: ContinuousClock.Instant? {
+    package var lastAnswerEnded: ContinuousClock.Instant? {
         server.withState { $0.lastAnswerEnded }
     }
 
@@ -280,12 +280,12 @@ public final class ResponseHandlerStub: Sendable {
     /// - Returns: `true` once an answer has ended since start or the last ``resetRecording()``; `false` at `timeout`
     ///   or when the calling task is cancelled.
     @discardableResult
-    public func waitForAnswerEnd(timeout: Duration = .seconds(10)) async -> Bool {
+    package func waitForAnswerEnd(timeout: Duration = .seconds(10)) async -> Bool {
         await server.waitForAnswerEnd(timeout: timeout)
     }
 
     /// Forgets recorded requests and counters; the link table, queues, default and responder stay.
-    public func resetRecording() {
+    package func resetRecording() {
         server.withState { state in
             state.requests.removeAll()
             state.connectionCount = 0
