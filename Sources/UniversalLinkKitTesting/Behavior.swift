@@ -142,7 +142,7 @@ public struct Behavior: Sendable {
     }
 
     /// A chunked `200` JSON answer that never ends: chunks are written as fast as the client reads them until
-    /// it closes the connection. ``ResponseHandlerStub/bytesSent`` says how much it took.
+    /// it closes the connection. `bytesSent` says how much it took.
     package static let endlessBody = Behavior(.endlessBody)
 
     /// Sends the status line `HTTP/1.1 200 OK` and resets the connection: the server answered, then failed.

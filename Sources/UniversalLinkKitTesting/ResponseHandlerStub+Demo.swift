@@ -11,7 +11,7 @@ extension ResponseHandlerStub {
     /// - `/pub/acc?_ri_=invite` and `/pub/acc?_ri_=invite-again`: invitations without a deep link,
     ///   web `https://www.example.com/invites/ABC123`.
     ///
-    /// The failing and slow links of the story are in ``demoBehaviors``.
+    /// The failing and slow links of the story are in `demoBehaviors`.
     public static let demoLinks: [String: Link] = [
         "/pub/acc?_ri_=product": Link(
             webLinkUrl: "https://www.example.com/products/1234", mobileDeepLinkUrl: "example-app://products/1234"),

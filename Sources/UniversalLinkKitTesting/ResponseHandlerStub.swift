@@ -88,7 +88,7 @@ public final class ResponseHandlerStub: Sendable {
     /// - Parameters:
     ///   - links: the link table, keyed by exact request target (`/pub/acc?_ri_=1`) or bare path (`/pub/acc`).
     ///   - port: the port to listen on; `0` (the default) picks a free ephemeral port, read it back from ``port``.
-    /// - Throws: ``StartError`` when the socket cannot be created or bound (for example, a fixed port in use).
+    /// - Throws: `StartError` when the socket cannot be created or bound (for example, a fixed port in use).
     public init(links: [String: Link] = [:], port: UInt16 = 0) throws {
         do {
             server = try StubServer(links: links, port: port)
@@ -194,12 +194,12 @@ public final class ResponseHandlerStub: Sendable {
         server.withState { $0.responseObserver = observer }
     }
 
-    /// How many requests were read (parsed completely) since start or the last ``resetRecording()``.
+    /// How many requests were read (parsed completely) since start or the last `resetRecording()`.
     public var requestCount: Int {
         server.withState { $0.requests.count }
     }
 
-    /// Every request read since start or the last ``resetRecording()``, in arrival order.
+    /// Every request read since start or the last `resetRecording()`, in arrival order.
     public var requests: [RecordedRequest] {
         server.withState { $0.requests }
     }
@@ -238,20 +238,20 @@ public final class ResponseHandlerStub: Sendable {
         await server.waitForRequests(count, timeout: timeout)
     }
 
-    /// How many TCP connections were accepted since start or the last ``resetRecording()``: with keep-alive,
+    /// How many TCP connections were accepted since start or the last `resetRecording()`: with keep-alive,
     /// fewer than ``requestCount``.
     package var connectionCount: Int {
         server.withState { $0.connectionCount }
     }
 
     /// How many requests were refused as unreadable (answered `400`, `431`, `501` or `505`) since start or the
-    /// last ``resetRecording()``.
+    /// last `resetRecording()`.
     package var badRequestCount: Int {
         server.withState { $0.badRequestCount }
     }
 
     /// Bytes written to clients by answers (status lines, headers and bodies) since start or the last
-    /// ``resetRecording()``; an answer's bytes are counted when it ends (for an endless body: when the client
+    /// `resetRecording()`; an answer's bytes are counted when it ends (for an endless body: when the client
     /// closed the connection).
     package var bytesSent: Int {
         server.withState { $0.bytesSent }
@@ -259,7 +259,7 @@ public final class ResponseHandlerStub: Sendable {
 
     /// When the writing of the last answer ended, on `ContinuousClock`: its last byte written or, for an answer
     /// the client stopped reading, the write that failed once it closed the connection. `nil` before any answer
-    /// ended since start or the last ``resetRecording()``. Set together with ``bytesSent``.
+    /// ended since start or the last `resetRecording()`. Set together with `bytesSent`.
     ///
     /// A client that stops a transfer closes the connection; this says when the stub noticed:
     /// ```swift
@@ -273,11 +273,11 @@ public final class ResponseHandlerStub: Sendable {
         server.withState { $0.lastAnswerEnded }
     }
 
-    /// Waits until the writing of an answer has ended (its bytes are in ``bytesSent`` and its end in
-    /// ``lastAnswerEnded``), resumed by that event, not by polling.
+    /// Waits until the writing of an answer has ended (its bytes are in `bytesSent` and its end in
+    /// `lastAnswerEnded`), resumed by that event, not by polling.
     ///
     /// - Parameter timeout: How long to wait at most. Default 10 s.
-    /// - Returns: `true` once an answer has ended since start or the last ``resetRecording()``; `false` at `timeout`
+    /// - Returns: `true` once an answer has ended since start or the last `resetRecording()`; `false` at `timeout`
     ///   or when the calling task is cancelled.
     @discardableResult
     package func waitForAnswerEnd(timeout: Duration = .seconds(10)) async -> Bool {
