@@ -23,7 +23,7 @@ public struct LinkOutcome: Sendable, Hashable {
     ///   - openedURL: The URL handed to the opener.
     ///   - isDuplicate: Whether the activation joined an earlier one.
     ///   - route: The route that accepted `routedURL`.
-    public init(
+    package init(
         resolvedLink: ResolvedLink? = nil,
         routedURL: URL? = nil,
         openedURL: URL? = nil,

@@ -13,14 +13,14 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
         public static var bodyTooLarge: Self { .init(storage: .bodyTooLarge) }
         /// The answer's header block exceeded the transport's cap (``CurlTransport/Configuration/maxHeaderBytes``);
         /// the transfer stopped there. Not retried: the server answered.
-        public static var headersTooLarge: Self { .init(storage: .headersTooLarge) }
+        package static var headersTooLarge: Self { .init(storage: .headersTooLarge) }
         /// The transport's own timeout fired. Not retried: the request may have reached the server.
         public static var timedOut: Self { .init(storage: .timedOut) }
         /// The host resolves to an address the request does not allow (see
         /// ``TransportRequest/allowsLocalAddresses``); nothing was sent.
         public static var addressNotAllowed: Self { .init(storage: .addressNotAllowed) }
         /// A 2xx answer arrived compressed (`Content-Encoding`) though none was asked for; it was not read.
-        public static var encodedBody: Self { .init(storage: .encodedBody) }
+        package static var encodedBody: Self { .init(storage: .encodedBody) }
 
         /// The kind's name.
         public var description: String {
