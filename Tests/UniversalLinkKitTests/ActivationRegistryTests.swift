@@ -8,7 +8,7 @@ struct ActivationRegistryTests {
     static let link = URL("https://news.example.com/pub/acc?_ri_=X")
     let start = ContinuousClock.now
 
-    func resolution(_ url: URL, at now: ContinuousClock.Instant) -> LinkResolver.Resolution {
+    func resolution(_ url: URL, at now: ContinuousClock.Instant) -> UniversalLinkKit.LinkResolver.Resolution {
         LinkResolver.Resolution(
             url: url, identity: ClickIdentity(url), deadline: Deadline(start: now, timeout: .seconds(10)))
     }

@@ -12,13 +12,13 @@ struct HostileServerTests {
 
     /// The deadline only stops a test that went wrong: five minutes, far beyond what a run of every test in parallel
     /// under a sanitizer on a busy machine stalls a test (about 45 s was seen with the old 30 s one).
-    static func resolver(_ transport: CurlTransport, timeout: Duration = .seconds(300)) -> LinkResolver {
-        var configuration = LinkResolver.Configuration(timeout: timeout, retryDelay: .milliseconds(20))
+    static func resolver(_ transport: CurlTransport, timeout: Duration = .seconds(300)) -> TestResolver {
+        var configuration = LinkManager.Configuration.Resolution(timeout: timeout, retryDelay: .milliseconds(20))
         configuration.policy = ResolutionPolicy(allowsHTTP: true, allowsLocalHosts: true)
-        return LinkResolver(configuration: configuration, transport: transport)
+        return TestResolver(configuration: configuration, transport: transport)
     }
 
-    static func outcome(_ resolver: LinkResolver, _ url: URL) async -> Result<ResolvedLink, LinkError> {
+    static func outcome(_ resolver: TestResolver, _ url: URL) async -> Result<ResolvedLink, LinkError> {
         do throws(LinkError) {
             return .success(try await resolver.resolve(url))
         } catch {
