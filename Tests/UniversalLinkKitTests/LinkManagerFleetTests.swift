@@ -7,7 +7,7 @@ import UniversalLinkKitTesting
 
 /// A fleet in one process: managers sharing one ``ClaimStore`` count a click once and give every caller the same
 /// answer; leases, failures and deadlines behave as ``ClaimStore`` documents.
-struct SharedClaimsTests {
+struct LinkManagerFleetTests {
     static let product = ResponseHandlerStub.Link(
         webLinkUrl: "https://www.example.com/products/1234", mobileDeepLinkUrl: "example-app://products/1234")
 
@@ -202,12 +202,12 @@ struct HangingClaimStore: ClaimStore {
 }
 
 /// What a replica remembers for the duplicate window after a fleet wait.
-struct SharedClaimsWindowTests {
+struct LinkManagerFleetWindowTests {
     @Test func aReplicaThatOnlyWaitedForAnotherDoesNotAnswerItsRetryWithTheTimeout() async throws {
         let clock = ManualClock()
         let store = InMemoryClaimStore(window: .seconds(60), clock: clock.linkClock)
         let transport = ScriptedTransport()
-        var configuration = SharedClaimsTests.configuration(store, timeout: .seconds(1))
+        var configuration = LinkManagerFleetTests.configuration(store, timeout: .seconds(1))
         configuration.resolution.policy = ResolutionPolicy()
         let manager = LinkManager(configuration: configuration, transport: transport, clock: clock.linkClock)
         let link = URL("https://news.example.com/pub/acc?_ri_=slow-holder")
@@ -237,7 +237,7 @@ struct SharedClaimsWindowTests {
             try await Task.sleep(for: .seconds(3600))
             return .json(LinkManagerTests.both)
         })
-        var configuration = SharedClaimsTests.configuration(store, timeout: .seconds(1))
+        var configuration = LinkManagerFleetTests.configuration(store, timeout: .seconds(1))
         configuration.resolution.policy = ResolutionPolicy()
         let manager = LinkManager(configuration: configuration, transport: transport, clock: clock.linkClock)
         let link = URL("https://news.example.com/pub/acc?_ri_=sent-here")
@@ -254,7 +254,7 @@ struct SharedClaimsWindowTests {
 }
 
 /// How the winner of a click settles its claim when its resolution is cut short.
-struct SharedClaimsSettleTests {
+struct LinkManagerFleetSettleTests {
     static func hanging() -> ScriptedTransport {
         ScriptedTransport(fallback: { _ in
             try await Task.sleep(for: .seconds(3600))
@@ -263,7 +263,7 @@ struct SharedClaimsSettleTests {
     }
 
     static func manager(_ store: InMemoryClaimStore, _ transport: ScriptedTransport, _ clock: ManualClock) -> LinkManager {
-        var configuration = SharedClaimsTests.configuration(store, timeout: .seconds(1))
+        var configuration = LinkManagerFleetTests.configuration(store, timeout: .seconds(1))
         configuration.resolution.policy = ResolutionPolicy()
         return LinkManager(configuration: configuration, transport: transport, clock: clock.linkClock)
     }
