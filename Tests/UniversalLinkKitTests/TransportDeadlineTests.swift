@@ -153,7 +153,12 @@ struct TransportDeadlineTests {
     @Test func aCallerWhoStopsWaitingGetsCancelledAndTheLinkIsStillNotified() async throws {
         let stub = try ResponseHandlerStub(links: ["/pub/acc": Self.product])
         defer { stub.shutdown() }
-        stub.enqueue([.delay(0.2)], for: "/pub/acc")
+        // The answer waits until the caller has given up.
+        let gate = DispatchSemaphore(value: 0)
+        stub.setResponder { _ in
+            gate.wait()
+            return nil
+        }
         var configuration = LinkManager.Configuration()
         configuration.resolution.policy = ResolutionPolicy(allowsHTTP: true, allowsLocalHosts: true)
         let center = NotificationCenter()
@@ -171,6 +176,7 @@ struct TransportDeadlineTests {
         #expect(await stub.waitForRequests(1, timeout: .seconds(300)))
         task.cancel()
         #expect(await task.value?.code == .cancelled)
+        gate.signal()
         #expect(await recorder.wait(for: url)?.deepLinkURL == URL(string: "example-app://products/1234"))
         await manager.shutdown()
     }

@@ -1,5 +1,7 @@
 import Foundation
 
+// The notification every handled link posts and its userInfo keys, spelled as Responsys' iOS SDK spells them.
+
 extension Notification.Name {
     /// Posted once for every handled link, on the manager's `NotificationCenter`.
     ///

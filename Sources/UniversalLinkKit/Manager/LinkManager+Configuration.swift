@@ -1,5 +1,7 @@
 import Foundation
 
+// The manager's settings: what is recognised, how it is resolved, coalesced, delivered and shared with a fleet.
+
 extension LinkManager {
     /// Manager settings.
     ///

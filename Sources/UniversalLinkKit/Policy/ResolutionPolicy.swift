@@ -69,7 +69,7 @@ public struct ResolutionPolicy: Sendable, Hashable {
         guard var host = Self.encodedHost(of: url)?.lowercased(), !host.isEmpty else {
             return refuse(url, "it has no host")
         }
-        if host.hasPrefix("[") || host.contains(":") {
+        if host.hasPrefix("[") || host.utf8.contains(UInt8(ascii: ":")) {
             guard allowsLocalHosts else {
                 return refuse(url, "IP address hosts are not resolved (allow local hosts for test servers)")
             }
@@ -79,7 +79,7 @@ public struct ResolutionPolicy: Sendable, Hashable {
         guard Self.isDNSName(host) else {
             return refuse(url, "host \(host) is not a valid DNS name")
         }
-        if !allowsLocalHosts, !host.contains(".") {
+        if !allowsLocalHosts, !host.utf8.contains(UInt8(ascii: ".")) {
             return refuse(url, "single-label host \(host) is not a public DNS name (allow local hosts for test servers)")
         }
         let isLocalhost = host == "localhost" || host.hasSuffix(".localhost")
@@ -97,7 +97,7 @@ public struct ResolutionPolicy: Sendable, Hashable {
         for pattern in brandedDomains.map({ Self.punycode($0.lowercased()) }) {
             if pattern.hasPrefix("*.") {
                 let suffix = pattern.dropFirst(1)  // ".example.com"
-                if host.count > suffix.count, host.hasSuffix(suffix) { return nil }
+                if host.count > suffix.count, host.hasSuffix(String(suffix)) { return nil }
             } else if host == pattern {
                 return nil
             }
@@ -124,24 +124,37 @@ public struct ResolutionPolicy: Sendable, Hashable {
         URLComponents(url: url, resolvingAgainstBaseURL: false)?.encodedHost ?? url.host(percentEncoded: true)
     }
 
-    /// Letters, digits, `-` and `_` in dot-separated non-empty labels of at most 63 bytes, 253 bytes in all.
+    /// Lower-case letters, digits, `-` and `_` in dot-separated non-empty labels of at most 63 bytes, 253 bytes in
+    /// all (the host is lower-cased before it is checked).
     static func isDNSName(_ host: String) -> Bool {
         guard host.utf8.count <= 253 else { return false }
-        let labels = host.split(separator: ".", omittingEmptySubsequences: false)
-        return labels.allSatisfy { label in
-            !label.isEmpty && label.utf8.count <= 63
-                && label.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }
+        var labelLength = 0
+        for byte in host.utf8 {
+            switch byte {
+            case UInt8(ascii: "."):
+                guard labelLength > 0 else { return false }
+                labelLength = 0
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"),
+                UInt8(ascii: "_"):
+                labelLength += 1
+                guard labelLength <= 63 else { return false }
+            default:
+                return false
+            }
         }
+        return labelLength > 0
     }
 
     /// The WHATWG rule: a host whose last label is a number (decimal, `0x` hex or octal) is an IPv4 address,
-    /// so `127.1`, `2130706433`, `0x7f.0.0.1` and `0177.0.0.1` all are.
+    /// so `127.1`, `2130706433`, `0x7f.0.0.1` and `0177.0.0.1` all are. Decided on the host's bytes: only ASCII
+    /// digits are IPv4 digits.
     static func isIPv4Literal(_ host: String) -> Bool {
-        guard let last = host.split(separator: ".", omittingEmptySubsequences: false).last, !last.isEmpty else {
-            return false
-        }
-        if last.allSatisfy({ $0.isASCII && $0.isNumber }) { return true }
-        let lowered = last.lowercased()
-        return lowered.hasPrefix("0x") && lowered.dropFirst(2).allSatisfy { $0.isASCII && $0.isHexDigit }
+        let last = host.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).last ?? []
+        guard !last.isEmpty else { return false }
+        let isDigit = { (byte: UInt8) in UInt8(ascii: "0")...UInt8(ascii: "9") ~= byte }
+        if last.allSatisfy(isDigit) { return true }
+        guard last.count >= 2, last.first == UInt8(ascii: "0"), last.dropFirst().first.map({ $0 | 0x20 }) == UInt8(ascii: "x")
+        else { return false }
+        return last.dropFirst(2).allSatisfy { isDigit($0) || UInt8(ascii: "a")...UInt8(ascii: "f") ~= ($0 | 0x20) }
     }
 }
