@@ -26,7 +26,7 @@ public struct RecordedRequest: Sendable {
     package var version: String
 
     /// Header fields in the order they arrived, names and values as sent (values trimmed of surrounding blanks).
-    package var headers: [(name: String, value: String)]
+    public var headers: [(name: String, value: String)]
 
     /// The request body (empty for the usual `GET`).
     package var body: Data

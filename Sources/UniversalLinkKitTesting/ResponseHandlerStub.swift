@@ -42,7 +42,7 @@ public final class ResponseHandlerStub: Sendable {
         }
 
         /// The JSON body the Response Handler sends for this link, keys in its order, `null` for absent links.
-        package var json: String {
+        public var json: String {
             func encode(_ value: String?) -> String {
                 guard let value else { return "null" }
                 var out = "\""
