@@ -10,6 +10,8 @@ internal import _LinkKitLocking
 /// answer for fall through to the stub's normal service (the link table, else `404`).
 ///
 /// ```swift
+/// // snippet: skip
+/// // (a package type, which the snippets module cannot see)
 /// let origin = try ResponseHandlerStub()
 /// let files = AssociationFileServer(on: origin)
 /// files.serve(aasa, at: AssociationFileServer.wellKnownPath)

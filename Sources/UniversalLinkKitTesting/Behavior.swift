@@ -5,7 +5,7 @@
 /// ```swift
 /// stub.enqueue([.status(503, headers: [("Retry-After", "1")]), .normal], for: "/pub/acc")
 /// stub.enqueue([.delay(2, then: .json(#"{"webLinkUrl": 42}"#))], for: "/pub/acc?_ri_=slow")
-/// stub.setDefaultBehavior(.trickle(bytesPerChunk: 1, interval: 0.05))
+/// stub.setDefaultBehavior(.noResponse)
 /// ```
 public struct Behavior: Sendable {
     indirect enum Kind: Sendable {

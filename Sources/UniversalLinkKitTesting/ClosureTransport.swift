@@ -4,6 +4,8 @@ import UniversalLinkKit
 /// A `LinkTransport` made of a closure, for the package's own tests.
 ///
 /// ```swift
+/// // snippet: skip
+/// // (a package type, which the snippets module cannot see)
 /// let transport = ClosureTransport { request, _ in
 ///     TransportResponse(statusCode: 200, body: Data(#"{"webLinkUrl":"https://example.com"}"#.utf8))
 /// }

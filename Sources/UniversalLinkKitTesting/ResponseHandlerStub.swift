@@ -185,6 +185,7 @@ public final class ResponseHandlerStub: Sendable {
     /// It runs on the connection's thread, outside the stub's lock, after the answer (for an endless or withheld
     /// answer: when the connection ends). Use it to log what a client really got:
     /// ```swift
+    /// // snippet: skip
     /// stub.setResponseObserver { request, status in
     ///     log("\(request.method) \(request.target) -> \(status.map(String.init) ?? "no answer")")
     /// }
@@ -226,7 +227,7 @@ public final class ResponseHandlerStub: Sendable {
     /// Handy before acting on a request that will not complete by itself (``Behavior/noResponse``, a long
     /// ``Behavior/delay(_:then:)``):
     /// ```swift
-    /// let resolution = Task { try await resolver.resolve(stub.url("/pub/acc?_ri_=1")) }
+    /// let resolution = Task { try await manager.resolve(stub.url("/pub/acc?_ri_=1")) }
     /// #expect(await stub.waitForRequests(1))
     /// stub.shutdown()
     /// ```
@@ -263,6 +264,7 @@ public final class ResponseHandlerStub: Sendable {
     ///
     /// A client that stops a transfer closes the connection; this says when the stub noticed:
     /// ```swift
+    /// // snippet: skip
     /// _ = try? await resolver.resolve(stub.url("/pub/acc?_ri_=endless"))
     /// let returned = ContinuousClock.now
     /// #expect(await stub.waitForAnswerEnd())

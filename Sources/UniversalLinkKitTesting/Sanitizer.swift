@@ -11,6 +11,8 @@ import Darwin
 /// keeps freed memory resident, so a bound on resident size does not apply under it.
 ///
 /// ```swift
+/// // snippet: skip
+/// // (a package type, which the snippets module cannot see)
 /// let limit: Duration = Sanitizer.isActive ? .seconds(3) : .seconds(1)
 /// ```
 package enum Sanitizer {
