@@ -64,7 +64,7 @@ public final class InMemoryClaimStore: ClaimStore {
         self.clock = clock
     }
 
-    /// Whether every call throws ``Unavailable``, as an unreachable database.
+    /// Whether every call throws `Unavailable`, as an unreachable database.
     public var isFailing: Bool {
         get { state.withTrackedLock { $0.failing } }
         set { state.withTrackedLock { $0.failing = newValue } }

@@ -38,7 +38,7 @@ public final class LinkFixture: Sendable {
     ///
     /// - Parameters:
     ///   - links: The stub's link table, keyed by path and query (`"/pub/acc?_ri_=1"`); the demo table by default.
-    ///   - configuration: The manager's settings; the branded domain is set to ``host`` when none is given.
+    ///   - configuration: The manager's settings; the branded domain is set to `news.example.com` when none is given.
     ///   - router: The router resolved links go to, if any.
     ///   - clock: The manager's clock.
     /// - Throws: `ResponseHandlerStub.StartError` when the stub cannot listen.

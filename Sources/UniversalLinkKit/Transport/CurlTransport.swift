@@ -10,7 +10,7 @@ internal import _LinkKitLocking
 /// - **Memory bounded by the cap**: the body is kept only while it fits `maxBodyBytes`; the first byte over it
 ///   (or a `Content-Length` over it) stops the transfer and closes the connection. Header blocks are capped
 ///   too (``Configuration/maxHeaderBytes``). No `Accept-Encoding` is sent and nothing is inflated: a 2xx answer
-///   that arrives with a `Content-Encoding` anyway is refused unread (``TransportError/Kind/encodedBody``).
+///   that arrives with a `Content-Encoding` anyway is refused unread (`encodedBody`).
 ///   Only a 2xx body is read; any other answer ends at its headers.
 /// - **Each call sends the request at most once**: libcurl silently re-sends a request when a reused keep-alive
 ///   connection dies before an answer; its pre-request callback counts the requests and refuses the second
