@@ -48,9 +48,6 @@ public struct StubHostTransport: LinkTransport {
         return try await transport.send(request, maxBodyBytes: maxBodyBytes)
     }
 
-    /// Whether the wrapped transport keeps deadlines itself.
-    public var keepsDeadlines: Bool { transport.keepsDeadlines }
-
     /// Shuts the wrapped transport down.
     public func shutdown() {
         transport.shutdown()

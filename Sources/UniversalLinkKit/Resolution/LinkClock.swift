@@ -8,14 +8,11 @@ package struct LinkClock: Sendable {
     private let sleepBody: @Sendable (ContinuousClock.Instant) async throws -> Void
     /// Runs the deadlines armed on this clock.
     package let scheduler: DeadlineScheduler
-    /// Whether this is the system's clock, the one transports keep their deadlines on.
-    package let isSystem: Bool
 
     /// Wraps a clock. A clock whose instants are `ContinuousClock.Instant`s (the system's `ContinuousClock`, a test
     /// clock built on it) is used as it is; any other clock's instants are mapped onto `ContinuousClock.Instant`s
     /// from a fixed origin, so that two wraps of one clock agree.
     package init<C: Clock<Duration>>(_ clock: C) {
-        isSystem = C.self == ContinuousClock.self
         if C.Instant.self == ContinuousClock.Instant.self {
             nowBody = { unsafeBitCast(clock.now, to: ContinuousClock.Instant.self) }
             sleepBody = { try await clock.sleep(until: unsafeBitCast($0, to: C.Instant.self), tolerance: nil) }

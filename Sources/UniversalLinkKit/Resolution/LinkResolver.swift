@@ -14,10 +14,8 @@ import Foundation
 /// - the ``ResolutionPolicy`` is checked for the link and for every redirect (at most
 ///   ``LinkManager/Configuration/Resolution/maxRedirects``);
 /// - the deadline covers the whole resolution, retry and redirects included; ``resolve(_:)`` returns by it whatever
-///   the transport does: the requests run in a task of their own raced against the deadline
-///   (``withDeadline(_:clock:_:)``), unless the transport declares that it keeps deadlines itself
-///   (``LinkTransport/keepsDeadlines``) and the clock is the system's, when they run on the caller's task. The
-///   transport is told the deadline either way, so it sends nothing after it;
+///   the transport does (the requests run in a task of their own, raced against the deadline:
+///   ``withDeadline(_:clock:_:)``), and the transport is told it too, so it sends nothing after it;
 /// - one retry, only when no status line arrived or on 502/503/504, honouring a `Retry-After` that fits in the
 ///   time left; an answer (a redirect without a usable `Location` included) is never requested again, and the
 ///   retry asks for a fresh connection, so that a link reaches the server at most twice;
@@ -84,11 +82,7 @@ package struct LinkResolver: Sendable {
         let attempt = ResolutionAttempt(
             configuration: configuration, transport: transport, clock: clock, deadline: deadline, events: events)
         do {
-            // A transport that keeps the deadline needs no task of its own: one thread hop less per link, about a
-            // fifth of a loopback resolution's time.
-            let answer = transport.keepsDeadlines && clock.isSystem
-                ? try await attempt.run(url)
-                : try await withDeadline(deadline.instant, clock: clock) { try await attempt.run(url) }
+            let answer = try await withDeadline(deadline.instant, clock: clock) { try await attempt.run(url) }
             return ResolvedLink(
                 requestedURL: url, deepLinkURL: answer.deepLinkURL, webLinkURL: answer.webLinkURL, isPubWeb: true,
                 error: answer.unsafeLinkError)

@@ -88,10 +88,6 @@ public final class CurlTransport: LinkTransport {
         multi.shutdown()
     }
 
-    /// `true`: libcurl is given the time left as its transfer timeout, a name lookup is cut at the deadline, and a
-    /// cancelled request resumes its caller at once.
-    public var keepsDeadlines: Bool { true }
-
     /// Stops the transport's thread and closes its connections; later sends fail with `CancellationError`.
     public func shutdown() {
         multi.shutdown()

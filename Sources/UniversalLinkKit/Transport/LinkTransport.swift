@@ -29,12 +29,6 @@ public protocol LinkTransport: Sendable {
     /// - Throws: ``TransportError``, or `CancellationError` when cancelled.
     func send(_ request: TransportRequest, maxBodyBytes: Int) async throws -> TransportResponse
 
-    /// Whether the transport ends every request by its ``TransportRequest/deadline`` on its own (name lookup,
-    /// connection, answer and body, with ``TransportError/Kind/timedOut``, never before it) and honours cancellation
-    /// at once. The resolver then runs the requests on its own task; otherwise it runs them in a task of their own,
-    /// raced against the deadline. Default `false`.
-    var keepsDeadlines: Bool { get }
-
     /// Releases the transport's connections, threads and session; sends after it fail at once.
     ///
     /// A ``LinkManager`` calls it from ``LinkManager/shutdown(gracePeriod:)`` on the transport it created itself,
@@ -43,9 +37,6 @@ public protocol LinkTransport: Sendable {
 }
 
 extension LinkTransport {
-    /// `false`: the resolver keeps the deadline around the transport.
-    public var keepsDeadlines: Bool { false }
-
     /// Does nothing: a transport without resources of its own has nothing to release.
     public func shutdown() {}
 }
