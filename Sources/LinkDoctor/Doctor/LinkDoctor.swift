@@ -8,8 +8,8 @@ import UniversalLinkKit
 /// - ``checkDomain(_:)`` fetches both AASA locations, Apple's CDN copy and (for Android) `assetlinks.json`;
 /// - ``checkCampaign(_:)`` reads an HTML email's links and says what each will do.
 ///
-/// Every fetch goes through the injected `LinkTransport` (by default `LinkResolver.defaultTransport()`, the
-/// resolver's own: `CurlTransport` on Linux) under the ``Configuration/policy`` (https, no local
+/// Every fetch goes through the injected `LinkTransport` (by default a transport of the
+/// platform's default kind, as a `LinkManager` makes: `CurlTransport` on Linux) under the ``Configuration/policy`` (https, no local
 /// hosts unless allowed), with a deadline of ``Configuration/timeout`` per fetch, a body cap (128 KB + 1 byte for
 /// an AASA file, 1 MiB for `assetlinks.json`), and no redirect followed: a 3xx is reported, since iOS and
 /// Android do not follow it either.
