@@ -81,8 +81,8 @@ struct LinkManagerTests {
             try await Task.sleep(for: .milliseconds(200))
             return .json(LinkManagerTests.both)
         })
-        // A window no load can outrun (time is not what this test is about): a parallel TSan run beside a busy loop
-        // on each core and a release build took 100 s over this test, past the 60 s window it had.
+        // A window no load can outrun (time is not what this test is about): a parallel TSan run on busy cores can
+        // hold this test for minutes.
         let fixture = Fixture(transport: transport) { $0.duplicateWindow = .seconds(3600) }
         let first = fixture.manager.handle(UserActivity(browsingWeb: Self.appLink))
         let second = fixture.manager.handle(UserActivity(browsingWeb: Self.appLink))
@@ -124,8 +124,9 @@ struct LinkManagerTests {
         let token = fixture.center.addObserver(forName: .PIORsysWebURLResolved, object: nil, queue: nil) { note in
             if ResolvedLink(notification: note)?.requestedURL == slowURL {
                 entered.continuation.yield()
-                // Blocks until the test has the other link's outcome; the old broadcaster held its lock here, so
-                // that outcome could not come and this would give up (after 120 s: a deadlock detector, not a timing).
+                // Blocks until the test has the other link's outcome; were an observer run under a lock of the
+                // manager's, that outcome could not come and this would give up (after 120 s: a deadlock detector,
+                // not a timing).
                 _ = release.wait(timeout: .now() + 120)
             }
         }
