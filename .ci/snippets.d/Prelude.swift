@@ -21,8 +21,13 @@ let servedBytes: [UInt8] = []
 let manager = LinkManager.shared
 let router = LinkRouter()
 let center = NotificationCenter()
-let resolver = LinkResolver()
-let transport = ClosureTransport { _, _ in TransportResponse(statusCode: 200) }
+/// A transport that answers every request at once.
+struct InstantTransport: LinkTransport {
+    func send(_ request: TransportRequest, maxBodyBytes: Int) async throws -> TransportResponse {
+        TransportResponse(statusCode: 200)
+    }
+}
+let transport = InstantTransport()
 let link = ResolvedLink(requestedURL: url, isPubWeb: true)
 nonisolated(unsafe) let stub = try! ResponseHandlerStub()
 /// The app's logger.

@@ -10,6 +10,8 @@ internal import _LinkKitLocking
 /// answer for fall through to the stub's normal service (the link table, else `404`).
 ///
 /// ```swift
+/// // snippet: skip
+/// // (a package type, which the snippets module cannot see)
 /// let origin = try ResponseHandlerStub()
 /// let files = AssociationFileServer(on: origin)
 /// files.serve(aasa, at: AssociationFileServer.wellKnownPath)
@@ -18,19 +20,19 @@ internal import _LinkKitLocking
 /// let cdn = try ResponseHandlerStub()
 /// AssociationFileServer(on: cdn).serve(aasa, at: AssociationFileServer.cdnPath(for: "127.0.0.1:\(origin.port)"))
 /// ```
-public final class AssociationFileServer: Sendable {
+package final class AssociationFileServer: Sendable {
     /// `/.well-known/apple-app-site-association`.
-    public static let wellKnownPath = "/.well-known/apple-app-site-association"
+    package static let wellKnownPath = "/.well-known/apple-app-site-association"
     /// `/apple-app-site-association`, the root location iOS tries second.
-    public static let rootPath = "/apple-app-site-association"
+    package static let rootPath = "/apple-app-site-association"
     /// `/.well-known/assetlinks.json`.
-    public static let assetLinksPath = "/.well-known/assetlinks.json"
+    package static let assetLinksPath = "/.well-known/assetlinks.json"
 
     /// The path of a domain's copy on Apple's CDN: `/a/v1/DOMAIN`.
     ///
     /// - Parameter domain: The domain as the doctor names it (with its port for a local stand-in).
     /// - Returns: The path.
-    public static func cdnPath(for domain: String) -> String {
+    package static func cdnPath(for domain: String) -> String {
         "/a/v1/\(domain)"
     }
 
@@ -45,7 +47,7 @@ public final class AssociationFileServer: Sendable {
     /// Creates a server and installs it as `stub`'s responder, replacing any responder it had.
     ///
     /// - Parameter stub: The stub that answers; it keeps this server alive until it shuts down.
-    public init(on stub: ResponseHandlerStub) {
+    package init(on stub: ResponseHandlerStub) {
         stub.setResponder { [self] request in self.behavior(for: request) }
     }
 
@@ -58,7 +60,7 @@ public final class AssociationFileServer: Sendable {
     ///   - contentType: The `Content-Type`, `application/json` by default.
     ///   - userAgent: When set, this answer is only for requests whose `User-Agent` contains this text (such as
     ///     `AASA-Bot`); other requests get the plain answer.
-    public func serve(
+    package func serve(
         _ body: String, at path: String, status: Int = 200, contentType: String = "application/json",
         forUserAgentContaining userAgent: String? = nil
     ) {
@@ -72,7 +74,7 @@ public final class AssociationFileServer: Sendable {
     ///   - location: The `Location` header.
     ///   - status: The status, `301` by default.
     ///   - userAgent: As in ``serve(_:at:status:contentType:forUserAgentContaining:)``.
-    public func redirect(
+    package func redirect(
         _ path: String, to location: String, status: Int = 301, forUserAgentContaining userAgent: String? = nil
     ) {
         set(.redirect(to: location, status: status), at: path, userAgent: userAgent)
@@ -84,14 +86,14 @@ public final class AssociationFileServer: Sendable {
     ///   - behavior: The behaviour.
     ///   - path: The request path.
     ///   - userAgent: As in ``serve(_:at:status:contentType:forUserAgentContaining:)``.
-    public func answer(_ behavior: Behavior, at path: String, forUserAgentContaining userAgent: String? = nil) {
+    package func answer(_ behavior: Behavior, at path: String, forUserAgentContaining userAgent: String? = nil) {
         set(behavior, at: path, userAgent: userAgent)
     }
 
     /// Forgets every answer for `path`, which then falls through to the stub's normal service.
     ///
     /// - Parameter path: The request path.
-    public func remove(_ path: String) {
+    package func remove(_ path: String) {
         _ = rules.withTrackedLock { $0.removeValue(forKey: path) }
     }
 

@@ -5,7 +5,7 @@
 /// ```swift
 /// stub.enqueue([.status(503, headers: [("Retry-After", "1")]), .normal], for: "/pub/acc")
 /// stub.enqueue([.delay(2, then: .json(#"{"webLinkUrl": 42}"#))], for: "/pub/acc?_ri_=slow")
-/// stub.setDefaultBehavior(.trickle(bytesPerChunk: 1, interval: 0.05))
+/// stub.setDefaultBehavior(.noResponse)
 /// ```
 public struct Behavior: Sendable {
     indirect enum Kind: Sendable {
@@ -89,7 +89,7 @@ public struct Behavior: Sendable {
     ///   - interval: seconds between writes.
     ///   - then: the answer to trickle, ``normal`` by default.
     /// - Returns: the behaviour.
-    public static func trickle(bytesPerChunk: Int, interval: Double, then: Behavior = .normal) -> Behavior {
+    package static func trickle(bytesPerChunk: Int, interval: Double, then: Behavior = .normal) -> Behavior {
         Behavior(.trickle(bytesPerChunk: max(1, bytesPerChunk), interval: interval, then: then.kind))
     }
 
@@ -110,7 +110,7 @@ public struct Behavior: Sendable {
     /// it. The body starts like a JSON object and never ends like one; sending stops early when the client closes.
     /// - Parameter bytes: the body length, summed over the chunks.
     /// - Returns: the behaviour.
-    public static func chunkedBody(bytes: Int) -> Behavior {
+    package static func chunkedBody(bytes: Int) -> Behavior {
         Behavior(.chunkedBody(bytes: max(0, bytes)))
     }
 
@@ -125,7 +125,7 @@ public struct Behavior: Sendable {
     ///
     /// The head is the ``normal`` answer's when it has a body, else `200` with `Content-Type: application/json`
     /// and `Content-Length: 64`.
-    public static let dropAfterHeaders = Behavior(.dropAfterHeaders)
+    package static let dropAfterHeaders = Behavior(.dropAfterHeaders)
 
     /// Read the request and never answer; the connection stays open until the client closes it or the stub shuts
     /// down.
@@ -137,16 +137,16 @@ public struct Behavior: Sendable {
     ///
     /// - Parameter bytes: The size of the compressed body sent.
     /// - Returns: The behaviour.
-    public static func compressedBomb(bytes: Int) -> Behavior {
+    package static func compressedBomb(bytes: Int) -> Behavior {
         Behavior(.compressedBomb(bytes: max(32, bytes)))
     }
 
     /// A chunked `200` JSON answer that never ends: chunks are written as fast as the client reads them until
-    /// it closes the connection. ``ResponseHandlerStub/bytesSent`` says how much it took.
-    public static let endlessBody = Behavior(.endlessBody)
+    /// it closes the connection. `bytesSent` says how much it took.
+    package static let endlessBody = Behavior(.endlessBody)
 
     /// Sends the status line `HTTP/1.1 200 OK` and resets the connection: the server answered, then failed.
-    public static let resetAfterStatusLine = Behavior(.resetAfterStatusLine)
+    package static let resetAfterStatusLine = Behavior(.resetAfterStatusLine)
 }
 
 extension Behavior: CustomStringConvertible {

@@ -22,9 +22,9 @@ import UniversalLinkKit
 /// unreachable database does.
 public final class InMemoryClaimStore: ClaimStore {
     /// The error of a failing store.
-    public struct Unavailable: Error, CustomStringConvertible {
+    package struct Unavailable: Error, CustomStringConvertible {
         /// `"the in-memory claim store is failing"`.
-        public var description: String { "the in-memory claim store is failing" }
+        package var description: String { "the in-memory claim store is failing" }
     }
 
     private struct Row {
@@ -54,25 +54,30 @@ public final class InMemoryClaimStore: ClaimStore {
     ///   - window: How long a published outcome answers later claims of its click. Default 2 s, as
     ///     `LinkManager.Configuration.duplicateWindow`.
     ///   - clock: The clock of leases and the window. Default the system's.
-    public init(window: Duration = .seconds(2), clock: LinkClock = .continuous) {
+    public convenience init(window: Duration = .seconds(2), clock: any Clock<Duration> = ContinuousClock()) {
+        self.init(window: window, clock: LinkClock(clock))
+    }
+
+    /// A store on a wrapped clock, shared with the managers of a test.
+    package init(window: Duration = .seconds(2), clock: LinkClock) {
         self.window = window
         self.clock = clock
     }
 
-    /// Whether every call throws ``Unavailable``, as an unreachable database.
+    /// Whether every call throws `Unavailable`, as an unreachable database.
     public var isFailing: Bool {
         get { state.withTrackedLock { $0.failing } }
         set { state.withTrackedLock { $0.failing = newValue } }
     }
 
     /// Claims won, takeovers included.
-    public var wonCount: Int { state.withTrackedLock { $0.won } }
+    package var wonCount: Int { state.withTrackedLock { $0.won } }
     /// Claims won from a holder whose lease had ended with no outcome.
-    public var takeoverCount: Int { state.withTrackedLock { $0.takenOver } }
+    package var takeoverCount: Int { state.withTrackedLock { $0.takenOver } }
     /// Claims that found the click held elsewhere or settled.
-    public var joinedCount: Int { state.withTrackedLock { $0.joined } }
+    package var joinedCount: Int { state.withTrackedLock { $0.joined } }
     /// Clicks remembered (held or within their window).
-    public var count: Int { state.withTrackedLock { $0.rows.count } }
+    package var count: Int { state.withTrackedLock { $0.rows.count } }
 
     public func claim(_ click: ClickIdentity, lease: Duration) async throws -> SharedClaim {
         let now = clock.now

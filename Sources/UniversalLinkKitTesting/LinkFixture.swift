@@ -19,12 +19,12 @@ import UniversalLinkKit
 /// ```
 public final class LinkFixture: Sendable {
     /// The branded host the fixture's links live on: `news.example.com`.
-    public static let host = "news.example.com"
+    package static let host = "news.example.com"
 
     /// The loopback Response Handler.
     public let stub: ResponseHandlerStub
     /// The center the manager posts to (not `.default`, so parallel tests do not see each other's links).
-    public let notificationCenter: NotificationCenter
+    package let notificationCenter: NotificationCenter
     /// Records every notification, from before the first link.
     public let recorder: NotificationRecorder
     /// Records what the manager hands to its opener.
@@ -38,7 +38,7 @@ public final class LinkFixture: Sendable {
     ///
     /// - Parameters:
     ///   - links: The stub's link table, keyed by path and query (`"/pub/acc?_ri_=1"`); the demo table by default.
-    ///   - configuration: The manager's settings; the branded domain is set to ``host`` when none is given.
+    ///   - configuration: The manager's settings; the branded domain is set to `news.example.com` when none is given.
     ///   - router: The router resolved links go to, if any.
     ///   - clock: The manager's clock.
     /// - Throws: `ResponseHandlerStub.StartError` when the stub cannot listen.
@@ -46,10 +46,12 @@ public final class LinkFixture: Sendable {
         links: [String: ResponseHandlerStub.Link] = ResponseHandlerStub.demoLinks,
         configuration: LinkManager.Configuration = .init(),
         router: LinkRouter? = nil,
-        clock: LinkClock = .continuous
+        clock: any Clock<Duration> = ContinuousClock()
     ) throws {
         var configuration = configuration
-        if configuration.brandedDomains.isEmpty { configuration.brandedDomains = [Self.host] }
+        if configuration.resolution.policy.brandedDomains.isEmpty {
+            configuration.resolution.policy.brandedDomains = [Self.host]
+        }
         stub = try ResponseHandlerStub(links: links)
         notificationCenter = NotificationCenter()
         recorder = NotificationRecorder(center: notificationCenter)

@@ -67,7 +67,7 @@ public final class NotificationRecorder: Sendable {
     }
 
     /// Stops recording; what was recorded stays readable.
-    public func stop() {
+    package func stop() {
         let first = storage.state.withTrackedLock { state in
             defer { state.stopped = true }
             return !state.stopped
@@ -79,13 +79,13 @@ public final class NotificationRecorder: Sendable {
     public var links: [ResolvedLink] { storage.state.withTrackedLock { $0.links } }
 
     /// The number of links recorded so far.
-    public var count: Int { storage.state.withTrackedLock { $0.links.count } }
+    package var count: Int { storage.state.withTrackedLock { $0.links.count } }
 
     /// The links recorded for a requested URL.
     ///
     /// - Parameter url: The requested URL.
     /// - Returns: Its links, in delivery order.
-    public func links(for url: URL) -> [ResolvedLink] {
+    package func links(for url: URL) -> [ResolvedLink] {
         storage.state.withTrackedLock { $0.links.filter { $0.requestedURL == url } }
     }
 

@@ -9,7 +9,7 @@ import Foundation
 /// #expect(request.query == "_ri_=1")
 /// #expect(request.header("accept") == "application/json")
 /// ```
-public struct RecordedRequest: Sendable, Hashable {
+public struct RecordedRequest: Sendable {
     /// The request method, as sent (`GET`, `HEAD`, `POST`...).
     public var method: String
 
@@ -17,22 +17,22 @@ public struct RecordedRequest: Sendable, Hashable {
     public var target: String
 
     /// The part of ``target`` before the first `?`.
-    public var path: String
+    package var path: String
 
     /// The raw query after the first `?`, not decoded; `nil` when the target has no `?`.
     public var query: String?
 
     /// The HTTP version from the request line, for example `HTTP/1.1`.
-    public var version: String
+    package var version: String
 
     /// Header fields in the order they arrived, names and values as sent (values trimmed of surrounding blanks).
     public var headers: [(name: String, value: String)]
 
     /// The request body (empty for the usual `GET`).
-    public var body: Data
+    package var body: Data
 
     /// When the stub finished reading the request.
-    public var receivedAt: Date
+    package var receivedAt: Date
 
     /// Creates a recorded request; the stub builds these, tests may build their own for comparisons.
     ///
@@ -43,7 +43,7 @@ public struct RecordedRequest: Sendable, Hashable {
     ///   - headers: header fields in arrival order.
     ///   - body: the request body.
     ///   - receivedAt: when the request was read.
-    public init(
+    package init(
         method: String,
         target: String,
         version: String = "HTTP/1.1",
@@ -78,34 +78,12 @@ public struct RecordedRequest: Sendable, Hashable {
     ///
     /// - Parameter name: a header name, in any case.
     /// - Returns: the values, possibly empty.
-    public func headerValues(_ name: String) -> [String] {
+    package func headerValues(_ name: String) -> [String] {
         headers.filter { $0.name.lowercased() == name.lowercased() }.map(\.value)
     }
 
     /// Whether this request matches a stub key: the exact ``target`` or the bare ``path``.
     func matches(_ key: String) -> Bool {
         target == key || path == key
-    }
-
-    /// Two recorded requests are equal when every field is, headers compared in order.
-    public static func == (lhs: RecordedRequest, rhs: RecordedRequest) -> Bool {
-        lhs.method == rhs.method && lhs.target == rhs.target && lhs.version == rhs.version
-            && lhs.headers.count == rhs.headers.count
-            && zip(lhs.headers, rhs.headers).allSatisfy { $0.name == $1.name && $0.value == $1.value }
-            && lhs.body == rhs.body && lhs.receivedAt == rhs.receivedAt
-    }
-
-    /// Hashes every field, consistently with `==`.
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(method)
-        hasher.combine(target)
-        hasher.combine(version)
-        hasher.combine(headers.count)
-        for header in headers {
-            hasher.combine(header.name)
-            hasher.combine(header.value)
-        }
-        hasher.combine(body)
-        hasher.combine(receivedAt)
     }
 }

@@ -11,7 +11,7 @@ extension ResponseHandlerStub {
     /// - `/pub/acc?_ri_=invite` and `/pub/acc?_ri_=invite-again`: invitations without a deep link,
     ///   web `https://www.example.com/invites/ABC123`.
     ///
-    /// The failing and slow links of the story are in ``demoBehaviors``.
+    /// The failing and slow links of the story are in `demoBehaviors`.
     public static let demoLinks: [String: Link] = [
         "/pub/acc?_ri_=product": Link(
             webLinkUrl: "https://www.example.com/products/1234", mobileDeepLinkUrl: "example-app://products/1234"),
@@ -27,7 +27,7 @@ extension ResponseHandlerStub {
     ///
     /// - `/pub/acc?_ri_=broken`: answers `500` (the server failed to resolve the link);
     /// - `/pub/acc?_ri_=slow`: never answers (the client's deadline ends the wait).
-    public static let demoBehaviors: [String: Behavior] = [
+    package static let demoBehaviors: [String: Behavior] = [
         "/pub/acc?_ri_=broken": .status(500, body: "internal error"),
         "/pub/acc?_ri_=slow": .noResponse,
     ]

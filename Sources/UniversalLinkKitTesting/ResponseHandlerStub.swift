@@ -51,14 +51,14 @@ public final class ResponseHandlerStub: Sendable {
     }
 
     /// Why the stub could not start: the socket call that failed and its `errno`.
-    public struct StartError: Error, Sendable, Hashable, CustomStringConvertible {
+    package struct StartError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The system call that failed (`socket`, `bind`, `listen`...).
-        public var call: String
+        package var call: String
         /// The `errno` it reported (for example `EADDRINUSE` when a fixed port is taken).
-        public var code: Int32
+        package var code: Int32
 
         /// What failed and what to do about it.
-        public var description: String {
+        package var description: String {
             let cause = Socket.Failure(call: call, errno: code).description
             return call == "bind"
                 ? "ResponseHandlerStub could not bind 127.0.0.1: \(cause); choose another port or 0 for an ephemeral one"
@@ -73,7 +73,7 @@ public final class ResponseHandlerStub: Sendable {
     /// - Parameters:
     ///   - links: the link table, keyed by exact request target (`/pub/acc?_ri_=1`) or bare path (`/pub/acc`).
     ///   - port: the port to listen on; `0` (the default) picks a free ephemeral port, read it back from ``port``.
-    /// - Throws: ``StartError`` when the socket cannot be created or bound (for example, a fixed port in use).
+    /// - Throws: `StartError` when the socket cannot be created or bound (for example, a fixed port in use).
     public init(links: [String: Link] = [:], port: UInt16 = 0) throws {
         do {
             server = try StubServer(links: links, port: port)
@@ -120,12 +120,12 @@ public final class ResponseHandlerStub: Sendable {
     ///   - link: the row, or `nil` to remove it.
     ///   - key: an exact request target (`/pub/acc?_ri_=1`) or a bare path (`/pub/acc`); a request whose exact
     ///     target is in the table uses that row, otherwise the row for its path.
-    public func setLink(_ link: Link?, for key: String) {
+    package func setLink(_ link: Link?, for key: String) {
         server.withState { $0.links[key] = link }
     }
 
     /// The current link table.
-    public var links: [String: Link] {
+    package var links: [String: Link] {
         server.withState { $0.links }
     }
 
@@ -170,21 +170,22 @@ public final class ResponseHandlerStub: Sendable {
     /// It runs on the connection's thread, outside the stub's lock, after the answer (for an endless or withheld
     /// answer: when the connection ends). Use it to log what a client really got:
     /// ```swift
+    /// // snippet: skip
     /// stub.setResponseObserver { request, status in
     ///     log("\(request.method) \(request.target) -> \(status.map(String.init) ?? "no answer")")
     /// }
     /// ```
     /// - Parameter observer: the function, or `nil`.
-    public func setResponseObserver(_ observer: (@Sendable (RecordedRequest, Int?) -> Void)?) {
+    package func setResponseObserver(_ observer: (@Sendable (RecordedRequest, Int?) -> Void)?) {
         server.withState { $0.responseObserver = observer }
     }
 
-    /// How many requests were read (parsed completely) since start or the last ``resetRecording()``.
+    /// How many requests were read (parsed completely) since start or the last `resetRecording()`.
     public var requestCount: Int {
         server.withState { $0.requests.count }
     }
 
-    /// Every request read since start or the last ``resetRecording()``, in arrival order.
+    /// Every request read since start or the last `resetRecording()`, in arrival order.
     public var requests: [RecordedRequest] {
         server.withState { $0.requests }
     }
@@ -202,7 +203,7 @@ public final class ResponseHandlerStub: Sendable {
     ///
     /// - Parameter key: an exact request target or a bare path.
     /// - Returns: the requests.
-    public func requests(for key: String) -> [RecordedRequest] {
+    package func requests(for key: String) -> [RecordedRequest] {
         server.withState { $0.requests.filter { $0.matches(key) } }
     }
 
@@ -211,7 +212,7 @@ public final class ResponseHandlerStub: Sendable {
     /// Handy before acting on a request that will not complete by itself (``Behavior/noResponse``, a long
     /// ``Behavior/delay(_:then:)``):
     /// ```swift
-    /// let resolution = Task { try await resolver.resolve(stub.url("/pub/acc?_ri_=1")) }
+    /// let resolution = Task { try await manager.resolve(stub.url("/pub/acc?_ri_=1")) }
     /// #expect(await stub.waitForRequests(1))
     /// stub.shutdown()
     /// ```
@@ -223,54 +224,55 @@ public final class ResponseHandlerStub: Sendable {
         await server.waitForRequests(count, timeout: timeout)
     }
 
-    /// How many TCP connections were accepted since start or the last ``resetRecording()``: with keep-alive,
+    /// How many TCP connections were accepted since start or the last `resetRecording()`: with keep-alive,
     /// fewer than ``requestCount``.
-    public var connectionCount: Int {
+    package var connectionCount: Int {
         server.withState { $0.connectionCount }
     }
 
     /// How many requests were refused as unreadable (answered `400`, `431`, `501` or `505`) since start or the
-    /// last ``resetRecording()``.
-    public var badRequestCount: Int {
+    /// last `resetRecording()`.
+    package var badRequestCount: Int {
         server.withState { $0.badRequestCount }
     }
 
     /// Bytes written to clients by answers (status lines, headers and bodies) since start or the last
-    /// ``resetRecording()``; an answer's bytes are counted when it ends (for an endless body: when the client
+    /// `resetRecording()`; an answer's bytes are counted when it ends (for an endless body: when the client
     /// closed the connection).
-    public var bytesSent: Int {
+    package var bytesSent: Int {
         server.withState { $0.bytesSent }
     }
 
     /// When the writing of the last answer ended, on `ContinuousClock`: its last byte written or, for an answer
     /// the client stopped reading, the write that failed once it closed the connection. `nil` before any answer
-    /// ended since start or the last ``resetRecording()``. Set together with ``bytesSent``.
+    /// ended since start or the last `resetRecording()`. Set together with `bytesSent`.
     ///
     /// A client that stops a transfer closes the connection; this says when the stub noticed:
     /// ```swift
+    /// // snippet: skip
     /// _ = try? await resolver.resolve(stub.url("/pub/acc?_ri_=endless"))
     /// let returned = ContinuousClock.now
     /// #expect(await stub.waitForAnswerEnd())
     /// let ended = try #require(stub.lastAnswerEnded)
     /// #expect(ended - returned < .seconds(1))
     /// ```
-    public var lastAnswerEnded: ContinuousClock.Instant? {
+    package var lastAnswerEnded: ContinuousClock.Instant? {
         server.withState { $0.lastAnswerEnded }
     }
 
-    /// Waits until the writing of an answer has ended (its bytes are in ``bytesSent`` and its end in
-    /// ``lastAnswerEnded``), resumed by that event, not by polling.
+    /// Waits until the writing of an answer has ended (its bytes are in `bytesSent` and its end in
+    /// `lastAnswerEnded`), resumed by that event, not by polling.
     ///
     /// - Parameter timeout: How long to wait at most. Default 10 s.
-    /// - Returns: `true` once an answer has ended since start or the last ``resetRecording()``; `false` at `timeout`
+    /// - Returns: `true` once an answer has ended since start or the last `resetRecording()`; `false` at `timeout`
     ///   or when the calling task is cancelled.
     @discardableResult
-    public func waitForAnswerEnd(timeout: Duration = .seconds(10)) async -> Bool {
+    package func waitForAnswerEnd(timeout: Duration = .seconds(10)) async -> Bool {
         await server.waitForAnswerEnd(timeout: timeout)
     }
 
     /// Forgets recorded requests and counters; the link table, queues, default and responder stay.
-    public func resetRecording() {
+    package func resetRecording() {
         server.withState { state in
             state.requests.removeAll()
             state.connectionCount = 0

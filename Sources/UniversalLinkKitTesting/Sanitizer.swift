@@ -11,15 +11,17 @@ import Darwin
 /// keeps freed memory resident, so a bound on resident size does not apply under it.
 ///
 /// ```swift
+/// // snippet: skip
+/// // (a package type, which the snippets module cannot see)
 /// let limit: Duration = Sanitizer.isActive ? .seconds(3) : .seconds(1)
 /// ```
-public enum Sanitizer {
+package enum Sanitizer {
     /// Whether AddressSanitizer's runtime is loaded.
-    public static let isAddress = dlsym(defaultHandle, "__asan_init") != nil
+    package static let isAddress = dlsym(defaultHandle, "__asan_init") != nil
     /// Whether ThreadSanitizer's runtime is loaded.
-    public static let isThread = dlsym(defaultHandle, "__tsan_init") != nil
+    package static let isThread = dlsym(defaultHandle, "__tsan_init") != nil
     /// Whether either is.
-    public static var isActive: Bool { isAddress || isThread }
+    package static var isActive: Bool { isAddress || isThread }
 
     private static var defaultHandle: UnsafeMutableRawPointer? {
         #if canImport(Darwin)

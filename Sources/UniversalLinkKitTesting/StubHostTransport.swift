@@ -24,14 +24,12 @@ public struct StubHostTransport: LinkTransport {
     /// - Parameters:
     ///   - hosts: Host names (case-insensitive) whose requests go to the stub.
     ///   - stub: The stub.
-    ///   - transport: The transport that sends the rewritten requests; by default a new one of the platform's
-    ///     default kind (`CurlTransport` on Linux), which ``shutdown()`` releases.
-    public init(
-        hosts: Set<String>, stub: ResponseHandlerStub, transport: any LinkTransport = LinkResolver.defaultTransport()
-    ) {
+    ///   - transport: The transport that sends the rewritten requests; by default (`nil`) a new one of the
+    ///     platform's default kind (`CurlTransport` on Linux), which ``shutdown()`` releases.
+    public init(hosts: Set<String>, stub: ResponseHandlerStub, transport: (any LinkTransport)? = nil) {
         self.hosts = Set(hosts.map { $0.lowercased() })
         self.base = stub.baseURL
-        self.transport = transport
+        self.transport = transport ?? LinkResolver.defaultTransport()
     }
 
     /// Rewrites the request's URL when its host is mapped, then sends it.

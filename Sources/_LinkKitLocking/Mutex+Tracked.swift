@@ -8,7 +8,7 @@ extension Mutex {
     /// mutex, outside the lock: taking it from the protected value (`&value`) is itself a modifying access that
     /// the sanitizer sees before the acquire is announced, and reports as a race with the previous holder.
     @inlinable
-    public borrowing func withTrackedLock<Result, E: Error>(
+    package borrowing func withTrackedLock<Result, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
         // `Mutex` is `@_staticExclusiveOnly`: a borrow of it is its storage, so the address is stable.

@@ -11,7 +11,8 @@ import Darwin
 /// "Swift access race" on state that the mutex does protect. Announcing the acquire and release ourselves keeps
 /// sanitizer runs free of those false reports, so a report that remains is a real race. Without the sanitizer both
 /// calls are a nil check.
-public enum ThreadSanitizerHints {
+@usableFromInline
+package enum ThreadSanitizerHints {
     private typealias Hook = @convention(c) (UnsafeMutableRawPointer?) -> Void
 
     private static let hooks: (acquire: Hook, release: Hook)? = {
@@ -24,12 +25,14 @@ public enum ThreadSanitizerHints {
     }()
 
     /// Call right after taking the lock identified by `address`.
-    public static func acquired(_ address: UnsafeMutableRawPointer) {
+    @usableFromInline
+    package static func acquired(_ address: UnsafeMutableRawPointer) {
         hooks?.acquire(address)
     }
 
     /// Call right before releasing the lock identified by `address`.
-    public static func releasing(_ address: UnsafeMutableRawPointer) {
+    @usableFromInline
+    package static func releasing(_ address: UnsafeMutableRawPointer) {
         hooks?.release(address)
     }
 }

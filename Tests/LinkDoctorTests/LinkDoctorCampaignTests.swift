@@ -209,7 +209,7 @@ struct LinkDoctorCampaignTests {
         }
         let base = ContinuousClock.now
         let elapsed = Mutex(Duration.zero)
-        let clock = LinkClock(
+        let clock = ClosureClock(
             now: { base + elapsed.withTrackedLock { $0 } },
             sleep: { deadline in elapsed.withTrackedLock { $0 = max($0, deadline - base) } })
         let html = (0..<30).map { #"<a href="https://news.example.com/pub/acc?_ri_=\#($0)">x</a>"# }.joined()

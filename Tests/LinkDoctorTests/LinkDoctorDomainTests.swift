@@ -213,7 +213,7 @@ struct LinkDoctorDomainTests {
         // other three fetches (both locations, then Apple's fetcher) have ended and the CDN has the request: only
         // the silent CDN can time out, however slow the machine (a sanitizer slows it tenfold).
         let timeUp = TimeUpAfterOthers(others: 3)
-        let clock = LinkClock(now: { ContinuousClock.now }, sleep: { _ in try await timeUp.sleep() })
+        let clock = LinkClock(ClosureClock(now: { ContinuousClock.now }, sleep: { _ in try await timeUp.sleep() }))
         let cdn = standIns.cdn
         let real = LinkResolver.defaultTransport()
         defer { real.shutdown() }
@@ -352,7 +352,7 @@ struct LinkDoctorInjectedTests {
             try await Task.sleep(for: .seconds(3600))
             return TransportResponse(statusCode: 200)
         }
-        let clock = LinkClock(now: { ContinuousClock.now }, sleep: { _ in })
+        let clock = ClosureClock(now: { ContinuousClock.now }, sleep: { _ in })
         let doctor = LinkDoctor(configuration: .init(timeout: .seconds(3600), checksTLS: false), transport: transport, clock: clock)
         let started = ContinuousClock.now
         let findings = await doctor.checkDomain(DomainCheck(domain: "news.example.com", appIDs: [Fixtures.app]))
@@ -369,7 +369,7 @@ struct LinkDoctorInjectedTests {
             try await Task.sleep(for: .seconds(3600))
             return TransportResponse(statusCode: 200)
         }
-        let clock = LinkClock(now: { ContinuousClock.now }, sleep: { _ in })
+        let clock = ClosureClock(now: { ContinuousClock.now }, sleep: { _ in })
         let doctor = LinkDoctor(configuration: .init(timeout: .seconds(3600), checksTLS: false), transport: transport, clock: clock)
         let findings = await doctor.checkDomain(DomainCheck(
             domain: "news.example.com", appIDs: [Fixtures.app], androidPackage: "com.example.app",
@@ -389,7 +389,7 @@ struct LinkDoctorInjectedTests {
             try await Task.sleep(for: .seconds(3600))
             return TransportResponse(statusCode: 200)
         }
-        let clock = LinkClock(now: { ContinuousClock.now }, sleep: { _ in })
+        let clock = ClosureClock(now: { ContinuousClock.now }, sleep: { _ in })
         let doctor = LinkDoctor(configuration: .init(timeout: timeout, checksTLS: false), transport: transport, clock: clock)
         let findings = await doctor.checkDomain(DomainCheck(domain: "news.example.com", appIDs: [Fixtures.app]))
         #expect(findings.first(.aasaUnreachable)?.message.contains("no answer within \(shown))") == true, "\(findings)")

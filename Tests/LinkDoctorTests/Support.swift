@@ -68,14 +68,14 @@ final class StandIns: Sendable {
     /// campaign's budget) ever fires, so only the stand-ins' answers end a fetch. Time is not what these tests are
     /// about, and a full parallel run under a sanitizer can hold a loopback answer for longer than 5 s. A test about
     /// a deadline gives the doctor a clock of its own.
-    static let frozen: LinkClock = {
+    static let frozen: ClosureClock = {
         let start = ContinuousClock.now
-        return LinkClock(now: { start }, sleep: { _ in
+        return ClosureClock(now: { start }, sleep: { _ in
             while true { try await Task.sleep(for: .seconds(3600)) }
         })
     }()
 
-    func doctor(timeout: Duration = .seconds(30), clock: LinkClock = StandIns.frozen) -> LinkDoctor {
+    func doctor(timeout: Duration = .seconds(30), clock: ClosureClock = StandIns.frozen) -> LinkDoctor {
         LinkDoctor(
             configuration: .init(
                 timeout: timeout, policy: ResolutionPolicy(allowsHTTP: true, allowsLocalHosts: true),
@@ -99,4 +99,24 @@ extension Array where Element == Finding {
     var codes: [String] { map(\.code.rawValue) }
 
     func first(_ code: Finding.Code) -> Finding? { first { $0.code == code } }
+}
+
+/// A clock made of two closures, for the tests that decide when time is up.
+struct ClosureClock: Clock {
+    typealias Instant = ContinuousClock.Instant
+
+    private let nowBody: @Sendable () -> Instant
+    private let sleepBody: @Sendable (Instant) async throws -> Void
+
+    init(now: @escaping @Sendable () -> Instant, sleep: @escaping @Sendable (Instant) async throws -> Void) {
+        nowBody = now
+        sleepBody = sleep
+    }
+
+    var now: Instant { nowBody() }
+    var minimumResolution: Duration { .nanoseconds(1) }
+
+    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+        try await sleepBody(deadline)
+    }
 }

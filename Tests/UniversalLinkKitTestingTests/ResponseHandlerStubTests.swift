@@ -823,15 +823,8 @@ struct ResponseHandlerStubTests {
         #expect(emptyQuery.query == "")
     }
 
-    @Test func recordedRequestsCompareHeadersInOrder() {
-        let date = Date()
-        let one = RecordedRequest(method: "GET", target: "/", headers: [("A", "1"), ("B", "2")], receivedAt: date)
-        let same = RecordedRequest(method: "GET", target: "/", headers: [("A", "1"), ("B", "2")], receivedAt: date)
-        let swapped = RecordedRequest(method: "GET", target: "/", headers: [("B", "2"), ("A", "1")], receivedAt: date)
-
-        #expect(one == same)
-        #expect(Set([one, same, swapped]).count == 2)
-        #expect(one != swapped)
+    @Test func recordedHeadersAreLookedUpCaseInsensitivelyFirstOneFirst() {
+        let swapped = RecordedRequest(method: "GET", target: "/", headers: [("B", "2"), ("A", "1"), ("a", "3")])
         #expect(swapped.header("a") == "1")
         #expect(RecordedRequest(method: "GET", target: "/", headers: [("X", "1"), ("x", "2")]).headerValues("X") == ["1", "2"])
     }

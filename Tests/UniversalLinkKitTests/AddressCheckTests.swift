@@ -27,14 +27,14 @@ struct AddressCheckTests {
         #expect(CheckedAddress.isPublic(parsed.bytes))
     }
 
-    static func resolver(_ names: [String: [String]], allowsLocal: Bool = false) throws -> LinkResolver {
+    static func resolver(_ names: [String: [String]], allowsLocal: Bool = false) throws -> TestResolver {
         let transport = try #require(CurlTransport.make(nameResolver: .table(names)))
         // A hang detector, not a timing: these tests check addresses, and a TSan run with the tests in parallel on busy
-        // cores once took 30 s to get a table lookup done.
-        var configuration = LinkResolver.Configuration(timeout: .seconds(600))
+        // cores can take tens of seconds to get a table lookup done.
+        var configuration = LinkManager.Configuration.Resolution(timeout: .seconds(600))
         configuration.policy.allowsLocalHosts = allowsLocal
         configuration.policy.allowsHTTP = allowsLocal
-        return LinkResolver(configuration: configuration, transport: transport)
+        return TestResolver(configuration: configuration, transport: transport)
     }
 
     @Test(arguments: ["127.0.0.1", "169.254.169.254", "10.0.0.7", "::1", "::ffff:127.0.0.1", "fd00:ec2::254"])
@@ -178,7 +178,7 @@ struct AddressCheckTests {
         #expect(refusal.code == .hostNotAllowed)
         #expect(!refusal.message.contains("s3cr3t"))
         let error = await #expect(throws: LinkError.self) {
-            try await LinkResolver(transport: ClosureTransport { _, _ in .status(200) }).resolve(url)
+            try await TestResolver(transport: ClosureTransport { _, _ in .status(200) }).resolve(url)
         }
         #expect(error?.code == .hostNotAllowed)
         #expect(error?.message.contains("s3cr3t") == false)

@@ -74,10 +74,17 @@ struct DeadlineSchedulerTests {
         #expect(scheduler.pendingCount == 1)
     }
 
-    @Test func aDeadlineAlreadyPassedRunsAtOnce() async {
+    @Test func aDeadlineAlreadyPassedRunsWithoutTheClockMoving() async {
         let clock = ManualClock()
+        let start = clock.now
         let done = Waiter<Void>()
-        _ = clock.linkClock.scheduler.schedule(at: clock.now - .seconds(1)) { done.resume(returning: ()) }
-        await done.value
+        _ = clock.linkClock.scheduler.schedule(at: start - .seconds(1)) { done.resume(returning: ()) }
+        let ran = await done.wait(until: .now + .seconds(60), clock: .continuous)
+        guard case .value = ran else {
+            Issue.record("the action did not run")
+            return
+        }
+        #expect(clock.now == start)
+        #expect(clock.linkClock.scheduler.pendingCount == 0)
     }
 }

@@ -73,7 +73,7 @@ struct FaultInjectionSoakTests {
     }
 
     @Test(.timeLimit(.minutes(30)), arguments: Transport.allCases)
-    func everyActivationUnderRandomFaultsGetsOneNotificationWithTheRightErrorAndMemoryStaysFlat(
+    func everyActivationUnderRandomFaultsGetsOneNotificationWithTheRightError(
         transport kind: Transport
     ) async throws {
         let seed = ProcessInfo.processInfo.environment["ULK_SOAK_SEED"].flatMap { UInt64($0) }
@@ -160,7 +160,6 @@ struct FaultInjectionSoakTests {
             }
         }
         let links = await recorder.wait(forCount: distinct, timeout: .seconds(600))
-        try await Task.sleep(for: .milliseconds(100))
         let after = Self.residentBytes()
 
         let context = "\(kind), seed \(seed), \(distinct) links"
@@ -189,10 +188,13 @@ struct FaultInjectionSoakTests {
             print("soak: \(context); faults \(faults.sorted { $0.key < $1.key }); resident \(baseline.map { $0 >> 20 } ?? -1) MiB"
                   + " after the first tenth, \(midpoint.map { $0 >> 20 } ?? -1) MiB at half, \(after.map { $0 >> 20 } ?? -1) MiB at the end")
         }
-        // Generous: a leak of even one body or one session per link would grow far beyond this.
-        if let baseline, let after {
+        // A soak only (`.ci/soak`, thousands of links): from the first tenth to the end, resident memory may grow by a
+        // fixed slack for pools and allocator caches plus 2 KiB a link, so a leak of a body, a session or a task per
+        // link (several KiB each) shows. A run of a few dozen links in `swift test` cannot tell a leak from noise.
+        if ProcessInfo.processInfo.environment["ULK_SOAK_ACTIVATIONS"] != nil, let baseline, let after {
             let growth = after - baseline
-            #expect(growth < 96 * 1024 * 1024, "resident size grew by \(growth / 1024) KiB; \(context)")
+            let bound = 32 * 1024 * 1024 + distinct * 2 * 1024
+            #expect(growth < bound, "resident size grew by \(growth / 1024) KiB, bound \(bound / 1024) KiB; \(context)")
         }
     }
 }

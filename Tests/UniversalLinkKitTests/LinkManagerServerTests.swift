@@ -31,45 +31,6 @@ struct LinkManagerServerTests {
         #expect(fixture.transport.count == 1)
     }
 
-    /// A remembered click keeps its outcome, not its resolution's task: the registry holds every click for the
-    /// duplicate window, and a kept task handle held 7.3 KB a click (146 MB for 20 000 clicks in the window; about
-    /// 1 KB a click without it, BENCHMARKS.md "Ninth session").
-    @Test func aRememberedClickKeepsNoTask() async throws {
-        // It suspends once, as a real transport does, so the resolution's task is attached to its flight.
-        let transport = ScriptedTransport(fallback: { _ in
-            await Task.yield()
-            return .json(Self.both)
-        })
-        let fixture = Fixture(transport: transport) { $0.duplicateWindow = .seconds(3600) }
-        for serial in 0..<20 {
-            _ = try await fixture.manager.resolve(try #require(URL(string: "https://news.example.com/pub/acc?_ri_=\(serial)")))
-            #expect(fixture.manager.flightsHoldingTasks == 0)
-        }
-        // Through the PushIOManager-shaped entry points too.
-        let handle = fixture.manager.handle(UserActivity(browsingWeb: URL("https://news.example.com/pub/acc?_ri_=sync")))
-        _ = await handle.outcome
-        #expect(fixture.manager.flightsHoldingTasks == 0)
-    }
-
-    /// A server's caller awaits the outcome, so its resolution starts on the caller's thread: one that needs no
-    /// suspension (a transport that answers at once) is finished before `resolve` waits, with no deadline entry
-    /// armed and disarmed. The PushIOManager-shaped entry points return at once: their resolution is a task of the
-    /// pool, bounded by its deadline entry.
-    @Test func anAnswerThatNeedsNoWaitIsFinishedBeforeResolveWaits() async throws {
-        let clock = ManualClock()
-        let manager = LinkManager(
-            transport: ScriptedTransport(fallback: { _ in .json(Self.both) }), notificationCenter: NotificationCenter(),
-            clock: clock.linkClock)
-        let outcome = try await manager.resolve(Self.appLink)
-        #expect(outcome.resolvedLink?.deepLinkURL == URL("example-app://products/1234"))
-        #expect(clock.linkClock.scheduler.scheduledCount == 0)
-
-        let handle = manager.handle(UserActivity(browsingWeb: URL("https://news.example.com/pub/acc?_ri_=other")))
-        #expect(await handle.outcome.resolvedLink?.deepLinkURL == URL("example-app://products/1234"))
-        #expect(clock.linkClock.scheduler.scheduledCount == 1)
-        await manager.shutdown()
-    }
-
     @Test(arguments: [
         URL("https://news.example.com/account/delete"),
         LinkManagerTests.nonAppLink,
@@ -334,13 +295,7 @@ struct LinkManagerServerTests {
         #expect(Set(fixture.recorder.links.map(\.requestedURL)) == [Self.appLink, other])
     }
 
-    @Test func shutdownReleasesTheTransportTheManagerOwnsAndNotOneItWasGiven() async {
-        let owned = ScriptedTransport()
-        let manager = LinkManager(
-            configuration: .init(), transport: owned, ownsTransport: true, notificationCenter: NotificationCenter(),
-            opener: .none, router: nil, clock: .continuous)
-        await manager.shutdown()
-        #expect(owned.shutdowns == 1)
+    @Test func shutdownLeavesATransportItWasGivenToItsOwner() async {
         let given = Fixture()
         await given.manager.shutdown()
         #expect(given.transport.shutdowns == 0)

@@ -1,17 +1,18 @@
 import Foundation
 import Testing
 @testable import UniversalLinkKit
+import UniversalLinkKitTesting
 
 struct LinkResolverTests {
     static let link = URL("https://news.example.com/pub/acc?_ri_=X%2BY&_ei_=a+b&z=%7E")
     static let both = #"{"webLinkUrl":"https://www.example.com/products/1234","mobileDeepLinkUrl":"example-app://products/1234"}"#
 
-    func resolver(_ transport: some LinkTransport, _ configure: (inout LinkResolver.Configuration) -> Void = { _ in }) -> LinkResolver {
+    func resolver(_ transport: some LinkTransport, _ configure: (inout LinkManager.Configuration.Resolution) -> Void = { _ in }) -> TestResolver {
         // A long deadline unless a test is about it: under a sanitizer, parallel CPU-heavy suites can stall a
         // resolution for longer than the default 10 s, and the retry is skipped when it would not fit.
-        var configuration = LinkResolver.Configuration(timeout: .seconds(120), retryDelay: .milliseconds(10))
+        var configuration = LinkManager.Configuration.Resolution(timeout: .seconds(120), retryDelay: .milliseconds(10))
         configure(&configuration)
-        return LinkResolver(configuration: configuration, transport: transport)
+        return TestResolver(configuration: configuration, transport: transport)
     }
 
     func failure(_ body: () async throws(LinkError) -> ResolvedLink) async -> LinkError? {
@@ -32,7 +33,6 @@ struct LinkResolverTests {
         #expect(link.error == nil)
         let request = try #require(transport.requests.first)
         #expect(transport.count == 1)
-        #expect(request.method == "GET")
         #expect(request.url.absoluteString == "https://news.example.com/pub/acc?_ri_=X%2BY&_ei_=a+b&z=%7E")
         #expect(request.headerFields["Accept"] == "application/json")
         #expect(request.headerFields["User-Agent"] == "ResponsysPubWebResolver (CPU iPhone OS like Mac OS X)")
@@ -152,8 +152,8 @@ struct LinkResolverTests {
         let long = ScriptedTransport([{ _ in .status(503, headers: ["Retry-After": "3"]) }, { _ in .json(Self.both) }])
         // On a clock that does not move, 3 s never fit in the 2 s left, and the deadline cannot fire first (it did
         // on the real clock, in a TSan run with the tests in parallel on busy cores).
-        let frozen = LinkResolver(
-            configuration: LinkResolver.Configuration(timeout: .seconds(2), retryDelay: .milliseconds(10)), transport: long,
+        let frozen = TestResolver(
+            configuration: LinkManager.Configuration.Resolution(timeout: .seconds(2), retryDelay: .milliseconds(10)), transport: long,
             clock: ManualClock().linkClock)
         let error = await failure { () async throws(LinkError) in try await frozen.resolve(Self.link) }
         #expect(error?.code == .httpStatus)
@@ -163,8 +163,8 @@ struct LinkResolverTests {
     @Test func theRetryPauseRunsOnTheInjectedClock() async throws {
         let transport = ScriptedTransport([{ _ in .status(503, headers: ["Retry-After": "2"]) }, { _ in .json(Self.both) }])
         let clock = ManualClock()
-        let resolver = LinkResolver(
-            configuration: LinkResolver.Configuration(timeout: .seconds(10)), transport: transport, clock: clock.linkClock)
+        let resolver = TestResolver(
+            configuration: LinkManager.Configuration.Resolution(timeout: .seconds(10)), transport: transport, clock: clock.linkClock)
         let resolution = Task { try await resolver.resolve(Self.link) }
         await transport.waitForRequests(1)
         // Two sleeps on the manual clock: the deadline's and the pause before the retry.
@@ -282,15 +282,15 @@ struct LinkResolverTests {
 
 struct RetryAfterTests {
     @Test func readsDelaySecondsAndHTTPDates() {
-        #expect(RetryAfter.seconds("2") == 2)
-        #expect(RetryAfter.seconds(" 0 ") == 0)
-        #expect(RetryAfter.seconds("soon") == nil)
-        #expect(RetryAfter.seconds("-1") == nil)
-        #expect(RetryAfter.seconds("0000000010") == 10)
-        #expect(RetryAfter.seconds("00000000000000007") == 7)
-        #expect(RetryAfter.seconds("12345678901234567890") == .infinity)
+        #expect(ResolutionAttempt.seconds(retryAfter: "2", now: Date()) == 2)
+        #expect(ResolutionAttempt.seconds(retryAfter: " 0 ", now: Date()) == 0)
+        #expect(ResolutionAttempt.seconds(retryAfter: "soon", now: Date()) == nil)
+        #expect(ResolutionAttempt.seconds(retryAfter: "-1", now: Date()) == nil)
+        #expect(ResolutionAttempt.seconds(retryAfter: "0000000010", now: Date()) == 10)
+        #expect(ResolutionAttempt.seconds(retryAfter: "00000000000000007", now: Date()) == 7)
+        #expect(ResolutionAttempt.seconds(retryAfter: "12345678901234567890", now: Date()) == .infinity)
         let now = Date(timeIntervalSince1970: 784_111_777)  // Sun, 06 Nov 1994 08:49:37 GMT
-        #expect(RetryAfter.seconds("Sun, 06 Nov 1994 08:49:40 GMT", now: now) == 3)
-        #expect(RetryAfter.seconds("Sun, 06 Nov 1994 08:49:30 GMT", now: now) == 0)
+        #expect(ResolutionAttempt.seconds(retryAfter: "Sun, 06 Nov 1994 08:49:40 GMT", now: now) == 3)
+        #expect(ResolutionAttempt.seconds(retryAfter: "Sun, 06 Nov 1994 08:49:30 GMT", now: now) == 0)
     }
 }

@@ -24,14 +24,6 @@ struct PubWebLinkRecognizerTests {
         #expect(recognizer.kind(of: try #require(URL(string: url))) == kind)
     }
 
-    @Test func explainsWhyAURLIsNotAPubWebLink() {
-        let explanation = recognizer.explain(URL("https://news.example.com/PUB/ACC"))
-        #expect(explanation.kind == .notPubWeb)
-        #expect(explanation.reason == "path /PUB/ACC is not a pub-web path (app links: /pub/acc; non-app links: /pub/cc; compared case-sensitively)")
-        #expect(recognizer.explain(URL("example-app://x")).reason == "scheme example-app: pub-web links are http(s) URLs")
-        #expect(recognizer.explain(URL("https://news.example.com/pub/acc")).reason == "path /pub/acc on news.example.com is an app link path")
-    }
-
     @Test func globalRoutingPathsAreConfigurable() {
         let custom = PubWebLinkRecognizer(configuration: .init(appLinkPaths: ["/t/app"], nonAppLinkPaths: ["/t/web/"]))
         #expect(custom.kind(of: URL("https://links.example.com/t/app?x=1")) == .appLink)

@@ -33,10 +33,10 @@ struct TransportDeadlineTests {
         }
     }
 
-    func resolver(_ subject: Subject, clock: LinkClock = .continuous, timeout: Duration = .seconds(60)) -> LinkResolver {
-        var configuration = LinkResolver.Configuration(timeout: timeout, retryDelay: .milliseconds(20))
+    func resolver(_ subject: Subject, clock: LinkClock = .continuous, timeout: Duration = .seconds(60)) -> TestResolver {
+        var configuration = LinkManager.Configuration.Resolution(timeout: timeout, retryDelay: .milliseconds(20))
         configuration.policy = ResolutionPolicy(allowsHTTP: true, allowsLocalHosts: true)
-        return LinkResolver(configuration: configuration, transport: subject.transport, clock: clock)
+        return TestResolver(configuration: configuration, transport: subject.transport, clock: clock)
     }
 
     @Test(arguments: Kind.allCases)
@@ -126,27 +126,59 @@ struct TransportDeadlineTests {
     }
 
     @Test(arguments: Kind.allCases)
-    func cancellingTheCallerReturnsAtOnceWithCancelled(_ kind: Kind) async throws {
+    func cancellingARequestReturnsAtOnceAndDropsIt(_ kind: Kind) async throws {
         let stub = try ResponseHandlerStub(links: ["/pub/acc": Self.product])
         defer { stub.shutdown() }
         stub.setDefaultBehavior(.noResponse)
         let subject = try Subject(kind)
-        let resolver = resolver(subject, timeout: .seconds(120))
-        let task = Task { () -> (LinkError?, ContinuousClock.Instant) in
-            do throws(LinkError) {
-                _ = try await resolver.resolve(stub.url("/pub/acc?_ri_=cancel"))
-                return (nil, .now)
+        defer { subject.transport.shutdown() }
+        let request = TransportRequest(url: stub.url("/pub/acc?_ri_=cancel"), allowsLocalAddresses: true)
+        let task = Task { () -> (Bool, ContinuousClock.Instant) in
+            do {
+                _ = try await subject.transport.send(request, maxBodyBytes: 4096)
+                return (false, .now)
             } catch {
-                return (error, .now)
+                return (error is CancellationError, .now)
             }
         }
         #expect(await stub.waitForRequests(1, timeout: .seconds(300)))
         let cancelledAt = ContinuousClock.now
         task.cancel()
-        let (error, returnedAt) = await task.value
-        #expect(error?.code == .cancelled)
+        let (cancelled, returnedAt) = await task.value
+        #expect(cancelled)
         #expect(returnedAt - cancelledAt < .seconds(20))
         #expect(subject.pending() == 0)
+    }
+
+    @Test func aCallerWhoStopsWaitingGetsCancelledAndTheLinkIsStillNotified() async throws {
+        let stub = try ResponseHandlerStub(links: ["/pub/acc": Self.product])
+        defer { stub.shutdown() }
+        // The answer waits until the caller has given up.
+        let gate = DispatchSemaphore(value: 0)
+        stub.setResponder { _ in
+            gate.wait()
+            return nil
+        }
+        var configuration = LinkManager.Configuration()
+        configuration.resolution.policy = ResolutionPolicy(allowsHTTP: true, allowsLocalHosts: true)
+        let center = NotificationCenter()
+        let recorder = NotificationRecorder(center: center)
+        let manager = LinkManager(configuration: configuration, notificationCenter: center)
+        let url = stub.url("/pub/acc?_ri_=walks-away")
+        let task = Task { () -> LinkError? in
+            do throws(LinkError) {
+                _ = try await manager.resolve(url)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        #expect(await stub.waitForRequests(1, timeout: .seconds(300)))
+        task.cancel()
+        #expect(await task.value?.code == .cancelled)
+        gate.signal()
+        #expect(await recorder.wait(for: url)?.deepLinkURL == URL(string: "example-app://products/1234"))
+        await manager.shutdown()
     }
 
     @Test func theEarlierOfTheCallersDeadlineAndTheTimeoutApplies() async throws {
@@ -207,9 +239,9 @@ struct TransportDeadlineTests {
         #expect(error?.detail.contains("not sent: stuck.example.com did not resolve by the deadline") == true)
 
         // Through the resolver on the system clock, the caller gets the deadline's answer.
-        var configuration = LinkResolver.Configuration(timeout: .milliseconds(300))
+        var configuration = LinkManager.Configuration.Resolution(timeout: .milliseconds(300))
         configuration.policy = ResolutionPolicy(allowsHTTP: true, allowsLocalHosts: true)
-        let resolver = LinkResolver(configuration: configuration, transport: curl)
+        let resolver = TestResolver(configuration: configuration, transport: curl)
         let resolved = await #expect(throws: LinkError.self) {
             try await resolver.resolve(URL("http://stuck.example.com/pub/acc?_ri_=dns2"))
         }

@@ -67,8 +67,7 @@ struct LinkBenchmarks {
           --json          one JSON object per measurement instead of the table
           --filter GROUP  only this group (routing, resolution, aasa, broadcast, manager); repeatable
           --quick         fewer, shorter batches (smoke runs only)
-          --profile NAME  run one case untimed for callgrind; pins-window is timed (two halves of ITERATIONS links
-                          a minute apart, each host an address set of its own). NAME is one of:
+          --profile NAME  run one case untimed for callgrind. NAME is one of:
                           \(Profile.names.joined(separator: ", "))
         """
 

@@ -224,11 +224,16 @@ extension LinkDoctor {
                 group.addTask {
                     let startedAt = clock.now
                     guard let url, startedAt < budgetEnd else { return (key, .notStarted) }
-                    do throws(LinkError) {
-                        return (key, .resolved(try await resolver.resolve(url, startedAt: startedAt, deadline: budgetEnd)))
-                    } catch {
-                        let allowed = min(timeout, budgetEnd - startedAt)
-                        return (key, .failed(error, allowed: allowed, cutByBudget: allowed < timeout))
+                    let allowed = min(timeout, budgetEnd - startedAt)
+                    switch resolver.prepare(url, startedAt: startedAt, limit: budgetEnd) {
+                    case let .failure(refusal):
+                        return (key, .failed(refusal, allowed: allowed, cutByBudget: allowed < timeout))
+                    case let .success(resolution):
+                        let link = await resolver.resolve(resolution)
+                        if let error = link.error, link.destinationURL == nil {
+                            return (key, .failed(error, allowed: allowed, cutByBudget: allowed < timeout))
+                        }
+                        return (key, .resolved(link))
                     }
                 }
             }

@@ -8,8 +8,8 @@ import UniversalLinkKit
 /// - ``checkDomain(_:)`` fetches both AASA locations, Apple's CDN copy and (for Android) `assetlinks.json`;
 /// - ``checkCampaign(_:)`` reads an HTML email's links and says what each will do.
 ///
-/// Every fetch goes through the injected `LinkTransport` (by default `LinkResolver.defaultTransport()`, the
-/// resolver's own: `CurlTransport` on Linux) under the ``Configuration/policy`` (https, no local
+/// Every fetch goes through the injected `LinkTransport` (by default a transport of the
+/// platform's default kind, as a `LinkManager` makes: `CurlTransport` on Linux) under the ``Configuration/policy`` (https, no local
 /// hosts unless allowed), with a deadline of ``Configuration/timeout`` per fetch, a body cap (128 KB + 1 byte for
 /// an AASA file, 1 MiB for `assetlinks.json`), and no redirect followed: a 3xx is reported, since iOS and
 /// Android do not follow it either.
@@ -41,7 +41,7 @@ public struct LinkDoctor: Sendable {
         /// The `User-Agent` Apple's fetcher sends, compared with an ordinary client. Default `AASA-Bot/1.0.0`.
         public var appleBotUserAgent: String
         /// Which paths are pub-web app links and non-app links (default `/pub/acc` and `/pub/cc`).
-        public var recognizer: PubWebLinkRecognizer.Configuration
+        public var recognizer: LinkManager.Configuration.Recognition
         /// With ``CampaignCheck/resolves``: the most resolutions in flight at once. Default 4, below the resolver's
         /// connections per host, so a campaign never queues behind its own requests.
         public var maximumConcurrentResolutions: Int
@@ -79,7 +79,7 @@ public struct LinkDoctor: Sendable {
             appleCDNBaseURL: URL = LinkDoctor.appleCDN,
             userAgent: String = "UniversalLinkKit-LinkDoctor/1.0",
             appleBotUserAgent: String = "AASA-Bot/1.0.0",
-            recognizer: PubWebLinkRecognizer.Configuration = .init(),
+            recognizer: LinkManager.Configuration.Recognition = .init(),
             maximumConcurrentResolutions: Int = 4,
             resolutionBudget: Duration? = nil,
             caFile: String? = nil,
@@ -118,15 +118,21 @@ public struct LinkDoctor: Sendable {
     ///
     /// - Parameters:
     ///   - configuration: Settings.
-    ///   - transport: Sends every request (association files and, with `--resolve`, resolutions). Default:
-    ///     `LinkResolver.defaultTransport()` (`CurlTransport` on Linux), which never re-sends a request by itself,
-    ///     so each resolution counts its click once. The doctor never shuts a transport down: call
-    ///     `shutdown()` on the one you pass when you are done with it.
+    ///   - transport: Sends every request (association files and, with `--resolve`, resolutions). Default (`nil`):
+    ///     a new transport of the platform's default kind (`CurlTransport` on Linux), which never re-sends a
+    ///     request by itself, so each resolution counts its click once. The doctor never shuts a transport down:
+    ///     call `shutdown()` on the one you pass when you are done with it.
     ///   - clock: The clock of the per-fetch deadline.
     public init(
-        configuration: Configuration = .init(), transport: any LinkTransport = LinkResolver.defaultTransport(),
-        clock: LinkClock = .continuous
+        configuration: Configuration = .init(), transport: (any LinkTransport)? = nil,
+        clock: any Clock<Duration> = ContinuousClock()
     ) {
+        self.init(configuration: configuration, transport: transport, clock: LinkClock(clock))
+    }
+
+    /// A doctor on a wrapped clock, whose scheduler a test can watch.
+    package init(configuration: Configuration = .init(), transport: (any LinkTransport)? = nil, clock: LinkClock) {
+        let transport = transport ?? LinkResolver.defaultTransport()
         self.configuration = configuration
         self.transport = transport
         self.clock = clock

@@ -40,7 +40,6 @@ package struct TLSFetchTransport: LinkTransport {
         guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = request.url.host(percentEncoded: false), !host.isEmpty
         else { throw TransportError(.noAnswer, detail: "not an http(s) URL with a host") }
-        guard request.method == .get else { throw TransportError(.noAnswer, detail: "only GET is sent, not \(request.method)") }
         let addresses: [String]
         do {
             addresses = try await AddressScreen.addresses(of: host, allowsLocalAddresses: request.allowsLocalAddresses)
@@ -51,7 +50,7 @@ package struct TLSFetchTransport: LinkTransport {
         settings.caFile = caFile
         let deadline = request.deadline ?? (.now + fallbackTimeout)
         let probe = TLSProbe(
-            url: request.url, headerLines: request.headerFields.map { "\($0.name): \($0.value)" }, addresses: addresses,
+            url: request.url, headerLines: request.headerFields.map { "\($0.key): \($0.value)" }, addresses: addresses,
             settings: settings, maxBodyBytes: maxBodyBytes, maxHeaderBytes: maxHeaderBytes, deadline: deadline)
         let outcome = try await probe.run()
         if outcome.headOverCap { throw TransportError(.headersTooLarge, detail: "the header block is over \(maxHeaderBytes) bytes") }

@@ -9,7 +9,7 @@ extension LinkError {
     ///
     /// - Parameters:
     ///   - error: What was thrown: a ``LinkError`` (kept), ``DeadlineExceeded``, a ``TransportError`` or a
-    ///     cancellation.
+    ///     cancellation (the manager's shutdown).
     ///   - url: The requested link.
     ///   - allowed: The time the deadline allowed, for the message.
     ///   - maxBodyBytes: The body cap, for the message.
@@ -19,19 +19,26 @@ extension LinkError {
         let shown = url.redactedString
         switch error {
         case is DeadlineExceeded:
-            return LinkError(
-                code: .timeout,
-                message: "No answer for \(shown) within \(allowed.text); retry later or open the link in a browser."
-            )
+            return timeout(url, allowed: allowed)
         case let error as TransportError:
             return transport(error, shown: shown, maxBodyBytes: maxBodyBytes)
         default:
-            return LinkError(
-                code: .cancelled,
-                message: "The resolution of \(shown) was cancelled before it finished.",
-                underlyingError: error
-            )
+            return cancelled(url)
         }
+    }
+
+    /// A resolution whose deadline passed before it had an answer.
+    static func timeout(_ url: URL, allowed: Duration) -> LinkError {
+        LinkError(
+            code: .timeout,
+            message: "No answer for \(url.redactedString) within \(allowed.text); retry later or open the link in a"
+                + " browser."
+        )
+    }
+
+    /// A resolution cut short by the manager's shutdown (its task was cancelled).
+    static func cancelled(_ url: URL) -> LinkError {
+        LinkError(code: .cancelled, message: "The resolution of \(url.redactedString) was cancelled before it finished.")
     }
 
     private static func transport(_ error: TransportError, shown: String, maxBodyBytes: Int) -> LinkError {
@@ -132,20 +139,12 @@ extension LinkError {
         )
     }
 
-    /// A resolution ended by the manager's shutdown.
     /// The shared claim store failed and the policy is to reject: nothing was sent.
     static func claimStoreUnavailable(_ url: URL, _ error: any Error) -> LinkError {
         LinkError(
             code: .claimStoreUnavailable,
             message: "The link \(url.redactedString) was not resolved: the shared claim store failed (\(error)); retry later.",
             underlyingError: error
-        )
-    }
-
-    static func cancelledByShutdown(_ url: URL) -> LinkError {
-        LinkError(
-            code: .cancelled,
-            message: "The resolution of \(url.redactedString) was cancelled before it finished."
         )
     }
 }

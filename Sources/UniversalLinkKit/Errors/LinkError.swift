@@ -83,9 +83,9 @@ extension LinkError {
             case claimStoreUnavailable
         }
 
-        let storage: Storage
+        private let storage: Storage
 
-        init(_ storage: Storage) {
+        private init(_ storage: Storage) {
             self.storage = storage
         }
 
@@ -119,8 +119,8 @@ extension LinkError {
         /// The code's name, spelled as its static member: `"hostNotAllowed"`, `"timeout"`, ...
         public var description: String { storage.name }
 
-        /// The stable integer used as `NSError.code` (1 = `hostNotAllowed` ... 9 = `cancelled`, 10 = `notPubWebLink`,
-        /// 11 = `shuttingDown`).
+        /// The code's stable integer, for storage (1 = `hostNotAllowed` ... 9 = `cancelled`, 10 = `notPubWebLink`,
+        /// 11 = `shuttingDown`, 12 = `claimStoreUnavailable`).
         public var rawValue: Int { storage.rawValue }
 
         /// The code with a ``rawValue``, for reading one back from storage.
@@ -145,15 +145,11 @@ extension LinkError: CustomNSError, LocalizedError {
     /// `"LinkErrorCode"` with the code's name.
     public var errorUserInfo: [String: Any] {
         var info: [String: Any] = [NSLocalizedDescriptionKey: message, "LinkErrorCode": code.description]
-        if let underlyingError {
-            info[NSUnderlyingErrorKey] = underlyingError as NSError
-        }
-        if let statusCode {
-            info["LinkErrorHTTPStatus"] = statusCode
-        }
+        if let underlyingError { info[NSUnderlyingErrorKey] = underlyingError as NSError }
+        if let statusCode { info["LinkErrorHTTPStatus"] = statusCode }
         return info
     }
 
-    /// The message.
+    /// The message, so that `localizedDescription` says what happened and what to do.
     public var errorDescription: String? { message }
 }

@@ -1,5 +1,7 @@
 import Foundation
 
+// The manager's settings: what is recognised, how it is resolved, coalesced, delivered and shared with a fleet.
+
 extension LinkManager {
     /// Manager settings.
     ///
@@ -9,10 +11,10 @@ extension LinkManager {
     /// ```
     public struct Configuration: Sendable {
         /// Which paths are pub-web links.
-        public var recognition: PubWebLinkRecognizer.Configuration
-        /// How links are resolved: deadline, body cap, retry, and the ``ResolutionPolicy``.
-        public var resolution: LinkResolver.Configuration
-        /// How long after a resolution completed the same URL is still treated as a duplicate. Default 2 s.
+        public var recognition: Recognition
+        /// How links are resolved: deadline, body cap, retry, redirects, and the ``ResolutionPolicy``.
+        public var resolution: Resolution
+        /// How long after a resolution completed the same click is still treated as a duplicate. Default 2 s.
         public var duplicateWindow: Duration
         /// Hold notifications until ``LinkManager/resumeDelivery()``, for cold starts. Default `false`.
         public var startsPaused: Bool
@@ -22,27 +24,31 @@ extension LinkManager {
         /// built.
         public var eventHandler: LinkEventHandler?
         /// Claims shared with the other replicas of a fleet, so a click is counted once across them. Default `nil`:
-        /// this process's claims alone, at no added cost. See ``ClaimStore``.
+        /// this process's claims alone. See ``ClaimStore``.
         public var claimStore: (any ClaimStore)?
         /// What happens when ``claimStore`` fails. Default ``ClaimStoreFailurePolicy/resolveLocally``.
-        public var claimStoreFailure: ClaimStoreFailurePolicy = .resolveLocally
+        public var claimStoreFailure: ClaimStoreFailurePolicy
 
         /// Creates a configuration.
         ///
         /// - Parameters:
         ///   - recognition: Pub-web paths.
-        ///   - resolution: Resolver settings and policy.
+        ///   - resolution: Resolution settings and policy.
         ///   - duplicateWindow: Duplicate window after completion.
         ///   - startsPaused: Hold notifications until resumed.
         ///   - executeRsysWebURL: Initial in-app hyperlink mode.
         ///   - eventHandler: Receives the manager's events.
+        ///   - claimStore: Claims shared with a fleet.
+        ///   - claimStoreFailure: What a failing claim store means.
         public init(
-            recognition: PubWebLinkRecognizer.Configuration = .init(),
-            resolution: LinkResolver.Configuration = .init(),
+            recognition: Recognition = .init(),
+            resolution: Resolution = .init(),
             duplicateWindow: Duration = .seconds(2),
             startsPaused: Bool = false,
             executeRsysWebURL: Bool = false,
-            eventHandler: LinkEventHandler? = nil
+            eventHandler: LinkEventHandler? = nil,
+            claimStore: (any ClaimStore)? = nil,
+            claimStoreFailure: ClaimStoreFailurePolicy = .resolveLocally
         ) {
             self.recognition = recognition
             self.resolution = resolution
@@ -50,6 +56,8 @@ extension LinkManager {
             self.startsPaused = startsPaused
             self.executeRsysWebURL = executeRsysWebURL
             self.eventHandler = eventHandler
+            self.claimStore = claimStore
+            self.claimStoreFailure = claimStoreFailure
         }
 
         /// Creates a configuration that resolves links of these branded domains only, with this deadline, and the
@@ -59,27 +67,85 @@ extension LinkManager {
         ///   - brandedDomains: The hosts links may be resolved on (see ``ResolutionPolicy/brandedDomains``).
         ///   - timeout: The deadline of one resolution, retry and redirects included. Default 10 s.
         public init(brandedDomains: [String], timeout: Duration = .seconds(10)) {
-            self.init()
-            self.brandedDomains = brandedDomains
-            self.timeout = timeout
-        }
-
-        /// The hosts links may be resolved on; empty (the default) allows any public host the policy accepts.
-        /// Shorthand for `resolution.policy.brandedDomains`.
-        public var brandedDomains: [String] {
-            get { resolution.policy.brandedDomains }
-            set { resolution.policy.brandedDomains = newValue }
-        }
-
-        /// The deadline of one resolution, retry and redirects included. Shorthand for `resolution.timeout`.
-        public var timeout: Duration {
-            get { resolution.timeout }
-            set { resolution.timeout = newValue }
+            self.init(resolution: Resolution(timeout: timeout, policy: ResolutionPolicy(brandedDomains: brandedDomains)))
         }
 
         /// How long a claim in ``claimStore`` holds when its holder publishes nothing: the resolution's time
         /// allowed and 2 s more, so a live holder is never taken over, and a dead one's click is taken over soon
         /// after its deadline.
-        public var claimLease: Duration { resolution.timeout + .seconds(2) }
+        var claimLease: Duration { resolution.timeout + .seconds(2) }
+    }
+}
+
+extension LinkManager.Configuration {
+    /// Which paths are Responsys pub-web links.
+    ///
+    /// Responsys rewrites every link of a campaign email into a click-tracking link on the branded domain: app links
+    /// (declared in the domain's `apple-app-site-association`) open the app and are resolved; non-app links open the
+    /// web. Accounts on global routing use other paths. Paths are compared as iOS compares `"paths"` in an
+    /// association file: percent-encoded, case-sensitively, trailing slashes ignored.
+    public struct Recognition: Sendable, Hashable {
+        /// Paths of app links, which open the app and are resolved. Default `["/pub/acc"]`.
+        public var appLinkPaths: [String]
+        /// Paths of non-app links, which open the web; in-app hyperlinks and push URLs on them are still resolved
+        /// when ``LinkManager/executeRsysWebURL`` is on. Default `["/pub/cc"]`.
+        public var nonAppLinkPaths: [String]
+
+        /// Creates a recognition setting.
+        ///
+        /// - Parameters:
+        ///   - appLinkPaths: Paths of app links.
+        ///   - nonAppLinkPaths: Paths of non-app links.
+        public init(appLinkPaths: [String] = ["/pub/acc"], nonAppLinkPaths: [String] = ["/pub/cc"]) {
+            self.appLinkPaths = appLinkPaths
+            self.nonAppLinkPaths = nonAppLinkPaths
+        }
+    }
+
+    /// How a link is resolved: one `GET` of the tracking URL, under a deadline, with one retry and a few redirects.
+    public struct Resolution: Sendable, Hashable {
+        /// The deadline of the whole resolution, retry and redirects included. Default 10 s.
+        public var timeout: Duration
+        /// The largest answer body accepted, counted while it is received. Default 64 KiB.
+        public var maxBodyBytes: Int
+        /// Redirects followed at most; one more is an `httpStatus` error. Default 3.
+        public var maxRedirects: Int
+        /// The pause before the retry when the server sent no `Retry-After`. Default 200 ms.
+        public var retryDelay: Duration
+        /// The longest `Retry-After` honoured; a longer one means no retry. Default 5 s.
+        public var maxRetryAfter: Duration
+        /// Which URLs may be requested (the link and every redirect).
+        public var policy: ResolutionPolicy
+        /// The `User-Agent` sent. Default `ResponsysPubWebResolver (CPU iPhone OS like Mac OS X)`, which the
+        /// Response Handler recognises.
+        public var userAgent: String
+
+        /// Creates resolution settings.
+        ///
+        /// - Parameters:
+        ///   - timeout: Deadline of a whole resolution.
+        ///   - maxBodyBytes: Body cap.
+        ///   - maxRedirects: Redirects followed at most.
+        ///   - retryDelay: Pause before a retry without `Retry-After`.
+        ///   - maxRetryAfter: Longest `Retry-After` honoured.
+        ///   - policy: Which URLs may be requested.
+        ///   - userAgent: The `User-Agent` header.
+        public init(
+            timeout: Duration = .seconds(10),
+            maxBodyBytes: Int = 64 * 1024,
+            maxRedirects: Int = 3,
+            retryDelay: Duration = .milliseconds(200),
+            maxRetryAfter: Duration = .seconds(5),
+            policy: ResolutionPolicy = .init(),
+            userAgent: String = "ResponsysPubWebResolver (CPU iPhone OS like Mac OS X)"
+        ) {
+            self.timeout = timeout
+            self.maxBodyBytes = maxBodyBytes
+            self.maxRedirects = maxRedirects
+            self.retryDelay = retryDelay
+            self.maxRetryAfter = maxRetryAfter
+            self.policy = policy
+            self.userAgent = userAgent
+        }
     }
 }

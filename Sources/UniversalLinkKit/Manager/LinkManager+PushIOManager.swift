@@ -1,8 +1,8 @@
 import Foundation
 
-/// The entry points shaped as `PushIOManager`'s on iOS: universal-link activities, in-app hyperlinks, push payloads,
-/// opened URLs and delivery control. Each hands its input to the triage and takes the decision through the manager's
-/// one composition path.
+/// The entry points shaped as `PushIOManager`'s on iOS: universal-link activities, in-app hyperlinks, push payloads
+/// and opened URLs. Each hands its input to the triage and takes the decision through the manager's one
+/// composition path.
 extension LinkManager {
     /// Forwards a user activity, as `application(_:continue:restorationHandler:)` does on iOS.
     ///
@@ -67,19 +67,4 @@ extension LinkManager {
         guard gate.isOpen else { return false }
         return take(triage.openURL(url), limit: nil, url: url).isHandled
     }
-
-    // MARK: Delivery
-
-    /// Holds notifications from now on, in order, until ``resumeDelivery()``.
-    public func pauseDelivery() {
-        broadcaster.pauseDelivery()
-    }
-
-    /// Delivers held notifications in order and posts new ones as they come.
-    public func resumeDelivery() {
-        broadcaster.resumeDelivery()
-    }
-
-    /// Whether notifications are being held.
-    public var isDeliveryPaused: Bool { broadcaster.isPaused }
 }

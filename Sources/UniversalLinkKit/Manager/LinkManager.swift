@@ -37,82 +37,80 @@ public final class LinkManager: Sendable {
     public static let shared = LinkManager()
 
     /// The settings the manager was created with.
-    public let configuration: Configuration
-    /// Recognises pub-web links.
-    public let recognizer: PubWebLinkRecognizer
-    /// Resolves them.
-    public let resolver: LinkResolver
+    package let configuration: Configuration
     /// The router resolved links are handed to, if any.
-    public var router: LinkRouter? { dispatcher.router }
+    package var router: LinkRouter? { dispatcher.router }
 
+    // The walk of one link, in order: entry, policy and deadline (the resolver's), coalescing, the fleet step,
+    // resolution, delivery. Each part is handed what it needs and calls nothing back.
     let triage: EntryTriage
     let gate = AdmissionGate()
+    private let resolver: LinkResolver
     private let registry: ActivationRegistry
-    let broadcaster: LinkBroadcaster
+    private let fleet: FleetClaims?
+    private let broadcaster: LinkBroadcaster
     private let dispatcher: LinkDispatcher
     private let events: EventReporter
     private let clock: LinkClock
     private let executeFlag: Mutex<Bool>
     /// The transport the manager created, which its shutdown releases.
     private let ownedTransport: (any LinkTransport)?
-    /// The fleet step, when a ``Configuration/claimStore`` is set.
-    private let shared: SharedClaims?
 
     /// Creates a manager.
     ///
     /// - Parameters:
     ///   - configuration: Settings.
-    ///   - transport: Sends resolution requests. `nil` (the default): one of the manager's own,
-    ///     ``LinkResolver/defaultTransport()`` (``CurlTransport`` on Linux), released by ``shutdown(gracePeriod:)``;
-    ///     a transport given here is never shut down by the manager (it may be shared).
+    ///   - transport: Sends resolution requests. `nil` (the default): one of the manager's own (``CurlTransport``
+    ///     on Linux, ``URLSessionTransport`` where libcurl cannot be loaded and on Apple platforms), released by
+    ///     ``shutdown(gracePeriod:)``; a transport given here is never shut down by the manager (it may be shared).
     ///   - notificationCenter: Where notifications are posted.
     ///   - opener: Opens URLs that are not resolved (in-app hyperlinks with ``executeRsysWebURL`` off, push
     ///     URLs no route takes, resolved links no route takes when a router is set).
     ///   - router: Where resolved links go after their notification: the deep link, else the web link, else the
     ///     opener. `nil` (the default) leaves routing to the host's observer.
-    ///   - clock: The clock of deadlines and the duplicate window.
+    ///   - clock: The clock of deadlines and the duplicate window; tests inject one whose time they control.
     public convenience init(
         configuration: Configuration = .init(),
         transport: (any LinkTransport)? = nil,
         notificationCenter: NotificationCenter = .default,
         opener: URLOpener = .none,
         router: LinkRouter? = nil,
-        clock: LinkClock = .continuous
+        clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.init(
-            configuration: configuration, transport: transport ?? LinkResolver.defaultTransport(),
-            ownsTransport: transport == nil, notificationCenter: notificationCenter, opener: opener, router: router,
-            clock: clock)
+            configuration: configuration, transport: transport, notificationCenter: notificationCenter, opener: opener,
+            router: router, clock: LinkClock(clock))
     }
 
-    /// Creates a manager that shuts `transport` down at ``shutdown(gracePeriod:)`` when it `ownsTransport`.
+    /// Creates a manager on a wrapped clock, whose scheduler a test can watch.
     init(
-        configuration: Configuration,
-        transport: any LinkTransport,
-        ownsTransport: Bool,
-        notificationCenter: NotificationCenter,
-        opener: URLOpener,
-        router: LinkRouter?,
+        configuration: Configuration = .init(),
+        transport: (any LinkTransport)? = nil,
+        notificationCenter: NotificationCenter = .default,
+        opener: URLOpener = .none,
+        router: LinkRouter? = nil,
         clock: LinkClock
     ) {
-        self.configuration = configuration
-        self.recognizer = PubWebLinkRecognizer(configuration: configuration.recognition)
-        self.triage = EntryTriage(recognizer: recognizer)
-        self.ownedTransport = ownsTransport ? transport : nil
-        self.resolver = LinkResolver(configuration: configuration.resolution, transport: transport, clock: clock)
-        self.broadcaster = LinkBroadcaster(
-            center: notificationCenter, startsPaused: configuration.startsPaused, events: configuration.eventHandler)
-        self.registry = ActivationRegistry(window: configuration.duplicateWindow)
-        self.dispatcher = LinkDispatcher(router: router, opener: opener)
         let events = EventReporter(handler: configuration.eventHandler)
-        self.events = events
+        let owned = transport == nil ? LinkResolver.defaultTransport() : nil
+        let transport = transport ?? owned!
+        self.configuration = configuration
         self.clock = clock
-        self.executeFlag = Mutex(configuration.executeRsysWebURL)
-        self.shared = configuration.claimStore.map {
-            SharedClaims(
+        self.events = events
+        self.ownedTransport = owned
+        self.triage = EntryTriage(recognizer: PubWebLinkRecognizer(configuration: configuration.recognition))
+        self.resolver = LinkResolver(
+            configuration: configuration.resolution, transport: transport, clock: clock, events: events)
+        self.registry = ActivationRegistry(window: configuration.duplicateWindow)
+        self.fleet = configuration.claimStore.map {
+            FleetClaims(
                 store: $0, failure: configuration.claimStoreFailure, lease: configuration.claimLease, clock: clock,
                 events: events)
         }
+        self.broadcaster = LinkBroadcaster(
+            center: notificationCenter, startsPaused: configuration.startsPaused, events: events)
+        self.dispatcher = LinkDispatcher(router: router, opener: opener)
+        self.executeFlag = Mutex(configuration.executeRsysWebURL)
     }
 
     /// Whether hyperlinks tapped in in-app messages (and push URLs on pub-web links) are resolved and notified
@@ -156,17 +154,15 @@ public final class LinkManager: Sendable {
     public func resolve(_ url: URL, timeout: Duration? = nil) async throws(LinkError) -> LinkOutcome {
         // The caller's limit becomes one instant here; it travels as an argument from now on.
         let limit = timeout.map { clock.now + $0 }
-        let handle: LinkHandle
-        switch triage.serverLink(url) {
-        case let .refuse(error):
+        let decision = triage.serverLink(url)
+        if case let .refuse(error) = decision {
             events.refused(url, error)
             throw error
-        case let decision:
-            handle = take(decision, limit: limit, startsInline: true)
         }
+        let handle = take(decision, limit: limit)
         guard handle.isHandled else { throw .shuttingDown(url) }
-        guard let pending = handle.pending else { return await handle.outcome }
-        switch await pending.wait(until: limit, clock: clock) {
+        guard let flight = handle.flight else { return handle.immediate }
+        switch await flight.wait(until: limit, clock: clock) {
         case var .value(outcome):
             outcome.isDuplicate = outcome.isDuplicate || handle.isDuplicate
             return outcome
@@ -180,10 +176,16 @@ public final class LinkManager: Sendable {
     /// Subscribes to the links the manager broadcasts from now on, as an `AsyncSequence`: the same links, in the same
     /// order, as the notifications.
     ///
+    /// ```swift
+    /// for await link in manager.results() {
+    ///     print(link.requestedURL.redactedString, link.destinationURL?.absoluteString ?? "-")
+    /// }
+    /// ```
+    ///
     /// - Parameter limit: How many links the subscription keeps for a consumer that falls behind; past that the
     ///   oldest are dropped. Default 1 024.
     /// - Returns: The links; the sequence ends after ``shutdown(gracePeriod:)``.
-    public func results(bufferingNewest limit: Int = 1024) -> LinkResults {
+    public func results(bufferingNewest limit: Int = 1024) -> AsyncStream<ResolvedLink> {
         broadcaster.subscribe(bufferingNewest: limit)
     }
 
@@ -205,23 +207,19 @@ public final class LinkManager: Sendable {
         await gate.close()
         let graceEnds = clock.now + gracePeriod
         for flight in registry.inFlight {
-            // A cancelled shutdown ends the grace period at once.
             if Task.isCancelled { break }
-            if case .value = await flight.pending.wait(until: graceEnds, clock: clock) { continue }
+            if case .value = await flight.wait(until: graceEnds, clock: clock) { continue }
             break
         }
-        for flight in registry.inFlight {
-            flight.cancel(byShutdown: true)
-            finish(flight, with: ResolvedLink(requestedURL: flight.url, isPubWeb: true, error: .cancelledByShutdown(flight.url)))
-        }
+        // A cancelled resolution ends at once, as `cancelled`, whatever its transport or claim store does.
+        let remaining = registry.inFlight
+        for flight in remaining { flight.cancel() }
+        for flight in remaining { _ = await flight.value }
         broadcaster.resumeDelivery()
         await broadcaster.flush()
         broadcaster.finishSubscriptions()
         ownedTransport?.shutdown()
     }
-
-    /// The number of remembered or in-flight clicks whose flight still keeps its task's handle, for tests.
-    var flightsHoldingTasks: Int { registry.flightsHoldingTasks }
 
     /// Whether the manager takes new links (`false` once ``shutdown(gracePeriod:)`` began).
     public var isAcceptingLinks: Bool { gate.isOpen }
@@ -233,14 +231,30 @@ public final class LinkManager: Sendable {
         // a delivery round started nothing new.
         while true {
             while case let flights = registry.inFlight, !flights.isEmpty {
-                for flight in flights { _ = await flight.pending.value }
+                for flight in flights { _ = await flight.value }
             }
             await broadcaster.flush()
-            // Not `pendingCount`: it no longer counts the notification being delivered, whose observers may still
-            // hand in a link.
-            if registry.inFlightCount == 0, broadcaster.undeliveredCount == 0 { return }
+            if registry.inFlight.isEmpty, broadcaster.undeliveredCount == 0 { return }
         }
     }
+
+    // MARK: Delivery control
+
+    /// Holds notifications from now on, in order, until ``resumeDelivery()``.
+    public func pauseDelivery() {
+        broadcaster.pauseDelivery()
+    }
+
+    /// Delivers held notifications in order and posts new ones as they come.
+    public func resumeDelivery() {
+        broadcaster.resumeDelivery()
+    }
+
+    /// Whether notifications are being held.
+    public var isDeliveryPaused: Bool { broadcaster.isPaused }
+
+    /// The number of clicks the manager remembers (in flight or within the duplicate window).
+    var rememberedClickCount: Int { registry.count }
 
     // MARK: Composition
 
@@ -250,155 +264,79 @@ public final class LinkManager: Sendable {
     ///   - decision: What to do.
     ///   - limit: The caller's own deadline, if any (server calls).
     ///   - url: The URL handed in, for a handle that is not handled.
-    ///   - startsInline: The caller awaits the outcome (``resolve(_:timeout:)``): a resolution it starts runs on the
-    ///     calling thread until its first suspension (see `start`).
-    func take(
-        _ decision: EntryTriage.Decision, limit: ContinuousClock.Instant?, url: URL? = nil, startsInline: Bool = false
-    ) -> LinkHandle {
-        let shown: URL?
+    func take(_ decision: EntryTriage.Decision, limit: ContinuousClock.Instant?, url: URL? = nil) -> LinkHandle {
+        let shown: URL
         switch decision {
         case .ignore, .refuse:
-            return LinkHandle(url: url, isHandled: false, outcome: LinkOutcome())
-        case let .resolve(link, _), let .open(link), let .dispatch(link), let .route(link):
+            return LinkHandle(url: url, isHandled: false)
+        case let .resolve(link), let .open(link), let .dispatch(link), let .route(link):
             shown = link
         case let .notify(link):
             shown = link.requestedURL
         }
         let handle = gate.pass { () -> LinkHandle in
             switch decision {
-            case let .resolve(link, plain): claim(link, plain: plain, limit: limit, startsInline: startsInline)
+            case let .resolve(link): claim(link, limit: limit)
             case let .notify(link): LinkHandle(url: link.requestedURL, isHandled: true, outcome: deliver(link))
             case let .open(link): reported(dispatcher.open(link), url: link)
             case let .dispatch(link): reported(dispatcher.dispatch(link), url: link)
             case let .route(link): routed(link)
-            case .ignore, .refuse: LinkHandle(url: url, isHandled: false, outcome: LinkOutcome())
+            case .ignore, .refuse: LinkHandle(url: url, isHandled: false)
             }
         }
         if let handle { return handle }
-        if let shown { events.emit(.refused, shown, errorCode: .shuttingDown) }
-        return LinkHandle(url: shown ?? url, isHandled: false, outcome: LinkOutcome())
+        events.emit(.refused, shown, errorCode: .shuttingDown)
+        return LinkHandle(url: shown, isHandled: false)
     }
 
-    /// Takes a pub-web link: refused without a claim when the policy says so, else claimed, and resolved when the
-    /// claim started a flight. `plain`: the link's text as the triage read it, read once for the recognizer, the
-    /// policy and the identity.
-    private func claim(
-        _ url: URL, plain: PlainLinkText?, limit: ContinuousClock.Instant?, startsInline: Bool
-    ) -> LinkHandle {
+    /// Takes a pub-web link: the resolver's policy refuses it before any claim, else it is claimed, and resolved
+    /// when the claim started a flight.
+    private func claim(_ url: URL, limit: ContinuousClock.Instant?) -> LinkHandle {
         events.emit(.received, url)
-        if let refusal = configuration.resolution.policy.check(url, plain: plain) {
-            // Before the claim: a refused URL (one with credentials, say) must never claim or join the flight of the
-            // clean URL it would otherwise share an identity with.
+        let resolution: LinkResolver.Resolution
+        switch resolver.prepare(url, limit: limit) {
+        case let .failure(refusal):
+            // Before the claim: a refused URL (one with credentials, say) must never claim or join the flight of
+            // the clean URL it would otherwise share an identity with.
             events.refused(url, refusal)
-            return LinkHandle(url: url, isHandled: true, outcome: deliver(ResolvedLink(requestedURL: url, isPubWeb: true, error: refusal)))
+            let outcome = deliver(ResolvedLink(requestedURL: url, isPubWeb: true, error: refusal))
+            return LinkHandle(url: url, isHandled: true, outcome: outcome)
+        case let .success(prepared):
+            resolution = prepared
         }
-        let now = clock.now
-        let deadline = Deadline(start: now, timeout: configuration.resolution.timeout, limit: limit)
-        switch registry.claim(ClickIdentity(url, plain: plain), url: url, now: now, deadline: deadline.instant) {
+        switch registry.claim(resolution, now: clock.now) {
         case let .joined(flight):
             events.emit(.coalesced, url)
-            return LinkHandle(url: url, isHandled: true, isDuplicate: true, pending: flight.pending)
+            return LinkHandle(url: url, flight: flight, isDuplicate: true)
         case let .started(flight):
-            start(flight, deadline: deadline, inline: startsInline)
-            return LinkHandle(url: url, isHandled: true, isDuplicate: false, pending: flight.pending)
+            // The one task of a resolution: it outlives a caller who gives up (its other callers and its
+            // notification still need it), and the PushIOManager-shaped entry points have no caller task to run it
+            // on. A tapped link is user-initiated work: it must not queue behind the host's background jobs.
+            flight.attach(Task(priority: .userInitiated) { [self] in await run(flight) })
+            return LinkHandle(url: url, flight: flight, isDuplicate: false)
         }
     }
 
-    /// Starts a flight's resolution: its one task, and its deadline entry on the clock's scheduler.
-    ///
-    /// `inline`: the caller is about to await the outcome, so the task starts on the calling thread and runs until
-    /// its first suspension (the transport's request) instead of waiting for a thread of the pool: no thread is woken
-    /// to start it, and a resolution that needs no suspension (a transport that answers at once) is finished before
-    /// this returns, with no deadline entry. Only ``resolve(_:timeout:)`` asks for it: the PushIOManager-shaped
-    /// entry points return at once and may be called from host code that a router or opener called, where running
-    /// a resolution on the stack could recurse.
-    private func start(_ flight: Flight, deadline: Deadline, inline: Bool) {
-        // The one task of a resolution. It must exist: the resolution outlives a caller who gives up (its other
-        // callers and its notification still need it), and the PushIOManager-shaped entry points have no caller
-        // task to run it on. A tapped link is user-initiated work: it must not queue behind the host's background
-        // jobs.
-        let resolution: @Sendable () async -> Void = { [self] in
-            if let shared {
-                await resolveShared(flight, deadline, through: shared)
-            } else {
-                await resolveAlone(flight, deadline)
-            }
+    /// The body of a flight's task: the fleet step when a claim store is set, the resolution, then the finish.
+    private func run(_ flight: Flight) async {
+        let resolution = flight.resolution
+        guard let fleet else {
+            finish(flight, with: FleetClaims.Result(link: await resolver.resolve(resolution)))
+            return
         }
-        let task = inline ? Task.immediate(priority: .userInitiated, operation: resolution)
-            : Task(priority: .userInitiated, operation: resolution)
-        // Finished while it started (inline, over a transport that answers at once): nothing left to bound.
-        if inline, flight.isFinished { return }
-        // At the deadline the callers get their answer even when the transport ignores the task's cancellation.
-        // The action runs on the clock's one scheduler task, which must never wait for host code (observers,
-        // routes, the opener): the finish gets a task of its own, only for a resolution that timed out.
-        let ticket = clock.scheduler.schedule(at: deadline.instant) { [self] in
-            // A flight that finished as its deadline came costs no task.
-            guard !flight.isFinished else { return }
-            Task(priority: .userInitiated) {
-                let timeout = LinkError.resolution(
-                    DeadlineExceeded(), url: flight.url, allowed: deadline.allowed,
-                    maxBodyBytes: configuration.resolution.maxBodyBytes)
-                // A flight waiting on another process's outcome sent nothing: a retry may ask the store again.
-                finish(
-                    flight, with: ResolvedLink(requestedURL: flight.url, isPubWeb: true, error: timeout),
-                    remember: flight.resolvesHere)
-                // After the finish: cancelled first, the resolving task would report `cancelled` instead.
-                flight.cancel()
-            }
-        }
-        // A resolution that finished before this line (a transport that answers at once) found no entry to
-        // disarm: without this, the entry and its flight were held until the deadline, and then ran for nothing.
-        if !flight.attach(task, deadline: ticket) { clock.scheduler.cancel(ticket) }
-    }
-
-    /// The body of a flight's task without a claim store.
-    ///
-    /// Once the resolution returned there is nothing left to cancel: the flight lets go of this task before its
-    /// callers are answered (a finished flight is remembered for the duplicate window, and a task kept by its handle
-    /// holds its whole allocation, over a kilobyte, until then).
-    ///
-    /// A function of its own, not inlined into the task's closure (nor is `finish`): every async frame of the task
-    /// is allocated per link, from slabs of under 1 KB, and a frame that does not fit costs a `malloc`. With both
-    /// paths and the finish inlined, the closure's frame was 2.7 KB; now it is 320 bytes, and this one's under 200.
-    @inline(never)
-    private func resolveAlone(_ flight: Flight, _ deadline: Deadline) async {
-        let link = await resolveHere(flight, deadline)
-        flight.taskEnded()
-        finish(flight, with: link)
-    }
-
-    /// The body of a flight's task with a claim store: the fleet step decides whether this process sends the request.
-    @inline(never)
-    private func resolveShared(_ flight: Flight, _ deadline: Deadline, through shared: SharedClaims) async {
-        let result = await shared.resolve(flight, deadline: deadline) { await resolveHere(flight, deadline) }
-        flight.taskEnded()
-        finish(flight, with: result.link, isDuplicate: result.isDuplicate, remember: result.isRemembered)
+        let result = await fleet.resolve(resolution) { await resolver.resolve(resolution) }
+        finish(flight, with: result)
         // After the callers here have their answer: they never wait on the store's publish.
-        if let ticket = result.ticket { shared.settle(result.link, flight: flight, ticket: ticket, deadline: deadline) }
+        if let ticket = result.ticket { fleet.settle(result.link, of: resolution.identity, ticket: ticket) }
     }
 
-    /// Resolves the flight's link in this process: the request goes out from here.
-    private func resolveHere(_ flight: Flight, _ deadline: Deadline) async -> ResolvedLink {
-        do throws(LinkError) {
-            return try await resolver.resolve(flight.url, until: deadline, onStep: events.steps(of: flight.url))
-        } catch {
-            return ResolvedLink(requestedURL: flight.url, isPubWeb: true, error: error)
-        }
-    }
-
-    /// Ends a flight once: reports it, delivers its link, releases its claim and hands the outcome to its callers.
-    /// `isDuplicate`: another process of the fleet resolved the click; `remember`: later activations within the
-    /// window are answered with it (see `SharedClaims.Result`). Not inlined: see `resolveAlone`.
-    @inline(never)
-    private func finish(_ flight: Flight, with link: ResolvedLink, isDuplicate: Bool = false, remember: Bool = true) {
-        let (won, ticket) = flight.finish()
-        guard won else { return }
-        if let ticket { clock.scheduler.cancel(ticket) }
-        events.finished(link, duration: clock.now - flight.startedAt)
-        var outcome = deliver(link)
-        outcome.isDuplicate = isDuplicate
-        registry.complete(flight.identity, now: clock.now, remember: remember)
-        flight.pending.complete(outcome)
+    /// Ends a flight: reports it, delivers its link, completes its claim and hands the outcome to its callers.
+    private func finish(_ flight: Flight, with result: FleetClaims.Result) {
+        events.finished(result.link, duration: clock.now - flight.startedAt)
+        var outcome = deliver(result.link)
+        outcome.isDuplicate = result.isDuplicate
+        registry.complete(flight.resolution.identity, now: clock.now, remember: result.isRemembered)
+        flight.complete(outcome)
     }
 
     /// Posts the link's one notification, then hands it to the dispatcher.
@@ -416,9 +354,7 @@ public final class LinkManager: Sendable {
 
     /// `openURL` on a URL that is not an app link: the router only.
     private func routed(_ url: URL) -> LinkHandle {
-        guard let route = router?.routeReturningMatch(url) else {
-            return LinkHandle(url: url, isHandled: false, outcome: LinkOutcome())
-        }
+        guard let route = router?.routeReturningMatch(url) else { return LinkHandle(url: url, isHandled: false) }
         events.emit(.routed, url, reason: route.pattern, target: url)
         return LinkHandle(url: url, isHandled: true, outcome: LinkOutcome(routedURL: url, route: route))
     }

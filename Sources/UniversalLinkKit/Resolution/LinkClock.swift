@@ -1,60 +1,43 @@
-/// The clock the resolver's deadline and the manager's duplicate window are measured on.
+/// The clock every deadline and the duplicate window are measured on: the clock a host injects (any
+/// `Clock<Duration>`, `ContinuousClock` by default), with its instants expressed as `ContinuousClock.Instant`s, and
+/// the one scheduler that arms the deadlines of everything that shares it.
 ///
-/// Production code uses ``continuous``; tests may inject a clock whose time they control. Every deadline of the
-/// package (a resolution's, a caller's wait, the link doctor's fetches) is armed on the clock's one scheduler,
-/// so an injected clock drives all of them.
-public struct LinkClock: Sendable {
-    /// The two operations a clock is made of.
-    struct Operations: Sendable {
-        let now: @Sendable () -> ContinuousClock.Instant
-        let sleep: @Sendable (ContinuousClock.Instant) async throws -> Void
-    }
-
-    private let operations: Operations
-    /// Runs the deadlines armed on this clock; copies of the clock share it.
+/// Create one per injected clock and share it (copies share its scheduler).
+package struct LinkClock: Sendable {
+    private let nowBody: @Sendable () -> ContinuousClock.Instant
+    private let sleepBody: @Sendable (ContinuousClock.Instant) async throws -> Void
+    /// Runs the deadlines armed on this clock.
     package let scheduler: DeadlineScheduler
-    /// Whether this is ``continuous``, the system's clock that transports keep their deadlines on.
-    package let isSystem: Bool
 
-    /// Creates a clock from its two operations.
-    ///
-    /// Create one per time source and share it (copies share its deadline scheduler).
-    ///
-    /// - Parameters:
-    ///   - now: The current instant.
-    ///   - sleep: Suspends until the instant; throws `CancellationError` when the task is cancelled.
-    public init(
-        now: @escaping @Sendable () -> ContinuousClock.Instant,
-        sleep: @escaping @Sendable (ContinuousClock.Instant) async throws -> Void
-    ) {
-        self.init(now: now, sleep: sleep, isSystem: false)
+    /// Wraps a clock. A clock whose instants are `ContinuousClock.Instant`s (the system's `ContinuousClock`, a test
+    /// clock built on it) is used as it is; any other clock's instants are mapped onto `ContinuousClock.Instant`s
+    /// from a fixed origin, so that two wraps of one clock agree.
+    package init<C: Clock<Duration>>(_ clock: C) {
+        if C.Instant.self == ContinuousClock.Instant.self {
+            nowBody = { unsafeBitCast(clock.now, to: ContinuousClock.Instant.self) }
+            sleepBody = { try await clock.sleep(until: unsafeBitCast($0, to: C.Instant.self), tolerance: nil) }
+        } else {
+            let origin = Self.origin
+            let clockOrigin = clock.now
+            nowBody = { origin + clockOrigin.duration(to: clock.now) }
+            sleepBody = { try await clock.sleep(until: clockOrigin.advanced(by: origin.duration(to: $0)), tolerance: nil) }
+        }
+        let now = nowBody
+        let sleep = sleepBody
+        scheduler = DeadlineScheduler(now: now, sleep: sleep)
     }
 
-    private init(
-        now: @escaping @Sendable () -> ContinuousClock.Instant,
-        sleep: @escaping @Sendable (ContinuousClock.Instant) async throws -> Void,
-        isSystem: Bool
-    ) {
-        self.operations = Operations(now: now, sleep: sleep)
-        self.scheduler = DeadlineScheduler(clock: operations)
-        self.isSystem = isSystem
-    }
+    /// The instant other clocks' instants are counted from.
+    private static let origin = ContinuousClock.now
 
     /// The system's continuous clock, one for the process.
-    public static let continuous = LinkClock(
-        now: { ContinuousClock.now },
-        sleep: { try await Task.sleep(until: $0, clock: .continuous) },
-        isSystem: true
-    )
+    package static let continuous = LinkClock(ContinuousClock())
 
     /// The current instant.
-    public var now: ContinuousClock.Instant { operations.now() }
+    package var now: ContinuousClock.Instant { nowBody() }
 
-    /// Suspends until `deadline`.
-    ///
-    /// - Parameter deadline: When to wake up.
-    /// - Throws: `CancellationError` when the task is cancelled first.
-    public func sleep(until deadline: ContinuousClock.Instant) async throws {
-        try await operations.sleep(deadline)
+    /// Suspends until `deadline`; throws `CancellationError` when the task is cancelled first.
+    package func sleep(until deadline: ContinuousClock.Instant) async throws {
+        try await sleepBody(deadline)
     }
 }

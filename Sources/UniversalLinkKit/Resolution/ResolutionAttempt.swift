@@ -1,120 +1,123 @@
 import Foundation
 
-/// One resolution's requests: the redirect chain and the single retry, on the task that runs it.
+/// One resolution's requests: the redirect chain and the single retry, on the task that runs them.
 ///
-/// It holds what it needs as values (settings, transport, clock, deadline, step hook) and calls nothing back: the
-/// resolver builds it, runs it, and maps what it throws.
+/// It holds what it needs as values (settings, transport, clock, deadline, events) and calls nothing back: the
+/// resolver builds it, runs it, and words what it throws.
+///
+/// - A 3xx answer moves to a target the policy admits, or ends the resolution: an answer without a usable
+///   `Location` is still an answer, so it is never requested again.
+/// - A request is sent again only when no answer arrived or the answer was 502, 503 or 504; only once per
+///   resolution; only when the pause (the server's `Retry-After`, if it fits under the cap, else the configured
+///   delay) leaves the retried request some time before the deadline. The retry asks for a fresh connection.
 struct ResolutionAttempt: Sendable {
-    let configuration: LinkResolver.Configuration
-    /// `Accept` and `User-Agent`, as every request sends them.
-    let headerFields: HeaderFields
+    let configuration: LinkManager.Configuration.Resolution
     let transport: any LinkTransport
     let clock: LinkClock
     let deadline: Deadline
-    let onStep: (@Sendable (ResolutionStep) -> Void)?
+    let events: EventReporter
 
     /// Requests `requestedURL`, following redirects, and decodes the answer.
     ///
     /// - Throws: ``LinkError``, ``TransportError``, ``DeadlineExceeded`` or `CancellationError`.
-    func run(_ requestedURL: URL) async throws -> ResolutionResponse {
-        var redirects = RedirectState(
-            requestedURL: requestedURL, maxRedirects: configuration.maxRedirects, policy: configuration.policy)
-        var retry = RetryBudget(delay: configuration.retryDelay, maxRetryAfter: configuration.maxRetryAfter)
+    func run(_ requestedURL: URL) async throws -> ResolutionAnswer {
+        var url = requestedURL
+        var redirects = 0
+        var retryLeft = true
         while true {
-            let url = redirects.current
-            // The first request of each hop is awaited from this frame, not through a helper: each async call
-            // allocates a frame on the task, and a link that is answered at once makes only this request.
             var response: TransportResponse
             do {
-                let request = try request(url, attempt: 1)
-                if onStep == nil {
-                    response = try await transport.send(request, maxBodyBytes: configuration.maxBodyBytes)
-                } else {
-                    response = try await reported(request, attempt: 1)
-                }
-                if RetryBudget.isRetryable(response.statusCode) {
-                    response = try await retried(url, after: response, budget: &retry)
+                response = try await send(url, attempt: 1, requestedURL)
+                if [502, 503, 504].contains(response.statusCode), retryLeft,
+                   let pause = pause(retryAfter: response.headerField("Retry-After")) {
+                    retryLeft = false
+                    events.emit(.retrying, requestedURL, attempt: 2, duration: pause, reason: "status \(response.statusCode)")
+                    try await clock.sleep(until: clock.now + pause)
+                    response = try await send(url, attempt: 2, requestedURL)
                 }
             } catch let error as TransportError where error.kind == .noAnswer {
-                response = try await retried(url, afterNoAnswer: error, budget: &retry)
+                guard retryLeft, let pause = pause(retryAfter: nil) else { throw error }
+                retryLeft = false
+                events.emit(.retrying, requestedURL, attempt: 2, duration: pause, reason: "no answer (\(error.kind))")
+                try await clock.sleep(until: clock.now + pause)
+                response = try await send(url, attempt: 2, requestedURL)
             }
             switch response.statusCode {
             case 200..<300:
-                // Checked here too, so a custom transport that ignores the cap cannot hand over a huge body.
+                // Checked here too, so a transport that ignores the cap cannot hand over a huge body.
                 guard response.body.count <= configuration.maxBodyBytes else {
                     throw TransportError(.bodyTooLarge, detail: "\(response.body.count) bytes")
                 }
-                return try ResolutionResponse.decode(response.body, requestedURL: requestedURL)
-            case let status where RedirectState.isRedirect(status):
-                let target = try redirects.follow(response)
-                onStep?(.redirected(to: target.redacted))
+                return try ResolutionAnswer.decode(response.body, for: requestedURL)
+            case 301, 302, 303, 307, 308:
+                let status = response.statusCode
+                guard let location = response.headerField("Location"), !location.isEmpty,
+                      let target = URL(string: location, relativeTo: url)?.absoluteURL
+                else { throw LinkError.status(status, url: requestedURL, "a redirect without a usable Location") }
+                redirects += 1
+                guard redirects <= configuration.maxRedirects else {
+                    throw LinkError.status(status, url: requestedURL, "more than \(configuration.maxRedirects) redirects")
+                }
+                if let refusal = configuration.policy.check(target) {
+                    throw LinkError.redirectRefused(requestedURL, refusal)
+                }
+                events.emit(.redirected, requestedURL, target: target)
+                url = target
             case let status:
                 throw LinkError.status(status, url: requestedURL, "status \(status)")
             }
         }
     }
 
-    /// The retry of a request answered with a retryable status, when the budget allows it; otherwise that answer.
-    private func retried(
-        _ url: URL, after response: TransportResponse, budget: inout RetryBudget
-    ) async throws -> TransportResponse {
-        guard let pause = budget.spend(
-            retryAfter: response.headerField("Retry-After"), now: clock.now, deadline: deadline.instant)
-        else { return response }
-        onStep?(.retrying(reason: "status \(response.statusCode)", after: pause))
-        try await clock.sleep(until: clock.now + pause)
-        return try await send(url, attempt: 2)
+    /// The pause before the retry, or `nil` when there is to be none: the server asks for too long, or the retry
+    /// would not fit before the deadline (the retried request needs some time of its own).
+    private func pause(retryAfter: String?) -> Duration? {
+        var pause = configuration.retryDelay
+        if let retryAfter {
+            guard let seconds = Self.seconds(retryAfter: retryAfter, now: Date()),
+                  seconds <= Double(configuration.maxRetryAfter.components.seconds)
+                      + Double(configuration.maxRetryAfter.components.attoseconds) / 1e18
+            else { return nil }
+            pause = .milliseconds(Int64(seconds * 1000))
+        }
+        guard clock.now + pause + .milliseconds(50) < deadline.instant else { return nil }
+        return pause
     }
 
-    /// The retry of a request that got no answer, when the budget allows it; otherwise `error` is thrown.
-    ///
-    /// The budget holds one retry: a retried request that gets no answer either finds it spent, so its error is
-    /// thrown as it comes.
-    private func retried(
-        _ url: URL, afterNoAnswer error: TransportError, budget: inout RetryBudget
-    ) async throws -> TransportResponse {
-        guard let pause = budget.spend(retryAfter: nil, now: clock.now, deadline: deadline.instant) else { throw error }
-        onStep?(.retrying(reason: "no answer (\(error.kind))", after: pause))
-        try await clock.sleep(until: clock.now + pause)
-        return try await send(url, attempt: 2)
-    }
-
-    /// One request through the transport; the retry (attempt 2) asks for a fresh connection.
-    private func send(_ url: URL, attempt: Int) async throws -> TransportResponse {
-        let request = try request(url, attempt: attempt)
-        guard onStep != nil else { return try await transport.send(request, maxBodyBytes: configuration.maxBodyBytes) }
-        return try await reported(request, attempt: attempt)
-    }
-
-    /// The request for `url`, or ``DeadlineExceeded`` when its deadline has passed: no request may start after it (a
-    /// retry's pause can end close to it).
-    private func request(_ url: URL, attempt: Int) throws -> TransportRequest {
+    /// One request through the transport, reported as events; the retry (attempt 2) asks for a fresh connection.
+    /// No request starts after the deadline (a retry's pause can end close to it).
+    private func send(_ url: URL, attempt: Int, _ requestedURL: URL) async throws -> TransportResponse {
         let now = clock.now
         guard now < deadline.instant else { throw DeadlineExceeded() }
-        // The transport keeps the system's clock, which an injected clock need not follow: hand it the time left
-        // (on the system's clock, the deadline itself).
-        return TransportRequest(
+        let request = TransportRequest(
             url: url,
-            headerFields: headerFields,
+            headerFields: ["Accept": "application/json", "User-Agent": configuration.userAgent],
             allowsLocalAddresses: configuration.policy.allowsLocalHosts,
             allowsReusedConnection: attempt == 1,
-            deadline: clock.isSystem ? deadline.instant : ContinuousClock.now + (deadline.instant - now)
-        )
+            // The transport keeps the system's clock, which an injected clock need not follow: the time left.
+            deadline: ContinuousClock.now + (deadline.instant - now))
+        events.emit(.requestSent, requestedURL, attempt: attempt, target: url == requestedURL ? nil : url)
+        let response = try await transport.send(request, maxBodyBytes: configuration.maxBodyBytes)
+        events.emit(
+            .answered, requestedURL, attempt: attempt, statusCode: response.statusCode, bytes: response.body.count,
+            duration: clock.now - now, connectionWait: response.connectionWait)
+        return response
     }
 
-    /// Sends `request` and reports it as steps: sent, then answered or failed.
-    private func reported(_ request: TransportRequest, attempt: Int) async throws -> TransportResponse {
-        onStep?(.requestSent(attempt: attempt, url: request.url.redacted))
-        let sent = clock.now
-        do {
-            let response = try await transport.send(request, maxBodyBytes: configuration.maxBodyBytes)
-            onStep?(.answered(
-                attempt: attempt, statusCode: response.statusCode, bytes: response.body.count,
-                duration: clock.now - sent, connectionWait: response.connectionWait))
-            return response
-        } catch let error as TransportError {
-            onStep?(.requestFailed(attempt: attempt, kind: error.kind))
-            throw error
+    /// An HTTP `Retry-After` value in seconds (delay seconds, or an HTTP-date; never negative), or `nil` when it
+    /// is neither.
+    static func seconds(retryAfter value: String, now: Date) -> Double? {
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        if !trimmed.isEmpty, trimmed.allSatisfy({ $0.isASCII && $0.isNumber }) {
+            let digits = trimmed.drop { $0 == "0" }
+            // More than nine significant digits is years: far past any deadline, and past Double's exact range.
+            return digits.count > 9 ? .infinity : Double(digits.isEmpty ? "0" : String(digits))
         }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        guard let date = formatter.date(from: trimmed) else { return nil }
+        return max(0, date.timeIntervalSince(now))
     }
 }

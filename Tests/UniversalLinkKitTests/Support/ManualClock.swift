@@ -7,7 +7,12 @@ import _LinkKitLocking
 ///
 /// ``wait(until:timeout:)`` is woken by the clock's own changes (a sleep starting or ending, time moving), never
 /// by polling.
-final class ManualClock: Sendable {
+final class ManualClock: Clock, Sendable {
+    typealias Instant = ContinuousClock.Instant
+    typealias Duration = Swift.Duration
+
+    var minimumResolution: Swift.Duration { .nanoseconds(1) }
+
     private struct Sleeper {
         let until: ContinuousClock.Instant
         let continuation: CheckedContinuation<Void, any Error>
@@ -30,13 +35,23 @@ final class ManualClock: Sendable {
     init(start: ContinuousClock.Instant = .now) {
         let state = Mutex(State(now: start))
         self.state = state
-        // The closures reach the clock through a box set below, since `self` is not available yet.
+        // The wrapper reaches the clock through a box set below, since `self` is not available yet.
         let box = Box()
-        linkClock = LinkClock(now: { box.clock.now }, sleep: { try await box.clock.sleep(until: $0) })
+        linkClock = LinkClock(BoxedClock(box: box))
         box.set(self)
     }
 
     /// Holds the clock for the closures of its `LinkClock` (set once, in `init`, before any use).
+    /// The clock as the package sees it, before `self` exists.
+    private struct BoxedClock: Clock {
+        let box: Box
+        var now: ContinuousClock.Instant { box.clock.now }
+        var minimumResolution: Swift.Duration { .nanoseconds(1) }
+        func sleep(until deadline: ContinuousClock.Instant, tolerance: Swift.Duration?) async throws {
+            try await box.clock.sleep(until: deadline, tolerance: tolerance)
+        }
+    }
+
     private final class Box: Sendable {
         private let stored = Mutex<ManualClock?>(nil)
         func set(_ clock: ManualClock) { stored.withTrackedLock { $0 = clock } }
@@ -89,7 +104,7 @@ final class ManualClock: Sendable {
         for watcher in satisfied { watcher.waiter.resume(returning: ()) }
     }
 
-    private func sleep(until instant: ContinuousClock.Instant) async throws {
+    func sleep(until instant: ContinuousClock.Instant, tolerance: Swift.Duration? = nil) async throws {
         let id = state.withTrackedLock { state -> Int in
             state.nextID += 1
             return state.nextID

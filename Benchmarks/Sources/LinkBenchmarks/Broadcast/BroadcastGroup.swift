@@ -2,7 +2,8 @@ import Foundation
 import Synchronization
 import UniversalLinkKit
 
-/// Group `broadcast`: posting one resolution notification through `LinkBroadcaster` to 1, 10 and 100 observers,
+/// Group `broadcast`: posting one notification through a `LinkManager` (an in-app hyperlink passed through, which
+/// needs no request) to 1, 10 and 100 observers,
 /// until every observer has seen it (delivery happens on the broadcaster's own queue, so the time includes that hop;
 /// the poster itself only queues the link).
 ///
@@ -17,7 +18,7 @@ import UniversalLinkKit
 /// measuring thread to the same observers, the floor of any broadcaster built on `NotificationCenter` (its ratio
 /// below 1 is how much of the row is `NotificationCenter`'s own). For one observer, `hop-floor` too: the same userInfo
 /// posted by a thread that does nothing but wait, spinning, for the next post, the floor of any broadcaster that
-/// delivers on a thread of its own (as `LinkBroadcaster` does, so that observers never hold up a resolution). It is
+/// delivers on a thread of its own (as `LinkManager` does, so that observers never hold up a resolution). It is
 /// timed in rounds with the broadcaster, so its ratio is paired (the median of the rounds' ratios), and
 /// `paired_broadcaster_ns` is the broadcaster's time in those rounds: the cost of a hop between two threads moves
 /// from run to run on the development machine, and both meet the same state of it.
@@ -46,12 +47,18 @@ enum BroadcastGroup {
         case counts
     }
 
-    /// The link every row posts (and `--profile broadcast-post`): a pub-web link with both destinations.
+    /// The link every row posts (and `--profile broadcast-post`): an in-app hyperlink to the app, passed through
+    /// with `executeRsysWebURL` on, so its notification carries a deep link and no request is made.
     static let link = ResolvedLink(
-        requestedURL: URL(string: "https://news.example.com/pub/acc?_ri_=X0Gzc2X%3DYQpglLjHJlTQGzdRjzd&_ei_=EOl")!,
-        deepLinkURL: URL(string: "example-app://products/1234")!,
-        webLinkURL: URL(string: "https://www.example.com/products/1234")!,
-        isPubWeb: true)
+        requestedURL: URL(string: "example-app://products/1234")!, deepLinkURL: URL(string: "example-app://products/1234")!,
+        isPubWeb: false)
+
+    /// A manager that posts `link`'s notification each time it is handed `link.requestedURL`.
+    static func poster(center: NotificationCenter) -> LinkManager {
+        let manager = LinkManager(notificationCenter: center)
+        manager.executeRsysWebURL = true
+        return manager
+    }
 
     static func run(report: (Measurement) -> Void) {
         for count in observerCounts {
@@ -79,11 +86,11 @@ enum BroadcastGroup {
             })
         }
         defer { for token in tokens { center.removeObserver(token) } }
-        let broadcaster = LinkBroadcaster(center: center)
+        let broadcaster = poster(center: center)
         var expected = 0
         let postAndWait = {
             expected += count
-            broadcaster.post(link)
+            broadcaster.handleInAppHyperlink(link.requestedURL)
             while counter.value.load(ordering: .acquiring) < expected {}
         }
         postAndWait()
@@ -127,11 +134,11 @@ enum BroadcastGroup {
             nsPerOp: paired[1].ns, spread: paired[1].spread, ratio: paired[1].ratio,
             extras: [("paired_broadcaster_ns", paired[0].ns)]))
         guard work == .readsDeepLink else { return }
-        let poster = handOffCost({ broadcaster.post(link) }, done: counter)
+        let poster = handOffCost({ broadcaster.handleInAppHyperlink(link.requestedURL) }, done: counter)
         report(Measurement(
             group: "broadcast", caseName: "post_1", size: 1, subject: "poster", nsPerOp: poster.ns,
             spread: poster.spread))
-        let sparse = handOffCost({ broadcaster.post(link) }, done: counter, pause: .microseconds(200))
+        let sparse = handOffCost({ broadcaster.handleInAppHyperlink(link.requestedURL) }, done: counter, pause: .microseconds(200))
         report(Measurement(
             group: "broadcast", caseName: "post_1", size: 1, subject: "poster-sparse", nsPerOp: sparse.ns,
             spread: sparse.spread))
@@ -172,15 +179,11 @@ enum BroadcastGroup {
     /// did, 0.3-1.2 us of the row), and with its keys inserted in the broadcaster's order, the deep link first (see
     /// `NotificationUserInfo`), so that the observer's lookup costs the floors what it costs the broadcaster.
     private static func floorUserInfo(_ link: ResolvedLink) -> [AnyHashable: Any] {
-        let values = link.userInfo
         var userInfo = [AnyHashable: Any](minimumCapacity: 5)
-        let keys = [
-            PIOResolvedDeeplinkURL, PIOResolvedWeblinkURL, PIORequestedWebURL, PIORequestedWebURLIsPubWebType,
-            PIOErrorResolveWebURL,
-        ]
-        for key in keys {
-            if let value = values[key] { userInfo[key] = value }
-        }
+        if let deep = link.deepLinkURL { userInfo[PIOResolvedDeeplinkURL] = deep.absoluteString }
+        if let web = link.webLinkURL { userInfo[PIOResolvedWeblinkURL] = web.absoluteString }
+        userInfo[PIORequestedWebURL] = link.requestedURL.absoluteString
+        userInfo[PIORequestedWebURLIsPubWebType] = link.isPubWeb
         return userInfo
     }
 

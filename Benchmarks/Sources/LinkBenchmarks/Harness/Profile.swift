@@ -9,7 +9,7 @@ import UniversalLinkKitTesting
 enum Profile {
     static let names = [
         "route-hit", "route-hit-full", "route-cold", "aasa-realistic", "aasa-shared",
-        "resolve-direct", "transport-direct", "resolve-none", "manager-instant", "manager-none", "manager-floor", "pins-window",
+        "resolve-direct", "transport-direct", "resolve-none", "manager-instant", "manager-none", "manager-floor",
         "broadcast-post",
     ]
 
@@ -78,32 +78,6 @@ enum Profile {
                 finished.signal()
             }
             finished.wait()
-        case "pins-window":
-            // ITERATIONS links whose hosts each resolve to an address set of their own (as a CDN rotating addresses
-            // does over days), then a pause past libcurl's DNS cache timeout (60 s), then as many again; prints each
-            // half's time. The second half is as fast as the first when the pins' cache entries expire.
-            let finished = DispatchSemaphore(value: 0)
-            Task.detached {
-                let stub = try! ResolutionGroup.makeStub()
-                let transport = CurlTransport.make(nameResolver: NameResolver { name in
-                    let i = Int(name.split(separator: ".")[0].dropFirst())! + 2
-                    return ["127.0.0.1", "127.\((i >> 16) & 255).\((i >> 8) & 255).\(i & 255)"]
-                })!
-                var serial = 0
-                for half in 1...2 {
-                    if half == 2 { try! await Task.sleep(for: .seconds(62)) }
-                    let start = ContinuousClock.now
-                    for _ in 0..<iterations {
-                        serial += 1
-                        let url = URL(string: "http://h\(serial).example.com:\(stub.port)/pub/acc?_ri_=\(serial)")!
-                        _ = try! await transport.send(TransportRequest(url: url, allowsLocalAddresses: true), maxBodyBytes: 65536)
-                    }
-                    print("half \(half): \(ContinuousClock.now - start)")
-                }
-                stub.shutdown()
-                finished.signal()
-            }
-            finished.wait()
         case "broadcast-post":
             // `broadcast/post_1`'s counting-observer subject: one link posted ITERATIONS times to an observer that
             // only checks that a userInfo came. Posted ten at a time, then awaited on a semaphore rather than by
@@ -115,9 +89,9 @@ enum Profile {
                 precondition(notification.userInfo != nil)
                 delivered.signal()
             }
-            let broadcaster = LinkBroadcaster(center: center)
+            let manager = BroadcastGroup.poster(center: center)
             for _ in 0..<iterations / 10 {
-                for _ in 0..<10 { broadcaster.post(BroadcastGroup.link) }
+                for _ in 0..<10 { manager.handleInAppHyperlink(BroadcastGroup.link.requestedURL) }
                 for _ in 0..<10 { delivered.wait() }
             }
             center.removeObserver(token)
@@ -141,7 +115,7 @@ enum Profile {
         let stub = try ResolutionGroup.makeStub()
         defer { stub.shutdown() }
         let resolver = ResolutionGroup.directResolver()
-        let transport = LinkResolver.defaultTransport()
+        let transport: any LinkTransport = CurlTransport.make() ?? URLSessionTransport()
         // One link of each first, so that both runs pay the same one-time costs (connection, lazy globals).
         let count = name == "resolve-none" ? 0 : iterations
         for serial in 0...count {

@@ -43,10 +43,10 @@ enum ResolutionGroup {
 
     /// The production path: the default transport, the tracking URL requested as is. The policy admits the stub
     /// (http, 127.0.0.1); its check costs the same as for an https branded host.
-    static func directResolver() -> LinkResolver {
-        var configuration = LinkResolver.Configuration()
-        configuration.policy = ResolutionPolicy(allowsHTTP: true, allowsLocalHosts: true)
-        return LinkResolver(configuration: configuration)
+    static func directResolver(transport: (any LinkTransport)? = nil) -> DirectResolver {
+        var configuration = LinkManager.Configuration()
+        configuration.resolution.policy = ResolutionPolicy(allowsHTTP: true, allowsLocalHosts: true)
+        return DirectResolver(configuration: configuration, transport: transport)
     }
 
     /// The bare transport's request for `url`: the headers the resolver sends, the stub's loopback address allowed.
@@ -64,9 +64,9 @@ enum ResolutionGroup {
         defer { stub.shutdown() }
         let resolver = directResolver()
         // What the tests run: a wrapper mapping news.example.com to the stub, over URLSessionTransport.
-        let wrapped = LinkResolver(transport: StubHostTransport(hosts: [host], stub: stub))
+        let wrapped = DirectResolver(transport: StubHostTransport(hosts: [host], stub: stub))
         // For locating the overhead: the library's default transport alone, same request, no resolver around it.
-        let transport = LinkResolver.defaultTransport()
+        let transport: any LinkTransport = CurlTransport.make() ?? URLSessionTransport()
         let raw = RawSession()
         var serial = 0
         func nextLink() -> (tracking: URL, direct: URL) {
@@ -199,10 +199,10 @@ enum ResolutionGroup {
         // Named: the tracking host as a name the system resolves ("localhost", from /etc/hosts), as a production
         // link's host is, the transport keeping the answer (its default) against looking the name up every link.
         let namedURL = { (serial: Int) in URL(string: "http://localhost:\(stub.port)/pub/acc?_ri_=named\(serial)")! }
-        var namedSubjects: [LinkResolver] = []
+        var namedSubjects: [DirectResolver] = []
         for lifetime in [Duration.seconds(60), .zero] {
             guard let transport = CurlTransport.make(configuration: .init(nameCacheLifetime: lifetime)) else { break }
-            namedSubjects.append(LinkResolver(configuration: directResolver().configuration, transport: transport))
+            namedSubjects.append(directResolver(transport: transport))
         }
         if namedSubjects.count == 2 {
             var namedTimes = [[Double](), [Double]()]

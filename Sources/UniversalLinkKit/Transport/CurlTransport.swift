@@ -1,0 +1,161 @@
+import Foundation
+import Synchronization
+internal import _CLibcurl
+internal import _LinkKitLocking
+
+/// The Linux ``LinkTransport``: libcurl itself, loaded at run time, driven by one thread for every request.
+///
+/// FoundationNetworking loads `libcurl.so.4` on every Linux toolchain; this transport loads the same library
+/// (no headers, no -dev package) and uses it directly, which gives what `URLSession` cannot promise:
+/// - **Memory bounded by the cap**: the body is kept only while it fits `maxBodyBytes`; the first byte over it
+///   (or a `Content-Length` over it) stops the transfer and closes the connection. Header blocks are capped
+///   too (``Configuration/maxHeaderBytes``). No `Accept-Encoding` is sent and nothing is inflated: a 2xx answer
+///   that arrives with a `Content-Encoding` anyway is refused unread (`encodedBody`).
+///   Only a 2xx body is read; any other answer ends at its headers.
+/// - **Each call sends the request at most once**: libcurl silently re-sends a request when a reused keep-alive
+///   connection dies before an answer; its pre-request callback counts the requests and refuses the second
+///   (the call then throws ``TransportError/Kind/noAnswer``, and the resolver's single retry, sent with
+///   ``TransportRequest/allowsReusedConnection`` off, is the second and last request). With a libcurl older than
+///   7.80 (no pre-request callback) every request opens a fresh connection instead, so it cannot be re-sent.
+/// - **The address checked is the address connected to**: the host name is resolved once; every address must pass the check (unless ``TransportRequest/allowsLocalAddresses``), and
+///   the connection is pinned to those addresses (all of them, so that a name with an unreachable IPv6 address
+///   still connects over IPv4), then verified before the request is sent. libcurl does no lookup of its own.
+/// - **No proxy**: `http_proxy`, `HTTPS_PROXY`, `ALL_PROXY` and the like are ignored, since through a proxy the
+///   connection would go to the proxy and the proxy would look the name up again, past the check.
+/// - **Nothing is sent after its deadline**: a request still waiting for a connection slot when its
+///   ``TransportRequest/deadline`` passes is dropped unsent (libcurl 7.80+), so no click is counted for a caller
+///   that was already answered.
+/// - **Every request ends by its deadline**, even without being cancelled: the name lookup, the connection, the
+///   answer and the body together (``TransportError/Kind/timedOut``).
+/// - `GET` only, no redirect is followed, only `http` and `https`, no signals, HTTP/1.1.
+/// - Cancellation resumes the caller at once; the thread drops the transfer.
+///
+/// If libcurl cannot be loaded, ``make(configuration:)`` returns `nil`; a ``LinkManager`` then falls back to
+/// ``URLSessionTransport``. Create one transport and share it: connections are kept alive.
+public final class CurlTransport: LinkTransport {
+    /// Transport settings.
+    public struct Configuration: Sendable, Hashable {
+        /// The most connections opened to one host at once. Default 16.
+        public var maximumConnectionsPerHost: Int
+        /// The largest header block accepted, all header lines of an answer together. Default 64 KiB.
+        public var maxHeaderBytes: Int
+        /// How long the addresses a host name resolved to are used before the name is looked up again; zero looks
+        /// every request's name up. Default 60 s, as libcurl's own DNS cache (which this transport does not use,
+        /// since it checks the addresses itself): a lookup is a network round trip. Every request checks the addresses again, kept or not; failed lookups and
+        /// answers that are not addresses are not kept, nor names outside ASCII, and at most 256 names are.
+        public var nameCacheLifetime: Duration
+
+        /// Creates a configuration.
+        ///
+        /// - Parameters:
+        ///   - maximumConnectionsPerHost: Parallel connections per host.
+        ///   - maxHeaderBytes: Header block cap.
+        ///   - nameCacheLifetime: How long a name's addresses are used; zero looks every name up.
+        public init(maximumConnectionsPerHost: Int = 16, maxHeaderBytes: Int = 64 * 1024, nameCacheLifetime: Duration = .seconds(60)) {
+            self.maximumConnectionsPerHost = maximumConnectionsPerHost
+            self.maxHeaderBytes = maxHeaderBytes
+            self.nameCacheLifetime = nameCacheLifetime
+        }
+    }
+
+    private let configuration: Configuration
+    private let multi: CurlMulti
+    private let nameResolver: NameResolver
+    private let names: NameCache
+
+    private init(configuration: Configuration, multi: CurlMulti, nameResolver: NameResolver) {
+        self.configuration = configuration
+        self.multi = multi
+        self.nameResolver = nameResolver
+        names = NameCache(lifetime: configuration.nameCacheLifetime)
+    }
+
+    /// Creates a transport, or returns `nil` when libcurl (7.68 or later) cannot be loaded.
+    ///
+    /// - Parameter configuration: Transport settings.
+    /// - Returns: The transport, or `nil` without a usable libcurl.
+    public static func make(configuration: Configuration = .init()) -> CurlTransport? {
+        make(configuration: configuration, nameResolver: .system)
+    }
+
+    /// A transport that resolves host names with `nameResolver` (tests map names to the loopback stub).
+    package static func make(configuration: Configuration = .init(), nameResolver: NameResolver) -> CurlTransport? {
+        guard let multi = CurlMulti(maximumConnectionsPerHost: configuration.maximumConnectionsPerHost) else { return nil }
+        return CurlTransport(configuration: configuration, multi: multi, nameResolver: nameResolver)
+    }
+
+    deinit {
+        multi.shutdown()
+    }
+
+    /// Stops the transport's thread and closes its connections; later sends fail with `CancellationError`.
+    public func shutdown() {
+        multi.shutdown()
+    }
+
+    /// Sends the request; see the type's documentation for the guarantees.
+    ///
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - maxBodyBytes: The largest body accepted.
+    /// - Returns: The answer.
+    /// - Throws: ``TransportError`` or `CancellationError`.
+    public func send(_ request: TransportRequest, maxBodyBytes: Int) async throws -> TransportResponse {
+        guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = request.url.host(percentEncoded: false), !host.isEmpty
+        else { throw TransportError(.noAnswer, detail: "not an http(s) URL with a host") }
+        let addresses = try await CheckedAddress.resolve(
+            host, with: nameResolver, allowsLocalAddresses: request.allowsLocalAddresses, deadline: request.deadline,
+            cache: names)
+        try Task.checkCancellation()
+        let pin = AddressPin(addresses, port: request.url.port ?? (scheme == "https" ? 443 : 80))
+        // The deadline as time left: libcurl's side keeps its own monotonic clock.
+        var sendWithin: Int64 = -1
+        if let deadline = request.deadline {
+            let (seconds, attoseconds) = (deadline - .now).components
+            sendWithin = max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        }
+        let transfer = withHeaderLines(request.headerFields) { lines, count in
+            ulk_transfer_create(
+                request.url.absoluteString, lines, count, pin.connectTo, pin.resolve, pin.allowed,
+                max(0, maxBodyBytes), max(1024, configuration.maxHeaderBytes), request.allowsReusedConnection ? 0 : 1,
+                sendWithin)
+        }
+        guard let transfer else { throw TransportError(.noAnswer, detail: "libcurl could not set up the request") }
+        do {
+            return try await multi.perform(transfer)
+        } catch let error as TransportError {
+            if error.kind == .timedOut, let deadline = request.deadline, ContinuousClock.now < deadline {
+                // libcurl counts its timeout in whole milliseconds from a start time it may have read a little
+                // early, so it can end a transfer a fraction of a millisecond before the deadline (seen: 0.4 ms).
+                // The deadline is the contract: nothing comes back before it, so no caller takes the early end for
+                // time still left.
+                try await Task.sleep(until: deadline, clock: .continuous)
+            }
+            // libcurl's messages name the made-up name it connected to: name the host and its addresses instead.
+            throw TransportError(error.kind, detail: error.detail.replacingOccurrences(of: pin.name, with: "\(host) (\(pin.allowed))"))
+        }
+    }
+}
+
+extension CurlTransport {
+    /// Requests whose caller is still waiting.
+    var pendingCount: Int { multi.waitingCount }
+}
+
+/// Calls `body` with the fields as a C array of `Name: value` C strings and their count, valid during the call.
+private func withHeaderLines<R>(_ fields: [String: String], _ body: (UnsafePointer<UnsafePointer<CChar>?>, Int32) -> R) -> R {
+    var text: [UInt8] = []
+    var starts: [Int] = []
+    for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
+        starts.append(text.count)
+        text += "\(name): \(value)".utf8
+        text.append(0)
+    }
+    return text.withUnsafeBytes { text in
+        let base = text.baseAddress?.assumingMemoryBound(to: CChar.self)
+        // A trailing NULL, so that the array is never empty and always has a base address.
+        let lines = starts.map { UnsafePointer(base! + $0) } + [nil]
+        return lines.withUnsafeBufferPointer { body($0.baseAddress!, Int32(starts.count)) }
+    }
+}
