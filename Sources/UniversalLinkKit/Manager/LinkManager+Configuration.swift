@@ -72,8 +72,8 @@ extension LinkManager {
 
         /// How long a claim in ``claimStore`` holds when its holder publishes nothing: the resolution's time
         /// allowed and 2 s more, so a live holder is never taken over, and a dead one's click is taken over soon
-        /// after its deadline.
-        var claimLease: Duration { resolution.timeout + .seconds(2) }
+        /// after its deadline. A store that keeps connections or statements alive for a claim sizes them by it.
+        public var claimLease: Duration { resolution.timeout + .seconds(2) }
     }
 }
 
