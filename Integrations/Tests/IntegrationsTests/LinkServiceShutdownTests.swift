@@ -36,10 +36,18 @@ struct LinkServiceShutdownTests {
         #expect(String(decoding: during.body, as: UTF8.self).contains(#""deepLinkURL":"example-app://products/1""#))
         #expect(!service.log.contains("drain finished"), "the drain ended before the link was resolved: \(service.log)")
 
+        // A link still in flight when the drain ends keeps the server up for the grace period; without one it
+        // would stop at once, and a new link would find no listener rather than the 503.
+        stub.enqueue([.noResponse], for: "/pub/acc?_ri_=hang")
+        let hangingBody = body("hang")
+        let hanging = Task { try await LinkServiceProcessTests.request(base + "/resolve", body: hangingBody, timeout: 30) }
+        #expect(await stub.waitForRequests(2))
+
         #expect(await service.waitForLine(containing: "drain finished"))
         let after = try await LinkServiceProcessTests.request(base + "/resolve", body: body("web"))
         let json = try #require(try JSONSerialization.jsonObject(with: after.body) as? [String: Any])
         #expect((json["error"] as? [String: Any])?["code"] as? String == "shuttingDown")
+        _ = try? await hanging.value
         #expect(await service.exitStatus() == 0)
         let elapsed = ContinuousClock.now - signalled
         #expect(elapsed < .seconds(drain + grace + 1), "SIGTERM to exit: \(elapsed)")
