@@ -9,7 +9,7 @@ extension AndroidLinkMatcher {
     /// Key paths are `AndroidManifest.xml:LINE`, `assetlinks.json[0]...` or the URL compared.
     ///
     /// The cross-checks (dynamic rules against the manifest's filters, iOS against Android on each URL) stop after
-    /// ``comparisonBudget`` matching steps, given URLs first, with a warning that says how far they got: samples are
+    /// 2^26 matching steps (`comparisonBudget`), given URLs first, with a warning that says how far they got: samples are
     /// made from every verified host and every path, so their number is a product, and each answer costs what
     /// matching it costs.
     ///
