@@ -5,7 +5,7 @@ import UniversalLinkKit
 import UniversalLinkKitPostgres
 
 /// How long after its holder starts publishing a waiting joiner has a click's outcome: the store's bounded poll
-/// (5 ms, growing to 25 ms) next to a LISTEN/NOTIFY prototype (issue 17: "measure both").
+/// (5 ms, growing to 25 ms) next to a LISTEN/NOTIFY prototype, the alternative a reader would ask about.
 ///
 /// The prototype, as a product version would do it: an `AFTER UPDATE OF settled` trigger notifies the row's key on
 /// the channel when a claim settles (delivered when the publish commits); each process listens on one connection

@@ -1,5 +1,5 @@
-// `claims-benchmark`: the cost of sharing click claims through PostgreSQL, next to claims kept in the process
-// (issue 17). Needs a database: run it under the throwaway cluster,
+// `claims-benchmark`: the cost of sharing click claims through PostgreSQL, next to claims kept in the process.
+// Needs a database: run it under the throwaway cluster,
 //
 //     Integrations/Scripts/with-postgres swift run -c release --package-path Integrations claims-benchmark [N] [TABLE] [SECTIONS] [GROWTH_CLICKS]
 //

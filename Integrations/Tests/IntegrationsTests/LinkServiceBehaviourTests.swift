@@ -97,7 +97,7 @@ struct LinkServiceBehaviourTests {
         }
     }
 
-    /// Issue 18, item 10: the top bucket was the default deadline, so timeouts landed only in `+Inf`.
+    /// The buckets reach past the deadline, so a timeout lands in a bucket of its own rather than only in `+Inf`.
     @Test func theDurationBucketsRunPastTheDeadline() async throws {
         let fixture = try ServiceFixture(timeout: .seconds(5))
         try await fixture.application().test(.router) { client in

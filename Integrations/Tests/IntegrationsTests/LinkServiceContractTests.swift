@@ -188,7 +188,7 @@ struct LinkServiceContractTests {
         }
     }
 
-    /// Issue 19, item 13: was 413 with an empty body.
+    /// A body over the limit is the documented 400 JSON, not a bare status with an empty body.
     @Test func resolveWithABodyOver64KiBIsABadRequestWithTheJSONError() async throws {
         let fixture = try ServiceFixture()
         let body = #"{"url": "\#(fixture.link("/pub/acc?_ri_=deep"))", "padding": "\#(String(repeating: "a", count: 70_000))"}"#

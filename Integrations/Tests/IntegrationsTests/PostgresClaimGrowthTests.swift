@@ -5,7 +5,7 @@ import Testing
 import UniversalLinkKit
 import UniversalLinkKitPostgres
 
-/// Issue 17's growth case at its full size, in a suite of its own for its time limit: 100 000 distinct clicks take
+/// The store's growth at full size, in a suite of its own for its time limit: 100 000 distinct clicks take
 /// two to three minutes in a debug build on two cores, longer than the other PostgreSQL suites' two minutes.
 @Suite(.enabled(if: PostgresTestDatabase.isAvailable, PostgresTestDatabase.skipReason), .timeLimit(.minutes(8)))
 struct PostgresClaimGrowthTests {

@@ -15,7 +15,7 @@ import UniversalLinkKitService
 import UniversalLinkKitTesting
 import UniversalLinkKitTracing
 
-/// The W3C trace context `link-service` continues by default (issue 18): the header's grammar, the tracer's
+/// The W3C trace context `link-service` continues by default: the header's grammar, the tracer's
 /// parent-child ids and sampling, and the whole service, in process and as the built binary.
 struct W3CTracerTests {
     static let callerTrace = "4bf92f3577b34da6a3ce929d0e0e4736"
