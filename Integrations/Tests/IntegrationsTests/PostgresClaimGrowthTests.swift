@@ -5,21 +5,19 @@ import Testing
 import UniversalLinkKit
 import UniversalLinkKitPostgres
 
-/// The store's growth at full size, in a suite of its own for its time limit: 100 000 distinct clicks take
-/// two to three minutes in a debug build on two cores, longer than the other PostgreSQL suites' two minutes.
-@Suite(.enabled(if: PostgresTestDatabase.isAvailable, PostgresTestDatabase.skipReason), .timeLimit(.minutes(8)))
+/// The store's table stays small while distinct clicks add up, in a suite of its own for its time limit. Whether a
+/// claim slows down as they add up is a timing, measured by `claims-benchmark growth` rather than asserted here.
+@Suite(.enabled(if: PostgresTestDatabase.isAvailable, PostgresTestDatabase.skipReason), .timeLimit(.minutes(4)))
 struct PostgresClaimGrowthTests {
     static let outcome = SharedOutcome(
         deepLinkURL: URL(string: "example-app://products/1"), webLinkURL: URL(string: "https://www.example.com/products/1"))
 
-    /// 100 000 distinct clicks through the store, as a fleet's replica makes them, on the default table (prepared
+    /// 20 000 distinct clicks through the store, as a fleet's replica makes them, on the default table (prepared
     /// statements) of a database of its own. Rows expire after a 50 ms window; the clean-ups the claims trigger (every
-    /// 250 claims, 1 000 rows at most) must keep the table small all along, not only at the end, and a claim must not
-    /// get slower as the clicks add up (a clean-up that scanned the table would). The table's file is not asserted:
-    /// deleted rows stay dead tuples until autovacuum's first visit, after which the file is reused (BENCHMARKS.md,
-    /// "Shared claims": 300 000 clicks in `claims-benchmark growth`).
-    @Test func aHundredThousandDistinctClicksLeaveABoundedTableAndClaimsDoNotSlowDown() async throws {
-        let (count, segments, width) = (100_000, 10, 16)
+    /// 250 claims, 1 000 rows at most) must keep the table small all along, not only at the end. The table's file is
+    /// not asserted: deleted rows stay dead tuples until autovacuum's first visit, after which the file is reused.
+    @Test func distinctClicksLeaveABoundedTable() async throws {
+        let (count, segments, width) = (20_000, 10, 16)
         let database = try await PostgresTestDatabase.createDatabase()
         let (rows, latencies, elapsed) = try await PostgresTestDatabase.withClients(database: database) { clients in
             let store = try await PostgresTestDatabase.store(clients[0], table: PostgresClaimStore.Configuration.defaultTableName) {
@@ -60,15 +58,12 @@ struct PostgresClaimGrowthTests {
             return (rows, latencies, ContinuousClock.now - started)
         }
         func median(_ sorted: [Duration]) -> Duration { sorted[sorted.count / 2] }
-        func p99(_ sorted: [Duration]) -> Duration { sorted[sorted.count * 99 / 100] }
-        let (first, last) = (latencies.prefix(3).map(median).sorted()[1], latencies.suffix(3).map(median).sorted()[1])
         let summary = "\(count) clicks in \(elapsed); rows after each \(count / segments): \(rows);"
-            + " claim p50 per segment: \(latencies.map { median($0) }), p99: \(latencies.map { p99($0) })"
-        // Without clean-ups every row would stay (100 000); with them, the live window and the batch in progress.
+            + " claim p50 per segment: \(latencies.map { median($0) })"
+        // Without clean-ups every row would stay (20 000 at the end); with them, the live window and the batch in
+        // progress.
+        #expect(rows.count == segments)
         #expect(rows.allSatisfy { $0 < 5_000 }, "\(summary)")
-        // The middle of the first three segments' medians against the last three's: same order, not a growth.
-        #expect(last < first * 3, "\(summary)")
-        print("growth: \(summary)")
     }
 }
 
