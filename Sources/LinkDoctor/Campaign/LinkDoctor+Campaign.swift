@@ -286,8 +286,8 @@ extension LinkDoctor {
         guard let router else { return }
         let destinations = [link.deepLink, link.webLink].compactMap { $0 }.filter { !$0.isEmpty }
         guard !destinations.isEmpty else { return }
-        if let routable = destinations.first(where: { router.canRoute($0) }) {
-            link.route = router.explain(routable)?.matchedPattern
+        if let matched = destinations.lazy.compactMap({ router.match($0) }).first {
+            link.route = matched.expandedPattern
         } else {
             link.findings.append(Finding(
                 code: .linkUnroutable, severity: .error, subject: link.url,

@@ -8,7 +8,7 @@ internal import _LinkKitLocking
 /// A lookup follows JLRoutes' precedence, highest first: ``RouteKey/pattern``, ``RouteKey/url`` and
 /// ``RouteKey/scheme``; the caller's parameters; ``RouteKey/wildcardComponents``; the route's variables (a later
 /// variable of the same name wins); the query items (URL query, then a fragment query). ``values`` inserts the same
-/// sources in the opposite order into a dictionary, as the router did before, so the two always agree.
+/// sources in the opposite order into a dictionary (later sources overwrite), so the two always agree.
 final class RouteMatch: Sendable {
     private struct Cache {
         var values: [String: RouteParameters.Value]?
