@@ -42,7 +42,7 @@ public struct RouteParameters: Sendable {
 
     /// The URL that was routed.
     ///
-    /// For a string routed with ``LinkRouter/route(_:parameters:)``, made from the string on first use.
+    /// For a string routed with ``LinkRouter/route(_:parameters:)-(String,_)``, made from the string on first use.
     public var url: URL {
         switch storage {
         case .dictionary(_, let url): url

@@ -14,7 +14,7 @@ extension LinkRouter {
     /// //   /user/view/:userID (JLRoutesGlobalRoutesScheme): component 1 is 'edit', the pattern expects 'view'
     /// ```
     ///
-    /// - Parameter urlString: the URL as text, split as written (see ``route(_:parameters:)``).
+    /// - Parameter urlString: the URL as text, split as written (see ``route(_:parameters:)-(String,_)``).
     /// - Returns: the explanation, or `nil` when the text is not a URL.
     public func explain(_ urlString: String) -> RouteExplanation? {
         URL(string: urlString).map { explain(text: urlString, url: $0) }

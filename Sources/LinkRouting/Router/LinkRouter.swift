@@ -21,7 +21,8 @@ internal import _LinkKitLocking
 ///
 /// URLs are given as text and split as written: Foundation's `URL(string:)` re-encodes every `%` of a string with
 /// one malformed escape, while the router splits the bytes given, so `%zz` stays literal and the valid escapes next
-/// to it still decode. For a `URL` you hold, pass its `absoluteString`.
+/// to it still decode. ``route(_:parameters:)-(URL,_)`` also takes a `URL` you hold; for the other questions, pass
+/// its `absoluteString`.
 ///
 /// Adding routes and routing may happen concurrently from any thread. Handlers run on the caller's thread, never
 /// while the router's lock is held: a handler may add routes or route another URL. A routing pass works on the
@@ -101,9 +102,7 @@ public final class LinkRouter: Sendable {
     }
 
     /// Removes the namespace of `scheme` and its routes (JLRoutes' `unregisterRouteScheme:`).
-    ///
-    /// - Parameter scheme: the URL scheme.
-    public func removeNamespace(_ scheme: String) {
+    package func removeNamespace(_ scheme: String) {
         state.withTrackedLock { state in
             guard let removed = state.schemes.removeValue(forKey: scheme) else { return }
             for number in removed.entries { state.entries[number].isRemoved = true }
@@ -222,13 +221,19 @@ public final class LinkRouter: Sendable {
         return match(text: urlString, url: url)
     }
 
-    // MARK: - The same for a `URL`, and the accepting route (the manager's)
-
-    /// Routes a `URL` as ``route(_:parameters:)`` routes its absolute string.
+    /// Routes a `URL` you hold (a resolved link's destination, an activity's web page URL) as
+    /// ``route(_:parameters:)-(String,_)`` routes its absolute string.
+    ///
+    /// - Parameters:
+    ///   - url: the URL.
+    ///   - parameters: extra parameters, as for a URL given as text.
+    /// - Returns: whether a handler accepted the URL.
     @discardableResult
-    package func route(_ url: URL, parameters: [String: String] = [:]) -> Bool {
+    public func route(_ url: URL, parameters: [String: String] = [:]) -> Bool {
         route(text: url.absoluteString, url: url, parameters: parameters)
     }
+
+    // MARK: - The same for a `URL`, and the accepting route (the manager's)
 
     /// Whether some route matches a `URL`, as ``canRoute(_:)``.
     package func canRoute(_ url: URL) -> Bool {
@@ -240,7 +245,7 @@ public final class LinkRouter: Sendable {
         match(text: url.absoluteString, url: url)
     }
 
-    /// Routes a URL exactly as ``route(_:parameters:)`` does (handlers, fallback, unmatched handlers) and returns
+    /// Routes a URL exactly as ``route(_:parameters:)-(String,_)`` does (handlers, fallback, unmatched handlers) and returns
     /// the route whose handler accepted it, with the parameters as the handler saw them; `nil` when none did.
     @discardableResult
     package func routeReturningMatch(_ url: URL, parameters: [String: String] = [:]) -> MatchedRoute? {
@@ -292,7 +297,7 @@ public final class LinkRouter: Sendable {
         route(text: text, url: url, parameters: parameters) { _, _, _ in () } != nil
     }
 
-    /// Routes as ``route(_:parameters:)`` does and hands the accepting route to `accepted`, whose result it returns;
+    /// Routes as ``route(_:parameters:)-(String,_)`` does and hands the accepting route to `accepted`, whose result it returns;
     /// `nil` when no handler accepted the URL. Only an accepted URL pays for `accepted`.
     private func route<Result>(
         text: String, url: URL?, parameters: [String: String],

@@ -131,7 +131,7 @@ public struct RouteTable: Sendable, Hashable {
     /// Builds a router with this table's options, namespaces and routes.
     ///
     /// Each route's handler calls `onRoute` with its parameters, then returns the route's `handles`: the routes are
-    /// tried in order, so when ``LinkRouter/route(_:parameters:)`` returns `true`, the last call was the accepting
+    /// tried in order, so when ``LinkRouter/route(_:parameters:)-(String,_)`` returns `true`, the last call was the accepting
     /// route's. What reading the table found (repeated keys) comes first in the router's ``LinkRouter/diagnostics``.
     ///
     /// - Parameter onRoute: observes every handler call, accepting or not (``RouteKey/pattern`` names the route).

@@ -1,4 +1,4 @@
-/// A byte-level check that lets ``LinkRouter/route(_:parameters:)`` skip `URL(string:)`, which costs more than the
+/// A byte-level check that lets ``LinkRouter/route(_:parameters:)-(String,_)`` skip `URL(string:)`, which costs more than the
 /// rest of a lookup, for text that certainly parses; the `URL` is made only when a handler reads
 /// ``RouteParameters/url`` or an unmatched-URL handler runs. It only decides whether to call Foundation: the URL is
 /// split by ``RouteRequest`` either way.
