@@ -1,6 +1,6 @@
 internal import _LinkKitText
 
-/// Turns bytes into an ``AppSiteAssociation`` and every diagnostic the issue asks for, in one pass plus a
+/// Turns bytes into an ``AppSiteAssociation`` and every diagnostic about it, in one pass plus a
 /// compile of each detail's rules (for unreachable rules and undefined variables).
 struct AssociationReader {
     let configuration: AppSiteAssociation.Configuration
