@@ -20,16 +20,9 @@ public struct AssociationDiagnostic: Sendable, Hashable, CustomStringConvertible
     /// What kind of finding this is: a stable name, compared with a string literal
     /// (`diagnostic.code == "malformedAppID"`). The names and their meaning are listed in <doc:APIAtAGlance>; new
     /// ones may be added.
-    public struct Code: RawRepresentable, Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+    public struct Code: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
         /// The name, such as `malformedAppID`.
         public let rawValue: String
-
-        /// Creates a code from its name.
-        ///
-        /// - Parameter rawValue: The name, such as `malformedAppID`.
-        public init(rawValue: String) {
-            self.rawValue = rawValue
-        }
 
         /// Creates a code from a string literal, for comparisons: `diagnostic.code == "malformedAppID"`.
         ///

@@ -15,16 +15,9 @@ public struct RouteDiagnostic: Sendable, Hashable, CustomStringConvertible {
     /// The names, listed with their meaning in <doc:APIAtAGlance>: `duplicate`, `shadowed`, `duplicateName`,
     /// `conflictingVariableNames`, `wildcardNotAtEnd`, `unbalancedParentheses`, `tooManyOptionalGroups`, `tooLarge`
     /// (routes), `duplicateKey` (route tables). New names may be added.
-    public struct Code: RawRepresentable, Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+    public struct Code: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
         /// The name, such as `shadowed`.
         public let rawValue: String
-
-        /// Creates a code from its name.
-        ///
-        /// - Parameter rawValue: The name, such as `shadowed`.
-        public init(rawValue: String) {
-            self.rawValue = rawValue
-        }
 
         /// Creates a code from a string literal, for comparisons: `diagnostic.code == "shadowed"`.
         ///

@@ -3,7 +3,8 @@ import Synchronization
 internal import _LinkKitLocking
 
 /// What one routed URL matched, kept as found: ``RouteParameters`` answers lookups from it without building the
-/// JLRoutes dictionary, and builds the dictionary (and the `URL`) only when asked for them.
+/// JLRoutes dictionary, which costs more than the rest of a lookup, and builds the dictionary (and the `URL`) only
+/// when asked for them.
 ///
 /// A lookup follows JLRoutes' precedence, highest first: ``RouteKey/pattern``, ``RouteKey/url`` and
 /// ``RouteKey/scheme``; the caller's parameters; ``RouteKey/wildcardComponents``; the route's variables (a later
