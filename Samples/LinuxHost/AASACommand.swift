@@ -2,7 +2,7 @@ import AssociatedDomains
 import Foundation
 internal import _LinkKitText
 
-/// `linux-host aasa match|check|generate ...` (AssociatedDomains, issue 4).
+/// `linux-host aasa match|check|generate ...` (AssociatedDomains).
 ///
 /// - `aasa match --file F [--domain D] --app A [--legacy] [--json] URL...`: one line per URL, in input order:
 ///   `match`, `exclude` or `none`; with `--json`, `{"url", "result", "explanation"}`. Exit 0 when the file was

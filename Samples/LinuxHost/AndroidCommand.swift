@@ -2,13 +2,15 @@ import AssociatedDomains
 import Foundation
 internal import _LinkKitText
 
-/// `linux-host android match|pattern ...` (AssociatedDomains, issue 20): Android's answer, off the device.
+/// `linux-host android match|check|pattern ...` (AssociatedDomains): Android's answer, off the device.
 ///
 /// - `android match --manifest FILE [--assetlinks FILE] [--package P] [--platform V] [--json] URL...`: one line per
 ///   URL, `app` or `browser`, then the reason; with `--json`, `{"url", "opensApp", "filter", "rule", "reason"}`.
+///   What reading the files found (a pattern Android rejects, a key repeated in `assetlinks.json`) goes to stderr.
 ///   Exit 0 when the files were read, 2 when one could not be (message on stderr).
 /// - `android check --manifest FILE [--assetlinks FILE] [--aasa FILE --app A] [--json] [URL...]`: the lint findings
-///   (errors first); exit 0 without errors, 1 with errors, 2 when a file cannot be read.
+///   (errors first, a key repeated in `assetlinks.json` among them); exit 0 without errors, 1 with errors, 2 when a
+///   file cannot be read.
 /// - `android pattern --type literal|prefix|simple|advanced|suffix [--json] PATTERN STRING...`: `match` or `none`
 ///   per string; with `--json`, `{"pattern", "type", "string", "matches"}`. Exit 0, or 2 with a message for a
 ///   pattern Android rejects.
@@ -120,12 +122,12 @@ enum AndroidCommand {
         }
         let json = try parsed.value(CheckOptions.json)
         let manifest: AndroidManifest
-        var statements: [AndroidAssetStatement]?
+        var assetLinks: AssetLinks?
         var aasa: AppSiteAssociation?
         do {
             manifest = try AndroidManifest(parsing: file.bytes)
             if let links = try parsed.value(CheckOptions.assetLinks) {
-                statements = try AndroidAssetStatement.statements(in: links.bytes)
+                assetLinks = try AssetLinks(parsing: links.bytes)
             }
             if let aasaFile = try parsed.value(CheckOptions.aasa) {
                 aasa = try AppSiteAssociation(parsing: aasaFile.bytes)
@@ -137,7 +139,7 @@ enum AndroidCommand {
             return 2
         }
         let matcher = AndroidLinkMatcher(
-            manifest: manifest, statements: statements, packageName: try parsed.value(CheckOptions.package))
+            manifest: manifest, assetLinks: assetLinks, packageName: try parsed.value(CheckOptions.package))
         let findings = matcher.lint(aasa: aasa, appID: appID, urls: parsed.positionals)
         for finding in findings {
             if json {
@@ -167,20 +169,23 @@ enum AndroidCommand {
             Console.err("linux-host: android match: \(file.path): \(error.message)")
             return 2
         }
-        var statements: [AndroidAssetStatement]?
+        var assetLinks: AssetLinks?
         if let links = try parsed.value(MatchOptions.assetLinks) {
             do {
-                statements = try AndroidAssetStatement.statements(in: links.bytes)
+                assetLinks = try AssetLinks(parsing: links.bytes)
             } catch {
                 Console.err("linux-host: android match: \(links.path): \(error.message)")
                 return 2
+            }
+            for diagnostic in assetLinks?.diagnostics ?? [] {
+                Console.err("linux-host: android match: \(links.path): \(Console.escaped(diagnostic.description))")
             }
         }
         for problem in manifest.problems {
             Console.err("linux-host: android match: \(file.path):\(problem)")
         }
         let matcher = AndroidLinkMatcher(
-            manifest: manifest, statements: statements, packageName: try parsed.value(MatchOptions.package),
+            manifest: manifest, assetLinks: assetLinks, packageName: try parsed.value(MatchOptions.package),
             configuration: .init(platform: platform))
         for url in parsed.positionals {
             let answer = matcher.explain(url)

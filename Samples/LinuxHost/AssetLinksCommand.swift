@@ -1,6 +1,6 @@
 import AssociatedDomains
 
-/// `linux-host assetlinks generate ...` (AssociatedDomains, issue 4).
+/// `linux-host assetlinks generate ...` (AssociatedDomains).
 ///
 /// - `assetlinks generate --package P --fingerprint SHA256 [--fingerprint ...]`: `assetlinks.json` on stdout.
 /// - `assetlinks generate --intent-filter --domain HOST [--responsys] [--include P]... [--exclude P]...`:
@@ -50,10 +50,9 @@ enum AssetLinksCommand {
     static func generate(_ parsed: ParsedCommand) throws(UsageError) -> Int32 {
         if try parsed.value(Options.intentFilter) {
             guard let domain = try parsed.value(Options.domain) else { throw UsageError("--intent-filter needs --domain") }
-            // App IDs play no part on Android; a well-formed placeholder satisfies the rule set's validation.
+            // App IDs play no part on Android.
             let ruleSet = AASACommand.ruleSet(
-                parsed, responsys: Options.responsys, include: Options.include, exclude: Options.exclude,
-                appIDs: ["ANDROID000.intent.filter"])
+                parsed, responsys: Options.responsys, include: Options.include, exclude: Options.exclude, appIDs: [])
             guard !ruleSet.rules.isEmpty else { throw UsageError("give --responsys or at least one --include/--exclude") }
             let form = try parsed.value(Options.form)
             do {
@@ -68,11 +67,9 @@ enum AssetLinksCommand {
         let fingerprints = try parsed.value(Options.fingerprint)
         guard !fingerprints.isEmpty else { throw UsageError("--fingerprint is required") }
         let ruleSet = AASACommand.ruleSet(
-            parsed, responsys: Options.responsys, include: Options.include, exclude: Options.exclude,
-            appIDs: ["ANDROID000.dynamic.rules"])
+            parsed, responsys: Options.responsys, include: Options.include, exclude: Options.exclude, appIDs: [])
         do {
-            let rules = ruleSet.rules.isEmpty ? nil : try ruleSet.androidDynamicRules()
-            Console.out(try AssetLinks(packageName: package, fingerprints: fingerprints).json(dynamicRules: rules))
+            Console.out(try AssetLinks(packageName: package, fingerprints: fingerprints, rules: ruleSet.rules).json())
             return 0
         } catch {
             Console.err("linux-host: assetlinks generate: \(error.message)")

@@ -17,14 +17,14 @@ enum CampaignAndroid {
         } catch {
             throw UsageError("--manifest: '\(manifestFile.path)': \(error.message)")
         }
-        var statements: [AndroidAssetStatement]?
+        var assetLinks: AssetLinks?
         if let links = try parsed.value(options.assetLinks) {
             do {
-                statements = try AndroidAssetStatement.statements(in: links.bytes)
+                assetLinks = try AssetLinks(parsing: links.bytes)
             } catch {
                 throw UsageError("--assetlinks: '\(links.path)': \(error.message)")
             }
         }
-        return AndroidLinkMatcher(manifest: manifest, statements: statements, packageName: try parsed.value(options.package))
+        return AndroidLinkMatcher(manifest: manifest, assetLinks: assetLinks, packageName: try parsed.value(options.package))
     }
 }

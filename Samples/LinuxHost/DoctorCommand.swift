@@ -4,7 +4,7 @@ import LinkDoctor
 import LinkRouting
 import UniversalLinkKit
 
-/// `linux-host doctor domain ...` and `linux-host doctor campaign ...` (LinkDoctor, issue 13).
+/// `linux-host doctor domain ...` and `linux-host doctor campaign ...` (LinkDoctor).
 ///
 /// Exit status: 0 without errors (warnings allowed), 1 with errors, 2 for a usage error or an unreadable input
 /// file. Output: see ``DoctorOutput``.

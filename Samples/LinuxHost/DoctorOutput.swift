@@ -60,17 +60,14 @@ struct DoctorOutput {
             if bySubject[finding.subject] == nil { order.append(finding.subject) }
             bySubject[finding.subject, default: []].append(finding)
         }
-        let worst = { (subject: String) in bySubject[subject]?.map(\.severity).min() ?? .info }
+        let worst = { (subject: String) in (bySubject[subject] ?? []).bySeverity().first?.severity.rank ?? Finding.Severity.info.rank }
         // Stable: subjects of equal worst severity keep the order the checks found them in.
         let subjects = order.enumerated().sorted { lhs, rhs in
             (worst(lhs.element), lhs.offset) < (worst(rhs.element), rhs.offset)
         }.map(\.element)
         for subject in subjects {
             Console.out(Console.escaped(subject))
-            let findings = (bySubject[subject] ?? []).enumerated().sorted { lhs, rhs in
-                (lhs.element.severity, lhs.offset) < (rhs.element.severity, rhs.offset)
-            }
-            for (_, finding) in findings {
+            for finding in (bySubject[subject] ?? []).bySeverity() {
                 Console.out("  \(finding.severity.rawValue): \(Console.escaped(finding.code.rawValue)): "
                     + Console.escaped(finding.message))
             }

@@ -3,12 +3,12 @@ import LinkRouting
 import Synchronization
 internal import _LinkKitText
 
-/// `linux-host route --table FILE [--can-route] [--explain] [--disable-group NAME]... URL...` (LinkRouting, issue 3).
+/// `linux-host route --table FILE [--can-route] [--explain] [--disable-group NAME]... URL...` (LinkRouting).
 ///
 /// Loads a JSON route table, routes each URL in input order and prints one JSON line per URL:
 /// `{"url": <as given>, "routed": bool, "parameters": {...} | null}`, or with `--can-route`
 /// `{"url": <as given>, "canRoute": bool}`; `--explain` adds `"explanation"`, why the URL matched or did not.
-/// Registration diagnostics (duplicate and shadowed routes) go to stderr as warnings. Exit status 0 when every
+/// The table's diagnostics (keys that repeat in the JSON, duplicate and shadowed routes) go to stderr as warnings. Exit status 0 when every
 /// URL routed (or could route), 1 otherwise, 2 for a usage error or a table that cannot be read, with a message
 /// naming the bad key.
 enum RouteCommand {
@@ -33,7 +33,7 @@ enum RouteCommand {
         summary: "Routes URLs through a JSON route table as JLRoutes would, printing each handler's parameters.",
         details: """
             Output: one JSON object per URL, {"url", "routed", "parameters"} (or {"url", "canRoute"}), plus
-            "explanation" with --explain. Registration warnings (duplicate, shadowed routes) go to stderr.
+            "explanation" with --explain. Warnings (repeated keys, duplicate and shadowed routes) go to stderr.
             Exit status: 0 when every URL routed, 1 otherwise, 2 for a usage error or an unreadable table.
             """,
         arguments: [CommandArgument("URL", "a URL to route", repeatable: true)],
@@ -50,11 +50,10 @@ enum RouteCommand {
             return 2
         }
 
-        // Only ever touched on this thread, inside `route(_:)`; the lock satisfies the handler's `Sendable`.
-        let accepted = Mutex<RouteParameters?>(nil)
-        let router = table.makeRouter { route, parameters in
-            if route.handles { accepted.withLock { $0 = parameters } }
-        }
+        // Only ever touched on this thread, inside `route(_:)`; the lock satisfies the handler's `Sendable`. Routes
+        // are tried in order, so after a URL routed, the last call is the accepting route's.
+        let lastCall = Mutex<RouteParameters?>(nil)
+        let router = table.makeRouter { parameters in lastCall.withLock { $0 = parameters } }
         for diagnostic in router.diagnostics {
             Console.err("linux-host: route: warning: \(diagnostic)")
         }
@@ -76,11 +75,11 @@ enum RouteCommand {
                 allRouted = allRouted && canRoute
                 line["canRoute"] = .bool(canRoute)
             } else {
-                accepted.withLock { $0 = nil }
+                lastCall.withLock { $0 = nil }
                 let routed = router.route(url)
                 allRouted = allRouted && routed
                 line["routed"] = .bool(routed)
-                line["parameters"] = routed ? accepted.withLock { $0 }.map(jsonObject) ?? .null : .null
+                line["parameters"] = routed ? lastCall.withLock { $0 }.map(jsonObject) ?? .null : .null
             }
             if explain {
                 line["explanation"] = .string(router.explain(url)?.description ?? "\(url) is not a URL")

@@ -137,7 +137,7 @@ struct AssetLinksTests {
 
     @Test func writesTheHandleAllURLsStatement() throws {
         let links = try AssetLinks(packageName: "com.example.app", fingerprints: [Self.fingerprint.lowercased()])
-        #expect(links.fingerprints == [Self.fingerprint])
+        #expect(links.statements.map(\.fingerprints) == [[Self.fingerprint]])
         #expect(links.json() == """
             [
               {
@@ -176,8 +176,8 @@ struct AssetLinksTests {
     }
 
     @Test func packageNamesMayUseUnderscoresAndDigits() throws {
-        #expect(try AssetLinks(packageName: "com.example_2.app3", fingerprints: [Self.fingerprint]).packageName
-                == "com.example_2.app3")
+        #expect(try AssetLinks(packageName: "com.example_2.app3", fingerprints: [Self.fingerprint]).statements.map(\.packageName)
+                == ["com.example_2.app3"])
     }
 }
 

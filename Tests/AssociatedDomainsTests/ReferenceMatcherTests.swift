@@ -181,7 +181,7 @@ struct ReferenceMatcherTests {
     /// 2026 is the table every run checks; the second seed changes per run and a failure names it.
     @Test(arguments: [2026, runSeed])
     // Async, yielding as it goes: under ThreadSanitizer it computes for tens of seconds, and holding one of the
-    // cooperative threads (one per core) that long made the deadline tests running beside it late.
+    // cooperative threads (one per core) that long would make the deadline tests running beside it late.
     func matcherAgreesWithTheNaiveReferenceOnGeneratedPairs(seed: UInt64) async throws {
         var rng = SeededGenerator(state: seed)
         let patternPieces = ["a", "b", "A", "/", "/", "*", "?", "$(v)", "$(w)", "$(digit)", "$(upper)", "$(e)", "é",

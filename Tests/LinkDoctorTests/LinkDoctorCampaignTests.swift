@@ -145,7 +145,8 @@ struct LinkDoctorCampaignTests {
         #expect(missing.links.map(\.opensApp) == [nil, nil, nil])
     }
 
-    /// Issue 19: every `link.notBranded` message listed every branded host, so the report grew as hosts x links.
+    /// A `link.notBranded` message does not list every branded host: the report grows as hosts + links, not hosts x
+    /// links.
     @Test func messagesNameAFewExamplesSoTheReportGrowsWithTheLinksOnly() async throws {
         let association = try AppSiteAssociation(parsing: Fixtures.responsysAASA)
         func measure(_ count: Int) async -> (total: Int, longest: Int) {
@@ -194,8 +195,8 @@ struct LinkDoctorCampaignTests {
         #expect(report.allFindings.isEmpty, "\(report.allFindings)")
     }
 
-    /// Issue 19: 30 hanging links with a 1 s deadline took 30 s, one after the other. They now run a few at a time
-    /// within one budget (three deadlines by default); a link not started by then is not requested at all.
+    /// 30 hanging links with a 1 s deadline run a few at a time within one budget (three deadlines by default), not
+    /// one after the other; a link not started by then is not requested at all.
     ///
     /// On a clock where time passes only by sleeping (each deadline fires at once and the clock then reads it), so
     /// the test needs no real time and holds on a loaded machine.

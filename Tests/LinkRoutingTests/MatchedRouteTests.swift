@@ -13,7 +13,7 @@ struct MatchedRouteTests {
         let matched = try #require(router.match(url))
         #expect(matched.pattern == "/products/:id")
         #expect(matched.expandedPattern == "/products/:id")
-        #expect(matched.scheme == "JLRoutesGlobalRoutesScheme")
+        #expect(matched.namespace.name == "JLRoutesGlobalRoutesScheme")
         #expect(matched.namespace == .global)
         #expect(matched.name == "product")
         #expect(matched.parameters == ["id": "42 b", "ref": "mail!", "x": "1"])
@@ -44,8 +44,8 @@ struct MatchedRouteTests {
         router.addRoute("/x/:v", namespace: .scheme("tests")) { _ in true }
         router.addRoute("/y/:v") { _ in true }
         router.addNamespace("tests", fallsBackToGlobalRoutes: true)
-        #expect(router.match("tests://x/1")?.scheme == "tests")
-        #expect(router.match("tests://y/1")?.scheme == "JLRoutesGlobalRoutesScheme")
+        #expect(router.match("tests://x/1")?.namespace.name == "tests")
+        #expect(router.match("tests://y/1")?.namespace.name == "JLRoutesGlobalRoutesScheme")
         #expect(router.match("other://x/1") == nil)
     }
 

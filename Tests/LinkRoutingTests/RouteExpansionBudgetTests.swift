@@ -36,9 +36,9 @@ struct RouteExpansionBudgetTests {
         let limit = OptionalGroupExpander.maximumTableExpansions
         let fitting = limit / 512
         _ = try RouteTable(json: Self.table(routes: fitting))
-        let error = try #require(throws: RouteTableError.self) { try RouteTable(json: Self.table(routes: fitting + 1)) }
+        let error = try #require(throws: RouteError.self) { try RouteTable(json: Self.table(routes: fitting + 1)) }
         #expect(error.code == .invalidValue)
-        #expect(error.keyPath == "namespaces[0].routes[\(fitting)].pattern")
+        #expect(error.subject == "namespaces[0].routes[\(fitting)].pattern")
         #expect(error.message.contains("more than \(limit) routes"))
     }
 
@@ -47,10 +47,10 @@ struct RouteExpansionBudgetTests {
         let object: [String: Any] = ["namespaces": [["scheme": NSNull(), "routes": routes]]]
         let json = try JSONSerialization.data(withJSONObject: object)
         #expect(try RouteTableReader.table(json: json, maximumExpansions: 4).namespaces[0].routes.count == 22)
-        let error = try #require(throws: RouteTableError.self) {
+        let error = try #require(throws: RouteError.self) {
             try RouteTableReader.table(json: json, maximumExpansions: 3)
         }
-        #expect(error.keyPath == "namespaces[0].routes[21].pattern")
+        #expect(error.subject == "namespaces[0].routes[21].pattern")
         #expect(error.message.contains("more than 3 routes"))
     }
 
@@ -63,7 +63,7 @@ struct RouteExpansionBudgetTests {
         }
         #expect(router.diagnostics.isEmpty)
         let found = router.addRoute("/c" + String(repeating: "(/d)", count: 9)) { _ in true }
-        #expect(found.map(\.kind) == [.tooManyOptionalGroups])
+        #expect(found.map(\.code) == [.tooManyOptionalGroups])
         #expect(found.first?.message.contains("limit of 1000 optional-group expansions") == true)
         #expect(router.routes().count == 512 + 1)
         #expect(router.canRoute("tests://a/b/b"))

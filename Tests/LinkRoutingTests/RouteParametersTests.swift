@@ -11,15 +11,13 @@ struct RouteParametersTests {
     }
 
     @Test func typedAccessConvertsStrings() throws {
-        let id = UUID()
-        let found = try parameters(for: "app://orders/\(id.uuidString)/42?ratio=0.5&ok=true&n=x", pattern: "/orders/:uuid/:count")
+        let found = try parameters(for: "app://orders/7/42?ratio=0.5&ok=true&n=x", pattern: "/orders/:order/:count")
         #expect(found.value("count", as: Int.self) == 42)
-        #expect(found.value("uuid", as: UUID.self) == id)
+        #expect(found.value("order", as: UInt8.self) == 7)
         #expect(found.value("ratio", as: Double.self) == 0.5)
         #expect(found.value("ok", as: Bool.self) == true)
         #expect(found.value("n", as: Int.self) == nil)
         #expect(found.value("missing", as: Int.self) == nil)
-        #expect(found.value("count", as: UUID.self) == nil)
     }
 
     @Test func arraysAreNotSingleStrings() throws {
@@ -31,13 +29,12 @@ struct RouteParametersTests {
 
     @Test func theJLRoutesDictionaryKeepsItsKeysAndTypes() throws {
         let found = try parameters(for: "app://files/a/b?x=1", pattern: "/files/*")
-        let dictionary = found.dictionary
-        #expect(dictionary["JLRoutePattern"] as? String == "/files/*")
-        #expect(dictionary["JLRouteScheme"] as? String == "JLRoutesGlobalRoutesScheme")
-        #expect(dictionary["JLRouteWildcardComponents"] as? [String] == ["a", "b"])
-        #expect((dictionary["JLRouteURL"] as? URL)?.absoluteString == "app://files/a/b?x=1")
-        #expect(dictionary["x"] as? String == "1")
-        #expect(found.wildcardComponents == ["a", "b"])
+        #expect(found.values == [
+            "JLRoutePattern": .string("/files/*"), "JLRouteScheme": .string("JLRoutesGlobalRoutesScheme"),
+            "JLRouteWildcardComponents": .strings(["a", "b"]), "JLRouteURL": .string("app://files/a/b?x=1"),
+            "x": .string("1"),
+        ])
+        #expect(found.strings(RouteKey.wildcardComponents) == ["a", "b"])
         #expect(found.url.absoluteString == "app://files/a/b?x=1")
     }
 
@@ -78,20 +75,16 @@ struct RouteParametersTests {
                 let lazy = try #require(recorder.last)
                 expectLookupsAgreeWithTheDictionary(lazy)
                 let eager = RouteParameters(values: lazy.values, url: lazy.url)
-                #expect(lazy == eager)
-                #expect(eager == lazy)
-                #expect(lazy.hashValue == eager.hashValue)
-                #expect(Set([lazy, eager]).count == 1)
-                #expect(lazy.pattern == eager.pattern && lazy.scheme == eager.scheme)
-                #expect(lazy.wildcardComponents == eager.wildcardComponents)
+                expectLookupsAgreeWithTheDictionary(eager)
+                #expect(lazy[RouteKey.pattern] == eager[RouteKey.pattern] && lazy[RouteKey.scheme] == eager[RouteKey.scheme])
+                #expect(lazy.strings(RouteKey.wildcardComponents) == eager.strings(RouteKey.wildcardComponents))
                 // The same URL routed as a `URL` gives equal parameters.
                 recorder.reset()
                 #expect(router.route(try #require(URL(string: text)), parameters: callerParameters))
-                #expect(recorder.last == lazy, "\(text)")
+                #expect(recorder.last?.values == lazy.values, "\(text)")
+                #expect(recorder.last?.url == lazy.url, "\(text)")
             }
         }
-        #expect(RouteParameters(values: ["a": .string("1")], url: try #require(URL(string: "app://x")))
-            != RouteParameters(values: ["a": .string("2")], url: try #require(URL(string: "app://x"))))
     }
 
     @Test func lazyLookupsFollowTheJLRoutesPrecedence() throws {
@@ -107,9 +100,9 @@ struct RouteParametersTests {
         #expect(parameters.strings("n") == ["1", "2"])
         #expect(parameters["caller"] == "c")
         #expect(parameters[RouteKey.url] == text)                  // reserved keys beat the caller's
-        #expect(parameters.wildcardComponents == ["w1", "w2"])
-        #expect(parameters.pattern == "/p/:id/:id/*")
-        #expect(parameters.scheme == RouteKey.globalRoutesScheme)
+        #expect(parameters.strings(RouteKey.wildcardComponents) == ["w1", "w2"])
+        #expect(parameters[RouteKey.pattern] == "/p/:id/:id/*")
+        #expect(parameters[RouteKey.scheme] == RouteKey.globalRoutesScheme)
         #expect(parameters.values["id"] == .string("second x"))
     }
 }

@@ -6,9 +6,9 @@ import Testing
 /// UTF-16, a byte-order mark, 512 levels), what it refused it still refuses, and where the reader chooses
 /// differently it says so.
 struct RouteTableJSONTests {
-    static func load(_ json: String) throws(RouteTableError) -> RouteTable { try RouteTable(json: Data(json.utf8)) }
+    static func load(_ json: String) throws(RouteError) -> RouteTable { try RouteTable(json: Data(json.utf8)) }
 
-    static func error(_ bytes: [UInt8]) -> RouteTableError? {
+    static func error(_ bytes: [UInt8]) -> RouteError? {
         do {
             _ = try RouteTable(json: Data(bytes))
             return nil
@@ -17,7 +17,7 @@ struct RouteTableJSONTests {
         }
     }
 
-    static func error(_ json: String) -> RouteTableError? { error(Array(json.utf8)) }
+    static func error(_ json: String) -> RouteError? { error(Array(json.utf8)) }
 
     static let oneRoute = RouteTable(namespaces: [.init(scheme: nil, routes: [.init(pattern: "/a")])])
 
@@ -29,7 +29,10 @@ struct RouteTableJSONTests {
         #"{"namespaces": [{"routes": [{"p\u0061ttern": "\/a"}]}]}"#,
     ])
     func whatJSONSerializationAcceptedStillLoads(json: String) throws {
-        #expect(try Self.load(json) == Self.oneRoute)
+        var table = try Self.load(json)
+        // A repeated key loads too, with a warning (RouteTableTests).
+        table.diagnostics = []
+        #expect(table == Self.oneRoute)
     }
 
     @Test func utf16AndUTF32TablesLoadAsJSONSerializationReadThem() throws {
@@ -84,7 +87,7 @@ struct RouteTableJSONTests {
             == "namespaces[0].routes[0]: the table is not valid JSON (line 3, column 22: unexpected character '\"' in an object, expected ',' or '}')")
     }
 
-    /// 512 levels load as JSONSerialization's did (here as an unknown key's value); 513 are invalid JSON.
+    /// 512 levels load, as JSONSerialization reads them (here as an unknown key's value); 513 are invalid JSON.
     @Test func nestingIsCappedAt512LevelsAsJSONSerializationCappedIt() {
         func table(depth: Int) -> String {
             #"{"namespaces": [], "x": "# + String(repeating: "[", count: depth - 1) + String(repeating: "]", count: depth - 1) + "}"

@@ -5,14 +5,14 @@ import Testing
 @testable import LinkRouting
 
 struct RouteTableTests {
-    static let issueExample = """
+    static let formatExample = """
         {"decodePlusSymbols": true, "alwaysTreatsHostAsPathComponent": false, "namespaces": [{"scheme": null, \
         "fallbackToGlobal": false, "routes": [{"pattern": "/user/view/:userID", "priority": 0, "handles": true}]}, \
         {"scheme": "tests", "fallbackToGlobal": true, "routes": []}]}
         """
 
-    @Test func theIssueExampleLoads() throws {
-        let table = try RouteTable(json: Data(Self.issueExample.utf8))
+    @Test func theFormatExampleLoads() throws {
+        let table = try RouteTable(json: Data(Self.formatExample.utf8))
         #expect(table == RouteTable(namespaces: [
             .init(scheme: nil, routes: [.init(pattern: "/user/view/:userID")]),
             .init(scheme: "tests", fallbackToGlobal: true),
@@ -45,7 +45,7 @@ struct RouteTableTests {
 
     @Test func anIntegerPriorityBeyondIntIsATypeMismatch() {
         let json = #"{"namespaces": [{"routes": [{"pattern": "/a", "priority": 18446744073709551615}]}]}"#
-        #expect(throws: RouteTableError.self) { try RouteTable(json: Data(json.utf8)) }
+        #expect(throws: RouteError.self) { try RouteTable(json: Data(json.utf8)) }
     }
 
     @Test func missingOptionalKeysTakeJLRoutesDefaults() throws {
@@ -81,7 +81,7 @@ struct RouteTableTests {
         (#"[]"#, "(document): expected an object, found an array"),
     ])
     func errorsNameTheKeyPath(json: String, message: String) {
-        #expect(throws: RouteTableError.self) { try RouteTable(json: Data(json.utf8)) }
+        #expect(throws: RouteError.self) { try RouteTable(json: Data(json.utf8)) }
         do {
             _ = try RouteTable(json: Data(json.utf8))
         } catch {
@@ -98,6 +98,23 @@ struct RouteTableTests {
         }
     }
 
+    @Test func aRepeatedKeyKeepsItsLastValueWithAWarningNamingItsKeyPath() throws {
+        let json = #"""
+            {"decodePlusSymbols": true, "decodePlusSymbols": false, "namespaces": [
+              {"scheme": "a", "scheme": "b", "routes": [{"pattern": "/x/:v", "handles": true, "handles": false}]}]}
+            """#
+        let router = try RouteTable(json: Data(json.utf8)).makeRouter()
+        #expect(router.diagnostics.map(\.code) == ["duplicateKey", "duplicateKey", "duplicateKey"])
+        #expect(router.diagnostics.map(\.subject) == ["decodePlusSymbols", "namespaces[0].scheme", "namespaces[0].routes[0].handles"])
+        #expect(router.diagnostics.first?.description
+            == #"decodePlusSymbols: key "decodePlusSymbols" appears more than once in this object; the last value counts, as JSONSerialization reads it: remove the others"#)
+        // The last values count: decoding off, the namespace of scheme `b`, a handler that declines.
+        #expect(!router.options.decodePlusSymbols)
+        #expect(router.canRoute("b://x/1"))
+        #expect(!router.canRoute("a://x/1"))
+        #expect(!router.route("b://x/1"))
+    }
+
     @Test func theRouterFollowsTheTable() throws {
         let json = #"""
             {"decodePlusSymbols": false, "namespaces": [
@@ -109,10 +126,12 @@ struct RouteTableTests {
               {"scheme": "closed", "routes": []}]}
             """#
         let table = try RouteTable(json: Data(json.utf8))
-        let calls = Mutex<[(String, Bool)]>([])
-        let router = table.makeRouter { route, _ in calls.withTrackedLock { $0.append((route.pattern, route.handles)) } }
+        let calls = Mutex<[(pattern: String?, x: String?)]>([])
+        let router = table.makeRouter { parameters in calls.withTrackedLock { $0.append((parameters[RouteKey.pattern], parameters["x"])) } }
         #expect(router.route("app://decline/a+b"))
-        #expect(calls.withTrackedLock { $0.map(\.0) } == ["/decline/:x", "/:section/:x"])
+        // The declining route is called first and passes the URL on; `+` stays as the table turns decoding off.
+        #expect(calls.withTrackedLock { $0.map(\.pattern) } == ["/decline/:x", "/:section/:x"])
+        #expect(calls.withTrackedLock { $0.map(\.x) } == ["a+b", "a+b"])
         #expect(router.route("tests://invites/A"))
         #expect(!router.route("closed://invites/A"))
         #expect(router.namespaces == [.global, .scheme("closed"), .scheme("tests")])
@@ -120,6 +139,6 @@ struct RouteTableTests {
         router.setGroup("invites", enabled: false)
         calls.withTrackedLock { $0 = [] }
         #expect(router.route("app://invites/A"))
-        #expect(calls.withTrackedLock { $0.map(\.0) } == ["/:section/:x"])
+        #expect(calls.withTrackedLock { $0.map(\.pattern) } == ["/:section/:x"])
     }
 }

@@ -25,7 +25,7 @@ struct RouteURLGenerationTests {
         let router = LinkRouter()
         router.addRoute("/user/view/:id", name: "user") { _ in true }
         #expect(try router.url(forRoute: "user", parameters: ["id": "7"], scheme: "app").absoluteString == "app://user/view/7")
-        let error = #expect(throws: RouteURLError.self) { try router.url(forRoute: "user", parameters: ["id": "7"]) }
+        let error = #expect(throws: RouteError.self) { try router.url(forRoute: "user", parameters: ["id": "7"]) }
         #expect(error?.code == .missingScheme)
     }
 
@@ -47,9 +47,9 @@ struct RouteURLGenerationTests {
     @Test func unknownNamesAndMissingParametersAreErrorsThatSayWhat() throws {
         let router = LinkRouter()
         router.addRoute("/a/:x/:y", namespace: .scheme("app"), name: "a") { _ in true }
-        let unknown = #expect(throws: RouteURLError.self) { try router.url(forRoute: "b") }
+        let unknown = #expect(throws: RouteError.self) { try router.url(forRoute: "b") }
         #expect(unknown?.code == .unknownRoute)
-        let missing = #expect(throws: RouteURLError.self) { try router.url(forRoute: "a", parameters: ["x": "1"]) }
+        let missing = #expect(throws: RouteError.self) { try router.url(forRoute: "a", parameters: ["x": "1"]) }
         #expect(missing?.code == .missingParameter)
         #expect(missing?.description == "route 'a': '/a/:x/:y' needs a value for 'y'")
     }
@@ -57,7 +57,7 @@ struct RouteURLGenerationTests {
     @Test func aPlusIsRefusedWhileTheRouterDecodesPlusAsASpace() throws {
         let router = LinkRouter()
         router.addRoute("/tag/:t", namespace: .scheme("app"), name: "tag") { _ in true }
-        let error = #expect(throws: RouteURLError.self) { try router.url(forRoute: "tag", parameters: ["t": "C++"]) }
+        let error = #expect(throws: RouteError.self) { try router.url(forRoute: "tag", parameters: ["t": "C++"]) }
         #expect(error?.code == .unrepresentableValue)
         #expect(error?.message.contains("decodePlusSymbols") == true)
         router.options.decodePlusSymbols = false
@@ -69,10 +69,10 @@ struct RouteURLGenerationTests {
         let router = LinkRouter()
         router.addRoute("/old/:x", namespace: .scheme("app"), name: "n") { _ in true }
         let diagnostics = router.addRoute("/new/:x", namespace: .scheme("app"), name: "n") { _ in true }
-        #expect(diagnostics.map(\.kind) == [.duplicateName])
+        #expect(diagnostics.map(\.code) == [.duplicateName])
         #expect(try router.url(forRoute: "n", parameters: ["x": "1"]).absoluteString == "app://new/1")
         router.removeRoute("/new/:x", namespace: .scheme("app"))
-        #expect(throws: RouteURLError.self) { try router.url(forRoute: "n", parameters: ["x": "1"]) }
+        #expect(throws: RouteError.self) { try router.url(forRoute: "n", parameters: ["x": "1"]) }
     }
 
     @Test func routeTablesCarryNames() throws {
@@ -116,7 +116,7 @@ struct RouteURLGenerationTests {
                 #expect(matched.name == name, "\(url)")
                 #expect(matched.parameters == parameters, "\(url)")
                 built += 1
-            } catch let error as RouteURLError {
+            } catch let error as RouteError {
                 // Only values the router cannot read back are refused.
                 #expect(error.code == .unrepresentableValue, "\(parameters): \(error)")
                 let values = parameters.values

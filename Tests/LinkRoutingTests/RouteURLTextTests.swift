@@ -66,7 +66,7 @@ struct RouteURLTextTests {
         #expect(parameters["id"] == "42")
         #expect(parameters.url == URL(string: text))
         #expect(parameters.url.absoluteString == text)
-        #expect(parameters.dictionary[RouteKey.url] as? URL == URL(string: text))
+        #expect(parameters[RouteKey.url] == text)
     }
 
     @Test func anUnmatchedStringStillReachesTheUnmatchedHandlerAsAURL() throws {
@@ -76,7 +76,7 @@ struct RouteURLTextTests {
         router.setUnmatchedURLHandler { url, _ in _ = seen.handler()(RouteParameters(values: [:], url: url)) }
         #expect(!router.route("https://www.example.com/nothing/here"))
         #expect(seen.last?.url == URL(string: "https://www.example.com/nothing/here"))
-        // Text that is not a URL calls nothing, as before.
+        // Text that is not a URL calls nothing.
         #expect(!router.route("x://a%2/items/1"))
         #expect(!router.canRoute("x://a%2/items/1"))
         #expect(seen.all.count == 1)

@@ -25,6 +25,33 @@ struct AndroidCommandTests {
         return path
     }
 
+    /// A key repeated in `assetlinks.json` keeps its last value, as Android's `JSONObject` reads it: here the second
+    /// list of dynamic rules, which keeps `/pub/cc` out of the app. `check` reports it, `match` warns on stderr.
+    @Test func aRepeatedKeyInAssetLinksIsReportedAndItsLastValueCounts() async throws {
+        let repeated = #"""
+            [{"relation": ["delegate_permission/common.handle_all_urls"],
+              "target": {"namespace": "android_app", "package_name": "com.example.app", "sha256_cert_fingerprints": []},
+              "relation_extensions": {"delegate_permission/common.handle_all_urls": {
+                "dynamic_app_link_components": [{"/": "/pub/*"}],
+                "dynamic_app_link_components": [{"/": "/pub/cc*", "exclude": true}, {"/": "/pub/*"}]}}}]
+            """#
+        let manifest = try write(Self.manifest, "xml"), links = try write(repeated, "json")
+        defer { try? FileManager.default.removeItem(atPath: manifest); try? FileManager.default.removeItem(atPath: links) }
+        let keyPath = #"[0].relation_extensions["delegate_permission/common.handle_all_urls"].dynamic_app_link_components"#
+        let message = #"key "dynamic_app_link_components" appears more than once in this object; the last value counts, as Android's JSONObject reads it: remove the others"#
+
+        let check = try await HostProcess.run(["android", "check", "--json", "--manifest", manifest, "--assetlinks", links])
+        #expect(check.status == 0)
+        let findings = try check.jsonLines()
+        #expect(findings.contains { $0["code"] as? String == "duplicateKey" && $0["severity"] as? String == "warning"
+            && $0["keyPath"] as? String == keyPath && $0["message"] as? String == message })
+
+        let match = try await HostProcess.run(["android", "match", "--manifest", manifest, "--assetlinks", links, "https://news.example.com/pub/cc"])
+        #expect(match.status == 0)
+        #expect(match.stdout.hasPrefix("browser\t"))
+        #expect(match.stderr == "linux-host: android match: \(links): warning: \(keyPath): \(message)\n")
+    }
+
     @Test func matchAnswersEachURLWithItsFilterRuleAndReason() async throws {
         let manifest = try write(Self.manifest, "xml"), links = try write(Self.assetLinks, "json")
         defer { try? FileManager.default.removeItem(atPath: manifest); try? FileManager.default.removeItem(atPath: links) }

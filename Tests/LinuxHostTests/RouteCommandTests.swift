@@ -50,6 +50,40 @@ struct RouteCommandTests {
         #expect(try result.jsonLines().map { $0["canRoute"] as? Bool } == [true, true])
     }
 
+    @Test func aRepeatedKeyIsAWarningAndItsLastValueCounts() async throws {
+        let table = try write("""
+            {"namespaces": [{"scheme": null, "routes": [
+              {"pattern": "/first/:id", "pattern": "/user/:id", "priority": 1, "priority": 2}]}]}
+            """)
+        defer { try? FileManager.default.removeItem(atPath: table) }
+        let result = try await HostProcess.run(["route", "--table", table, "myapp://user/7", "myapp://first/7"])
+        #expect(result.status == 1)
+        #expect(try result.jsonLines().map { $0["routed"] as? Bool } == [true, false])
+        let warnings = result.stderr.split(separator: "\n").filter { $0.contains("appears more than once") }
+        #expect(warnings.map(String.init) == [
+            #"linux-host: route: warning: namespaces[0].routes[0].pattern: key "pattern" appears more than once in this object; the last value counts, as JSONSerialization reads it: remove the others"#,
+            #"linux-host: route: warning: namespaces[0].routes[0].priority: key "priority" appears more than once in this object; the last value counts, as JSONSerialization reads it: remove the others"#,
+        ])
+    }
+
+    /// The example of the LinkRouting article "Routing in detail", with the table it names, prints what it shows.
+    @Test func theDocumentedExampleRunsAsWritten() async throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let table = root.appendingPathComponent("docs/examples/routes.json").path
+        let result = try await HostProcess.run([
+            "route", "--table", table, "--explain", "--disable-group", "sale", "example-app://offers/48h",
+        ])
+        #expect(result.status == 1)
+        #expect(result.stdout == #"""
+            {"explanation":"example-app://offers/48h -> namespace example-app, components [\"offers\", \"48h\"]\nno route matches; nearest:\n  /offers/:id (example-app): its group 'sale' is disabled\n  /offers/:id/terms (example-app): the URL has 2 components, the pattern needs 3\n  /user/view/:userID (JLRoutesGlobalRoutesScheme): component 0 is 'offers', the pattern expects 'user'","parameters":null,"routed":false,"url":"example-app://offers/48h"}
+
+            """#)
+        #expect(result.stderr == """
+            linux-host: route: warning: example-app: /products/:id: '/products/:id' duplicates '/products/:id', registered earlier with the same or a higher priority; it only runs when that handler returns false
+
+            """)
+    }
+
     @Test func aBadTableExitsTwoNamingTheKey() async throws {
         let table = try write(#"{"namespaces": [{"scheme": null, "routes": [{"pattern": 7}]}]}"#)
         defer { try? FileManager.default.removeItem(atPath: table) }

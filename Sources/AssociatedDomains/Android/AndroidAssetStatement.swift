@@ -18,30 +18,30 @@ internal import _LinkKitText
 ///   earlier ignore them.
 public struct AndroidAssetStatement: Sendable, Hashable {
     /// One dynamic rule.
-    public struct Rule: Sendable, Hashable {
+    package struct Rule: Sendable, Hashable {
         /// The `"/"` glob, or `nil` for any path.
-        public var path: String?
+        package var path: String?
         /// The `"?"` items as (name, value glob), in file order, or `nil` for any query.
-        public var query: [QueryItem]?
+        package var query: [QueryItem]?
         /// The `"#"` glob, or `nil` for any fragment.
-        public var fragment: String?
+        package var fragment: String?
         /// `"exclude": true`.
-        public var exclude: Bool
+        package var exclude: Bool
         /// Where it is: `[0].relation_extensions["delegate_permission/common.handle_all_urls"].dynamic_app_link_components[2]`.
-        public var keyPath: String
+        package var keyPath: String
 
         /// One `"?"` item.
-        public struct QueryItem: Sendable, Hashable {
+        package struct QueryItem: Sendable, Hashable {
             /// The parameter name.
-            public var name: String
+            package var name: String
             /// The value glob.
-            public var value: String
+            package var value: String
 
             /// Creates an item.
             /// - Parameters:
             ///   - name: The parameter name.
             ///   - value: The value glob.
-            public init(name: String, value: String) {
+            package init(name: String, value: String) {
                 self.name = name
                 self.value = value
             }
@@ -54,7 +54,7 @@ public struct AndroidAssetStatement: Sendable, Hashable {
         ///   - fragment: The `"#"` glob.
         ///   - exclude: Whether a match is excluded.
         ///   - keyPath: Where it was read.
-        public init(path: String? = nil, query: [QueryItem]? = nil, fragment: String? = nil, exclude: Bool = false, keyPath: String = "") {
+        package init(path: String? = nil, query: [QueryItem]? = nil, fragment: String? = nil, exclude: Bool = false, keyPath: String = "") {
             self.path = path
             self.query = query
             self.fragment = fragment
@@ -78,7 +78,7 @@ public struct AndroidAssetStatement: Sendable, Hashable {
         }
 
         /// `{"/": "/pub/cc/*", "exclude": true}` for explanations.
-        public var summary: String {
+        package var summary: String {
             var parts: [String] = []
             let quoted = JSONWriter.quotedForMessage
             if let path { parts.append("\"/\": \(quoted(path))") }
@@ -94,25 +94,23 @@ public struct AndroidAssetStatement: Sendable, Hashable {
     /// The `target.sha256_cert_fingerprints`, as written.
     public var fingerprints: [String]
     /// The dynamic rules Android 15+ applies, or `nil` when there are none (absent, or dropped: see ``droppedReason``).
-    public var dynamicRules: [Rule]?
+    package var dynamicRules: [Rule]?
     /// Why every dynamic rule is dropped, when a field is malformed or empty.
-    public var droppedReason: String?
+    package var droppedReason: String?
 
-    /// The `handle_all_urls` statements for Android apps in an `assetlinks.json`, in file order.
-    ///
-    /// A key repeated in one object keeps its last value, as Android's `JSONObject` reads it.
-    ///
-    /// - Parameter bytes: The file.
-    /// - Returns: One value per statement whose `relation` contains `delegate_permission/common.handle_all_urls`
-    ///   and whose target is an `android_app`.
-    /// - Throws: ``AssociationError`` with code `unreadableFile` when the file is not JSON, not an array, or over
-    ///   1 MiB (which Android's verifier refuses).
-    public static func statements(in bytes: [UInt8]) throws(AssociationError) -> [AndroidAssetStatement] {
-        let document: JSONDocument
-        do {
-            document = try JSONReader.read(bytes, limits: .init(bytes: 1 << 20, depth: 64, values: bytes.count + 1))
-        } catch {
-            throw AssociationError(code: .unreadableFile, message: "assetlinks.json is not JSON: \(error)")
+    /// The statements of an `assetlinks.json` (``AssetLinks/init(parsing:)`` without its diagnostics).
+    package static func statements(in bytes: [UInt8]) throws(AssociationError) -> [AndroidAssetStatement] {
+        try AssetLinks(parsing: bytes).statements
+    }
+
+    /// The `handle_all_urls` statements for Android apps of `document`, in file order, and what reading them
+    /// found: repeated keys (the last value counts, as Android's `JSONObject` reads it) and dropped dynamic rules.
+    static func read(_ document: JSONDocument) throws(AssociationError) -> (statements: [AndroidAssetStatement], diagnostics: [AssociationDiagnostic]) {
+        var diagnostics: [AssociationDiagnostic] = document.duplicateKeys.compactMap { path in
+            guard case .key(let key)? = path.components.last else { return nil }
+            return AssociationDiagnostic(
+                severity: .warning, code: .duplicateKey, keyPath: path.description,
+                message: "key \(JSONWriter.quotedForMessage(key)) appears more than once in this object; the last value counts, as Android's JSONObject reads it: remove the others")
         }
         let root = document.root
         guard root.kind == .array else {
@@ -133,21 +131,27 @@ public struct AndroidAssetStatement: Sendable, Hashable {
                 let base = JSONKeyPath([.index(index), .key("relation_extensions"), .key(relation)]).description
                 switch readRules(handleAll, keyPath: base) {
                 case .success(let rules): statement.dynamicRules = rules
-                case .failure(let reason): statement.droppedReason = reason.message
+                case .failure(let dropped):
+                    statement.droppedReason = "\(dropped.keyPath): \(dropped.message)"
+                    diagnostics.append(AssociationDiagnostic(
+                        severity: .error, code: .dynamicRulesDropped, keyPath: dropped.keyPath, message: dropped.message))
                 }
             }
             result.append(statement)
         }
-        return result
+        return (result, diagnostics)
     }
 
     static let relation = "delegate_permission/common.handle_all_urls"
 
-    private struct Dropped: Error { var message: String }
+    private struct Dropped: Error {
+        var keyPath: String
+        var message: String
+    }
 
     private static func readRules(_ value: JSONNode, keyPath base: String) -> Result<[Rule]?, Dropped> {
         func drop(_ path: String, _ found: JSONNode, _ expected: String) -> Result<[Rule]?, Dropped> {
-            .failure(Dropped(message: "\(path): expected \(expected), found \(found.summary); Android drops every dynamic rule and applies the manifest alone"))
+            .failure(Dropped(keyPath: path, message: "expected \(expected), found \(found.summary); Android drops every dynamic rule and applies the manifest alone"))
         }
         guard value.kind == .object else { return drop(base, value, "an object") }
         guard let components = value.member("dynamic_app_link_components") else { return .success(nil) }

@@ -8,25 +8,25 @@
 /// with the rest, so `*.example.com` takes `a.example.com` but not `example.com`); a listed port must equal the URL's
 /// explicit port; when paths or Android 15 groups are listed, the decoded path must match one path matcher *or* the
 /// groups must allow the URL. Paths are ignored when no host is listed.
-public struct AndroidIntentFilter: Sendable, Hashable {
+package struct AndroidIntentFilter: Sendable, Hashable {
     /// One `android:host` (with the `android:port` of the same `<data>` element).
-    public struct Authority: Sendable, Hashable {
+    package struct Authority: Sendable, Hashable {
         /// The host as written, `*.example.com` included.
-        public var host: String
+        package var host: String
         /// The port, or `nil` for any.
-        public var port: Int?
+        package var port: Int?
 
         /// Creates an authority.
         /// - Parameters:
         ///   - host: The host as written.
         ///   - port: The port, or `nil` for any.
-        public init(host: String, port: Int? = nil) {
+        package init(host: String, port: Int? = nil) {
             self.host = host
             self.port = port
         }
 
         /// Whether the host starts with `*` (Android then matches by suffix).
-        public var isWildcard: Bool { host.hasPrefix("*") }
+        package var isWildcard: Bool { host.hasPrefix("*") }
 
         /// Lower-cased, then compared by UTF-16 code units as Java compares strings (no Unicode normalisation), as
         /// ``AndroidFilterIndex`` looks hosts up.
@@ -47,23 +47,23 @@ public struct AndroidIntentFilter: Sendable, Hashable {
     }
 
     /// The `android:name` of the activity (or activity-alias) declaring the filter.
-    public var component: String
+    package var component: String
     /// The line of `<intent-filter>` in the manifest, or 0 when built in code.
-    public var line: Int
+    package var line: Int
     /// `android:autoVerify="true"`.
-    public var autoVerify: Bool
+    package var autoVerify: Bool
     /// The `<action android:name>` values.
-    public var actions: [String]
+    package var actions: [String]
     /// The `<category android:name>` values.
-    public var categories: [String]
+    package var categories: [String]
     /// Every `android:scheme`.
-    public var schemes: [String]
+    package var schemes: [String]
     /// Every `android:host` with its port.
-    public var authorities: [Authority]
+    package var authorities: [Authority]
     /// Every `android:path`, `pathPrefix`, `pathPattern`, `pathAdvancedPattern`, `pathSuffix`.
-    public var paths: [AndroidPattern]
+    package var paths: [AndroidPattern]
     /// Android 15 `<uri-relative-filter-group>`s, in order.
-    public var groups: [AndroidURIRelativeFilterGroup]
+    package var groups: [AndroidURIRelativeFilterGroup]
 
     /// Creates a filter.
     /// - Parameters:
@@ -76,7 +76,7 @@ public struct AndroidIntentFilter: Sendable, Hashable {
     ///   - authorities: Hosts and ports.
     ///   - paths: Path matchers.
     ///   - groups: Android 15 groups.
-    public init(
+    package init(
         component: String = "", line: Int = 0, autoVerify: Bool = false, actions: [String] = [], categories: [String] = [],
         schemes: [String] = [], authorities: [Authority] = [], paths: [AndroidPattern] = [],
         groups: [AndroidURIRelativeFilterGroup] = []
@@ -97,17 +97,17 @@ public struct AndroidIntentFilter: Sendable, Hashable {
     static let defaultCategory = "android.intent.category.DEFAULT"
 
     /// Whether a link tapped in an email can reach the filter: `VIEW`, `BROWSABLE` and `DEFAULT` are all declared.
-    public var takesTappedLinks: Bool {
+    package var takesTappedLinks: Bool {
         actions.contains(Self.view) && categories.contains(Self.browsable) && categories.contains(Self.defaultCategory)
     }
 
     /// Whether Android verifies this filter's hosts: `autoVerify`, tapped links, and only `http`/`https` schemes.
-    public var isAppLinkFilter: Bool {
+    package var isAppLinkFilter: Bool {
         autoVerify && takesTappedLinks && !schemes.isEmpty && schemes.allSatisfy { $0 == "http" || $0 == "https" }
     }
 
     /// A short name for explanations: `.MainActivity (line 14)`.
-    public var label: String {
+    package var label: String {
         let name = component.isEmpty ? "intent-filter" : component
         return line > 0 ? "\(name) (line \(line))" : name
     }

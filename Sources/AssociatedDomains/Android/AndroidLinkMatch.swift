@@ -1,7 +1,7 @@
 /// The answer of ``AndroidLinkMatcher/explain(_:)``.
 public struct AndroidLinkMatch: Sendable, Hashable {
     /// The URL as given.
-    public var url: String
+    package var url: String
     /// Whether tapping it opens the app directly.
     public var opensApp: Bool
     /// The intent filter that takes it (`.MainActivity (line 14)`), if one does.
@@ -11,14 +11,7 @@ public struct AndroidLinkMatch: Sendable, Hashable {
     /// Why, in one sentence.
     public var reason: String
 
-    /// Creates an answer.
-    /// - Parameters:
-    ///   - url: The URL.
-    ///   - opensApp: Whether it opens the app.
-    ///   - filter: The filter that takes it.
-    ///   - rule: The dynamic rule that decided.
-    ///   - reason: Why.
-    public init(url: String, opensApp: Bool, filter: String? = nil, rule: String? = nil, reason: String) {
+    package init(url: String, opensApp: Bool, filter: String? = nil, rule: String? = nil, reason: String) {
         self.url = url
         self.opensApp = opensApp
         self.filter = filter

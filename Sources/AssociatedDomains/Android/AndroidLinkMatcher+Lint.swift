@@ -6,10 +6,11 @@ extension AndroidLinkMatcher {
     /// but no `autoVerify` filter declares (the browser opens on Android 12+), `autoVerify` filters Android does not
     /// verify, dynamic rules that an earlier rule hides.
     ///
-    /// Key paths are `AndroidManifest.xml:LINE`, `assetlinks.json[0]...` or the URL compared.
+    /// Key paths are `AndroidManifest.xml:LINE`, `assetlinks.json (PACKAGE)`, the key path of a repeated key in
+    /// `assetlinks.json` (`[0].target.package_name`), or the URL compared.
     ///
     /// The cross-checks (dynamic rules against the manifest's filters, iOS against Android on each URL) stop after
-    /// 2^26 matching steps (`comparisonBudget`), given URLs first, with a warning that says how far they got: samples are
+    /// 2^26 matching steps, given URLs first, with a warning that says how far they got: samples are
     /// made from every verified host and every path, so their number is a product, and each answer costs what
     /// matching it costs.
     ///
@@ -32,10 +33,9 @@ extension AndroidLinkMatcher {
         func add(_ severity: AssociationDiagnostic.Severity, _ code: AssociationDiagnostic.Code, _ keyPath: String, _ message: String) {
             findings.append(AssociationDiagnostic(severity: severity, code: code, keyPath: keyPath, message: message))
         }
-        for problem in manifest.problems {
-            let rejected = problem.message.contains("Android rejects it")
-            add(rejected ? .error : .warning, rejected ? .invalidPattern : .filterNeverMatches, "AndroidManifest.xml:\(problem.line)", problem.message)
-        }
+        findings += manifest.diagnostics
+        // The reading's repeated keys; a dropped rule set is reported below, for the app's statement.
+        findings += assetLinksDiagnostics.filter { $0.code == .duplicateKey }
         // Looked up, not compared with each: a filter of many hosts costs its hosts, not their square.
         let verifiedHosts = Set(manifest.intentFilters.filter(\.isAppLinkFilter).flatMap(\.authorities).map { $0.host.lowercased() })
         // The comparisons' budget counts from here, whatever the caller's steps before.
@@ -136,7 +136,8 @@ extension AndroidLinkMatcher {
                 add(.error, .platformsDisagree, url, "iOS \(iosSays) (\(ios.explanation)); Android \(androidSays) (\(android.reason))")
             }
         }
-        return findings.enumerated().sorted { ($0.element.severity, $0.offset) < ($1.element.severity, $1.offset) }.map(\.element)
+        // Errors first, each severity in the order found.
+        return findings.filter { $0.severity == .error } + findings.filter { $0.severity == .warning }
     }
 
     /// The most matching steps ``lint(aasa:appID:urls:)`` spends on its cross-checks: 67 108 864 (2^26), a second or

@@ -3,7 +3,7 @@
 /// the host's `assetlinks.json`.
 ///
 /// The decision, in order:
-/// 1. a filter declaring `VIEW`, `BROWSABLE` and `DEFAULT` must take the URL (``AndroidIntentFilter``);
+/// 1. a filter declaring `VIEW`, `BROWSABLE` and `DEFAULT` must take the URL (scheme, host, port, path attributes);
 /// 2. for `http`/`https`, the host must be verified: declared in an `autoVerify` filter (Android 12+ verifies hosts
 ///    one by one; Android 11 and earlier verify every web host of the app all or nothing) and, when statements are
 ///    given, listed for the package in its `assetlinks.json` (fingerprints are not checked here: `doctor` does);
@@ -12,9 +12,9 @@
 ///    rule set is ignored whole.
 ///
 /// ```swift
-/// let manifest = try AndroidManifest(parsing: "<manifest package=\"com.example.app\"/>")
-/// let statements = try AndroidAssetStatement.statements(in: Array("[]".utf8))
-/// let matcher = AndroidLinkMatcher(manifest: manifest, statements: statements, packageName: "com.example.app")
+/// let manifest = try AndroidManifest(parsing: #"<manifest package="com.example.app"/>"#.utf8)
+/// let assetLinks = try AssetLinks(parsing: "[]".utf8)
+/// let matcher = AndroidLinkMatcher(manifest: manifest, assetLinks: assetLinks, packageName: "com.example.app")
 /// let opens = matcher.explain("https://news.example.com/pub/acc?x=1").opensApp   // false: no filter
 /// ```
 public struct AndroidLinkMatcher: Sendable, Hashable {
@@ -41,50 +41,62 @@ public struct AndroidLinkMatcher: Sendable, Hashable {
     }
 
     /// The manifest.
-    public var manifest: AndroidManifest {
-        didSet { index = AndroidFilterIndex(manifest) }
-    }
+    package let manifest: AndroidManifest
     /// The host's `assetlinks.json` statements, or `nil` to assume every `autoVerify` host verifies.
-    public var statements: [AndroidAssetStatement]?
+    package var statements: [AndroidAssetStatement]?
+    /// What reading the host's `assetlinks.json` found (``AssetLinks/diagnostics``).
+    let assetLinksDiagnostics: [AssociationDiagnostic]
     /// The application ID whose statement counts (default: the manifest's `package`).
-    public var packageName: String?
+    package let packageName: String?
     /// Settings.
-    public var configuration: Configuration
-    /// The manifest's filters indexed by host and path, rebuilt whenever the manifest changes.
-    private(set) var index: AndroidFilterIndex
+    package let configuration: Configuration
+    /// The manifest's filters indexed by host and path.
+    let index: AndroidFilterIndex
 
     /// Creates a matcher.
     /// - Parameters:
-    ///   - manifest: The manifest.
-    ///   - statements: The host's `assetlinks.json` statements, or `nil` to assume `autoVerify` hosts verify.
-    ///   - packageName: The application ID (default: the manifest's `package`).
-    ///   - configuration: Settings.
-    public init(manifest: AndroidManifest, statements: [AndroidAssetStatement]? = nil, packageName: String? = nil, configuration: Configuration = .init()) {
+    ///   - manifest: The app's manifest.
+    ///   - assetLinks: The host's `assetlinks.json`, or `nil` to assume every `autoVerify` host verifies.
+    ///   - packageName: The application ID whose statement counts (default: the manifest's `package`).
+    ///   - configuration: Which Android's rules to apply.
+    public init(manifest: AndroidManifest, assetLinks: AssetLinks? = nil, packageName: String? = nil, configuration: Configuration = .init()) {
+        self.init(
+            manifest: manifest, statements: assetLinks?.statements, packageName: packageName, configuration: configuration,
+            assetLinksDiagnostics: assetLinks?.diagnostics ?? [])
+    }
+
+    /// Creates a matcher from statements already read.
+    package init(
+        manifest: AndroidManifest, statements: [AndroidAssetStatement]?, packageName: String? = nil,
+        configuration: Configuration = .init(), assetLinksDiagnostics: [AssociationDiagnostic] = []
+    ) {
         self.manifest = manifest
         self.statements = statements
+        self.assetLinksDiagnostics = assetLinksDiagnostics
         self.packageName = packageName ?? manifest.package
         self.configuration = configuration
         self.index = AndroidFilterIndex(manifest)
     }
 
-    /// Matchers are equal when their manifests, statements, package names and configurations are (the index
-    /// follows from the manifest).
+    /// Matchers are equal when their manifests, `assetlinks.json` files, package names and configurations are (the
+    /// index follows from the manifest).
     public static func == (lhs: AndroidLinkMatcher, rhs: AndroidLinkMatcher) -> Bool {
         lhs.manifest == rhs.manifest && lhs.statements == rhs.statements && lhs.packageName == rhs.packageName
-            && lhs.configuration == rhs.configuration
+            && lhs.configuration == rhs.configuration && lhs.assetLinksDiagnostics == rhs.assetLinksDiagnostics
     }
 
-    /// Hashes what ``==(_:_:)`` compares.
+    /// Hashes what `==` compares.
     /// - Parameter hasher: The hasher.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(manifest)
         hasher.combine(statements)
         hasher.combine(packageName)
         hasher.combine(configuration)
+        hasher.combine(assetLinksDiagnostics)
     }
 
     /// The statement for ``packageName``, if the statements list one.
-    public var statement: AndroidAssetStatement? {
+    package var statement: AndroidAssetStatement? {
         guard let statements else { return nil }
         return statements.first { packageName == nil || $0.packageName == packageName }
     }

@@ -8,48 +8,62 @@
 /// (`@string/host`) are kept as written, and `tools:node` merging is not applied (read the merged manifest from
 /// `build/intermediates/merged_manifests/` for the final answer).
 ///
+/// Read a manifest, look at what Android would find wrong in it, and give it to ``AndroidLinkMatcher``:
+///
 /// ```swift
 /// let xml = #"<manifest xmlns:android="http://schemas.android.com/apk/res/android" package="com.example.app"/>"#
-/// let manifest = try AndroidManifest(parsing: Array(xml.utf8))
-/// let hosts = manifest.intentFilters.filter(\.isAppLinkFilter).flatMap(\.authorities)
+/// let manifest = try AndroidManifest(parsing: xml.utf8)
+/// for diagnostic in manifest.diagnostics { print(diagnostic) }
 /// ```
 public struct AndroidManifest: Sendable, Hashable {
     /// A finding made while reading: something Android rejects or ignores.
-    public struct Problem: Sendable, Hashable, CustomStringConvertible {
+    package struct Problem: Sendable, Hashable, CustomStringConvertible {
         /// The line in the manifest.
-        public var line: Int
+        package var line: Int
         /// What is wrong and what Android does about it.
-        public var message: String
+        package var message: String
 
         /// `12: ...`.
-        public var description: String { "\(line): \(message)" }
+        package var description: String { "\(line): \(message)" }
     }
 
     /// The `package` attribute of `<manifest>`, if written (Gradle projects may set it in `build.gradle` instead).
-    public var package: String?
+    package var package: String?
     /// Every intent filter of every `<activity>` and `<activity-alias>`, in file order.
-    public var intentFilters: [AndroidIntentFilter]
+    package var intentFilters: [AndroidIntentFilter]
     /// Patterns Android rejects (the install fails) and attributes it ignores.
-    public var problems: [Problem]
+    package var problems: [Problem]
+
+    /// What reading found, key paths `AndroidManifest.xml:LINE`: patterns Android rejects (`invalidPattern`, an
+    /// error: the app does not install) and attributes it ignores (`filterNeverMatches`, a warning).
+    /// ``AndroidLinkMatcher/lint(aasa:appID:urls:)`` reports these and what it finds comparing the filters.
+    public var diagnostics: [AssociationDiagnostic] {
+        problems.map { problem in
+            let rejected = problem.message.contains("Android rejects it")
+            return AssociationDiagnostic(
+                severity: rejected ? .error : .warning, code: rejected ? .invalidPattern : .filterNeverMatches,
+                keyPath: "AndroidManifest.xml:\(problem.line)", message: problem.message)
+        }
+    }
 
     /// Creates a manifest from filters built in code.
-    /// - Parameters:
-    ///   - package: The application ID.
-    ///   - intentFilters: The filters.
-    public init(package: String? = nil, intentFilters: [AndroidIntentFilter]) {
+    package init(package: String? = nil, intentFilters: [AndroidIntentFilter]) {
         self.package = package
         self.intentFilters = intentFilters
         self.problems = []
     }
 
-    /// Reads a manifest.
+    /// Reads a manifest, its patterns as current AOSP reads them.
     ///
-    /// - Parameters:
-    ///   - bytes: The file, UTF-8.
-    ///   - configuration: Pattern choices where Android versions differ.
+    /// - Parameter bytes: The file, UTF-8 (a `String`'s `utf8` view will do).
     /// - Throws: ``AssociationError`` with code `unreadableManifest` when the file is not well-formed XML or its
     ///   root is not `<manifest>`; the message says `line:column: expected ..., found ...`.
-    public init(parsing bytes: [UInt8], configuration: AndroidPattern.Configuration = .init()) throws(AssociationError) {
+    public init<Bytes: Collection<UInt8>>(parsing bytes: Bytes) throws(AssociationError) {
+        try self.init(parsing: Array(bytes), configuration: .init())
+    }
+
+    /// Reads a manifest with the pattern choices where Android versions differ.
+    package init(parsing bytes: [UInt8], configuration: AndroidPattern.Configuration) throws(AssociationError) {
         let root = try XMLReader.parse(bytes)
         guard root.name == "manifest" else {
             throw AssociationError(code: .unreadableManifest, message: "\(root.line):\(root.column): expected the root element <manifest>, found <\(root.name)>")
@@ -74,11 +88,7 @@ public struct AndroidManifest: Sendable, Hashable {
     }
 
     /// Reads a manifest from text.
-    /// - Parameters:
-    ///   - text: The file.
-    ///   - configuration: Pattern choices where Android versions differ.
-    /// - Throws: ``AssociationError`` as ``init(parsing:configuration:)-([UInt8],_)``.
-    public init(parsing text: String, configuration: AndroidPattern.Configuration = .init()) throws(AssociationError) {
+    package init(parsing text: String, configuration: AndroidPattern.Configuration = .init()) throws(AssociationError) {
         try self.init(parsing: Array(text.utf8), configuration: configuration)
     }
 

@@ -15,13 +15,11 @@
 ///   a range is dropped; at most 2048 parsed entries; malformed patterns are rejected (Android refuses them when it
 ///   parses the manifest).
 ///
-/// ```swift
-/// let pattern = try AndroidPattern("/pub/.*", kind: .simpleGlob)
-/// pattern.matches("/pub/acc")   // true
-/// ```
-public struct AndroidPattern: Sendable, Hashable, CustomStringConvertible {
+/// `AndroidPattern("/pub/.*", kind: .simpleGlob)` matches `/pub/acc`; `linux-host android pattern` answers for any
+/// pattern and strings.
+package struct AndroidPattern: Sendable, Hashable, CustomStringConvertible {
     /// The five `PatternMatcher` types. A closed grammar: these are the types AOSP defines.
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
+    package enum Kind: String, Sendable, Hashable, CaseIterable {
         /// `PATTERN_LITERAL` (`android:path`, `query`, `fragment`): the whole string, exactly.
         case literal
         /// `PATTERN_PREFIX` (`android:pathPrefix`): the string starts with the pattern.
@@ -35,7 +33,7 @@ public struct AndroidPattern: Sendable, Hashable, CustomStringConvertible {
 
         /// The manifest attribute suffix AOSP reads for this type: `""`, `"Prefix"`, `"Pattern"`,
         /// `"AdvancedPattern"`, `"Suffix"` (as in `path`, `pathPrefix`, `queryPattern`...).
-        public var attributeSuffix: String {
+        package var attributeSuffix: String {
             switch self {
             case .literal: ""
             case .prefix: "Prefix"
@@ -47,28 +45,28 @@ public struct AndroidPattern: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Choices where Android versions differ.
-    public struct Configuration: Sendable, Hashable {
+    package struct Configuration: Sendable, Hashable {
         /// Whether an escaped `\.` in a `simpleGlob`, not followed by `*`, is a literal dot.
         ///
         /// `true` (the default) follows current AOSP as this package's design records it. `false` is the code that
         /// Android 15 ships (and every AOSP copy this package was checked against): the escape is consumed and the
         /// `.` still matches any one character, so `/a\.b` matches `/axb`. Both agree on `\.*`, which is `.`
         /// repeated, and on every other escaped character.
-        public var escapedDotIsLiteral: Bool
+        package var escapedDotIsLiteral: Bool
 
         /// Creates a configuration.
         /// - Parameter escapedDotIsLiteral: See ``escapedDotIsLiteral``.
-        public init(escapedDotIsLiteral: Bool = true) {
+        package init(escapedDotIsLiteral: Bool = true) {
             self.escapedDotIsLiteral = escapedDotIsLiteral
         }
     }
 
     /// The pattern as written (after the manifest's own escapes are resolved).
-    public let pattern: String
+    package let pattern: String
     /// How the pattern is matched.
-    public let kind: Kind
+    package let kind: Kind
     /// The version-dependent choices.
-    public let configuration: Configuration
+    package let configuration: Configuration
     let units: [UInt16]
     /// The parsed form of an `advancedGlob`, as AOSP's `parseAndVerifyAdvancedPattern` builds it; empty otherwise.
     let parsed: [Int32]
@@ -82,7 +80,7 @@ public struct AndroidPattern: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: ``AssociationError`` with code `invalidPattern` when Android rejects the pattern (only
     ///   `advancedGlob` patterns can be rejected); the message says where (UTF-16 offset), what was expected and
     ///   what was found.
-    public init(_ pattern: String, kind: Kind, configuration: Configuration = .init()) throws(AssociationError) {
+    package init(_ pattern: String, kind: Kind, configuration: Configuration = .init()) throws(AssociationError) {
         self.pattern = pattern
         self.kind = kind
         self.configuration = configuration
@@ -94,7 +92,7 @@ public struct AndroidPattern: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Parameter string: The decoded path, query parameter or fragment.
     /// - Returns: `true` when Android's `PatternMatcher.match` returns true.
-    public func matches(_ string: String) -> Bool {
+    package func matches(_ string: String) -> Bool {
         matches(utf16: Array(string.utf16))
     }
 
@@ -109,5 +107,5 @@ public struct AndroidPattern: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `simple: /pub/.*`: the kind's console name and the pattern.
-    public var description: String { "\(kind.rawValue): \(pattern)" }
+    package var description: String { "\(kind.rawValue): \(pattern)" }
 }

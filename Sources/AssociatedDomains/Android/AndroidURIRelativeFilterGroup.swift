@@ -7,9 +7,9 @@
 /// matcher matches when *one* parameter (`name=value`, the decoded query split on `&`, or on `;` when there is no
 /// `&`) matches it; a path or fragment matcher matches the whole decoded part, and a missing fragment or query
 /// never matches.
-public struct AndroidURIRelativeFilterGroup: Sendable, Hashable {
+package struct AndroidURIRelativeFilterGroup: Sendable, Hashable {
     /// The part of the URL a matcher reads.
-    public enum Part: String, Sendable, Hashable, CaseIterable {
+    package enum Part: String, Sendable, Hashable, CaseIterable {
         /// The decoded path (`android:path*` inside a group).
         case path
         /// One decoded query parameter, `name=value` (`android:query*`).
@@ -19,23 +19,23 @@ public struct AndroidURIRelativeFilterGroup: Sendable, Hashable {
     }
 
     /// One matcher of a group.
-    public struct Matcher: Sendable, Hashable {
+    package struct Matcher: Sendable, Hashable {
         /// The part it reads.
-        public var part: Part
+        package var part: Part
         /// The pattern.
-        public var pattern: AndroidPattern
+        package var pattern: AndroidPattern
 
         /// Creates a matcher.
         /// - Parameters:
         ///   - part: The part it reads.
         ///   - pattern: The pattern.
-        public init(part: Part, pattern: AndroidPattern) {
+        package init(part: Part, pattern: AndroidPattern) {
             self.part = part
             self.pattern = pattern
         }
 
         /// `android:queryPrefix="id="`, as the manifest spells it.
-        public var attribute: String { "android:\(part.rawValue)\(pattern.kind.attributeSuffix)=\"\(pattern.pattern)\"" }
+        package var attribute: String { "android:\(part.rawValue)\(pattern.kind.attributeSuffix)=\"\(pattern.pattern)\"" }
 
         func matches(_ uri: AndroidURI) -> Bool {
             switch part {
@@ -47,18 +47,18 @@ public struct AndroidURIRelativeFilterGroup: Sendable, Hashable {
     }
 
     /// `true` for `android:allow="true"` (the default), `false` for a group that blocks what it matches.
-    public var allow: Bool
+    package var allow: Bool
     /// The matchers, all of which must match.
-    public var matchers: [Matcher]
+    package var matchers: [Matcher]
     /// The line of the element in the manifest, or 0 when built in code.
-    public var line: Int
+    package var line: Int
 
     /// Creates a group.
     /// - Parameters:
     ///   - allow: Whether a URL the group matches is allowed.
     ///   - matchers: The matchers, all of which must match.
     ///   - line: Where it was read, if anywhere.
-    public init(allow: Bool, matchers: [Matcher], line: Int = 0) {
+    package init(allow: Bool, matchers: [Matcher], line: Int = 0) {
         self.allow = allow
         self.matchers = matchers
         self.line = line

@@ -10,93 +10,82 @@
 /// ```
 public struct AssociationDiagnostic: Sendable, Hashable, CustomStringConvertible {
     /// How serious a finding is.
-    public enum Severity: String, Sendable, Hashable, Comparable {
-        /// iOS rejects the file or ignores part of it, or a rule cannot do what it says.
+    public enum Severity: String, Sendable, Hashable {
+        /// iOS (or Android) rejects the file or ignores part of it, or a rule cannot do what it says.
         case error
-        /// Legal, but ignored by iOS or probably a mistake.
+        /// Legal, but ignored or probably a mistake.
         case warning
-
-        /// Errors sort before warnings.
-        public static func < (lhs: Severity, rhs: Severity) -> Bool {
-            lhs == .error && rhs == .warning
-        }
     }
 
-    /// What kind of finding this is; an open set, so new checks can be added without breaking callers.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private enum Kind: String, Sendable, Hashable {
-            case notJSON, notAnObject, tooLarge, byteOrderMark, invalidType, missingKey, appsNotEmpty,
-                 malformedAppID, unknownKey, duplicateKey, notPrefixTypo, queryInLegacyPath,
-                 exclusionBlocksEverything, unreachableRule, undefinedVariable, nonStringQueryPredicate,
-                 defaultsIgnoredForLegacyPaths, invalidPattern, shadowedRule, filterNeverMatches, hostNotVerified,
-                 dynamicRulesDropped, platformsDisagree, tooManyVariableAlternatives,
-                 tooMuchMatchingWork, comparisonsStopped
+    /// What kind of finding this is: a stable name, compared with a string literal
+    /// (`diagnostic.code == "malformedAppID"`). The names and their meaning are listed in <doc:APIAtAGlance>; new
+    /// ones may be added.
+    public struct Code: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+        /// The name, such as `malformedAppID`.
+        public let rawValue: String
+
+        /// Creates a code from a string literal, for comparisons: `diagnostic.code == "malformedAppID"`.
+        ///
+        /// - Parameter value: The name.
+        public init(stringLiteral value: String) {
+            self.rawValue = value
         }
-        private let kind: Kind
-        private init(_ kind: Kind) { self.kind = kind }
+
+        /// The name.
+        public var description: String { rawValue }
 
         /// The file is not valid JSON.
-        public static let notJSON = Code(.notJSON)
+        package static let notJSON: Self = "notJSON"
         /// The top level (or a section) is not a JSON object.
-        public static let notAnObject = Code(.notAnObject)
-        /// The file is larger than Apple's 128 KB limit.
-        public static let tooLarge = Code(.tooLarge)
+        package static let notAnObject: Self = "notAnObject"
+        /// The file is larger than Apple's 128 KB limit, or than the reader's.
+        package static let tooLarge: Self = "tooLarge"
         /// The file starts with a UTF-8 byte order mark.
-        public static let byteOrderMark = Code(.byteOrderMark)
+        package static let byteOrderMark: Self = "byteOrderMark"
         /// A key holds a value of the wrong JSON type.
-        public static let invalidType = Code(.invalidType)
+        package static let invalidType: Self = "invalidType"
         /// A required key is missing.
-        public static let missingKey = Code(.missingKey)
+        package static let missingKey: Self = "missingKey"
         /// `applinks.apps` is not an empty array.
-        public static let appsNotEmpty = Code(.appsNotEmpty)
+        package static let appsNotEmpty: Self = "appsNotEmpty"
         /// An app ID is not `TEAMID.bundle.identifier`.
-        public static let malformedAppID = Code(.malformedAppID)
+        package static let malformedAppID: Self = "malformedAppID"
         /// A key iOS does not know (and ignores).
-        public static let unknownKey = Code(.unknownKey)
-        /// A key appears twice in one object; the last one wins.
-        public static let duplicateKey = Code(.duplicateKey)
+        package static let unknownKey: Self = "unknownKey"
+        /// A key appears twice in one object; the last value counts.
+        package static let duplicateKey: Self = "duplicateKey"
         /// A legacy path that looks like a misspelt `"NOT "` exclusion.
-        public static let notPrefixTypo = Code(.notPrefixTypo)
+        package static let notPrefixTypo: Self = "notPrefixTypo"
         /// A legacy path contains `?`, which is a wildcard there, not a query.
-        public static let queryInLegacyPath = Code(.queryInLegacyPath)
+        package static let queryInLegacyPath: Self = "queryInLegacyPath"
         /// An exclusion of `*` that blocks every later rule.
-        public static let exclusionBlocksEverything = Code(.exclusionBlocksEverything)
+        package static let exclusionBlocksEverything: Self = "exclusionBlocksEverything"
         /// A rule placed after a catch-all rule, which can never be reached.
-        public static let unreachableRule = Code(.unreachableRule)
+        package static let unreachableRule: Self = "unreachableRule"
         /// A `$(name)` that names no custom or built-in substitution variable.
-        public static let undefinedVariable = Code(.undefinedVariable)
+        package static let undefinedVariable: Self = "undefinedVariable"
         /// A query dictionary with a non-string value, which iOS ignores entirely.
-        public static let nonStringQueryPredicate = Code(.nonStringQueryPredicate)
+        package static let nonStringQueryPredicate: Self = "nonStringQueryPredicate"
         /// `defaults` present on a detail that only has legacy `paths`.
-        public static let defaultsIgnoredForLegacyPaths = Code(.defaultsIgnoredForLegacyPaths)
-        /// A pattern that cannot be compiled.
-        public static let invalidPattern = Code(.invalidPattern)
-        /// A rule after an earlier rule of the same detail that matches every URL it matches, so it never decides
-        /// anything (an exclusion after the broader include it was meant to carve out of, typically).
-        public static let shadowedRule = Code(.shadowedRule)
+        package static let defaultsIgnoredForLegacyPaths: Self = "defaultsIgnoredForLegacyPaths"
+        /// A pattern that cannot be compiled, or that Android rejects.
+        package static let invalidPattern: Self = "invalidPattern"
+        /// A rule after an earlier rule of the same detail that matches every URL it matches.
+        package static let shadowedRule: Self = "shadowedRule"
         /// An Android intent filter, path matcher or dynamic rule that no tapped link can ever match.
-        public static let filterNeverMatches = Code(.filterNeverMatches)
+        package static let filterNeverMatches: Self = "filterNeverMatches"
         /// An Android host that links reach but that no `autoVerify` filter declares: it opens the browser.
-        public static let hostNotVerified = Code(.hostNotVerified)
+        package static let hostNotVerified: Self = "hostNotVerified"
         /// A malformed or empty `dynamic_app_link_components` field: Android drops every dynamic rule.
-        public static let dynamicRulesDropped = Code(.dynamicRulesDropped)
+        package static let dynamicRulesDropped: Self = "dynamicRulesDropped"
         /// iOS and Android give different answers for the same URL.
-        public static let platformsDisagree = Code(.platformsDisagree)
-        /// Substitution variables with wildcard values used so often that matching would cost more than the
-        /// file-wide limit of alternatives × occurrences (100 000); the rules past it never match.
-        public static let tooManyVariableAlternatives = Code(.tooManyVariableAlternatives)
-        /// A pattern whose matching would cost more steps per URL character than the limit for one pattern (4 096:
-        /// long runs mixing `?` or `$(…)` with text between stars, or thousands of tokens beside a variable with
-        /// values of several lengths), or than the limit for the file's patterns together (250 000); the rules
-        /// past it never match.
-        public static let tooMuchMatchingWork = Code(.tooMuchMatchingWork)
-        /// The Android lint's cross-checks (dynamic rules against intent filters, iOS against Android per URL) stopped
-        /// at their budget of matching steps (2^26), or at the most sample URLs they make (2^18): the message says
-        /// how many were compared.
-        public static let comparisonsStopped = Code(.comparisonsStopped)
-
-        /// The code's name, e.g. `malformedAppID`.
-        public var description: String { kind.rawValue }
+        package static let platformsDisagree: Self = "platformsDisagree"
+        /// Substitution variables whose wildcard values, times their uses, exceed the file's budget; the rules past it never match.
+        package static let tooManyVariableAlternatives: Self = "tooManyVariableAlternatives"
+        /// Patterns whose matching would cost more steps than the limit for one pattern or for the file; the rules past it never match.
+        package static let tooMuchMatchingWork: Self = "tooMuchMatchingWork"
+        /// The Android lint's cross-checks stopped at their budget; the message says how many were compared.
+        package static let comparisonsStopped: Self = "comparisonsStopped"
     }
 
     /// Error or warning.
@@ -108,13 +97,7 @@ public struct AssociationDiagnostic: Sendable, Hashable, CustomStringConvertible
     /// The readable sentence: what was expected, what was found, and what iOS does about it.
     public var message: String
 
-    /// Creates a diagnostic.
-    /// - Parameters:
-    ///   - severity: Error or warning.
-    ///   - code: The kind of finding.
-    ///   - keyPath: Where in the file; empty for the whole file.
-    ///   - message: The readable sentence.
-    public init(severity: Severity, code: Code, keyPath: String, message: String) {
+    package init(severity: Severity, code: Code, keyPath: String, message: String) {
         self.severity = severity
         self.code = code
         self.keyPath = keyPath

@@ -12,13 +12,7 @@ public struct AssociationError: Error, Sendable, Hashable, CustomStringConvertib
     /// The findings that led to the error, when reading a file.
     public var diagnostics: [AssociationDiagnostic]
 
-    /// Creates an error.
-    ///
-    /// - Parameters:
-    ///   - code: What went wrong.
-    ///   - message: What happened and what to do.
-    ///   - diagnostics: The findings behind it, if any.
-    public init(code: Code, message: String, diagnostics: [AssociationDiagnostic] = []) {
+    package init(code: Code, message: String, diagnostics: [AssociationDiagnostic] = []) {
         self.code = code
         self.message = message
         self.diagnostics = diagnostics
@@ -49,7 +43,8 @@ extension AssociationError {
             self.storage = storage
         }
 
-        /// The file is not JSON, not an object, or exceeds the reader's hard size limit.
+        /// The file (an association file or `assetlinks.json`) is not JSON, not of the expected shape, or exceeds the
+        /// reader's hard size limit.
         public static var unreadableFile: Self { .init(.unreadableFile) }
         /// A generator was given a malformed app ID.
         public static var invalidAppID: Self { .init(.invalidAppID) }
@@ -68,8 +63,5 @@ extension AssociationError {
 
         /// The code's name, spelled as its static member: `"unreadableFile"`, `"invalidAppID"`, ...
         public var description: String { storage.name }
-
-        /// A stable integer for the code (1 = `unreadableFile` ... 8 = `unreadableManifest`), as `LinkError.Code` has.
-        public var rawValue: Int { storage.rawValue }
     }
 }

@@ -4,8 +4,9 @@ extension AppLinkRuleSet {
     /// The form of the generated `<intent-filter>`.
     public enum AndroidFilterForm: String, Sendable, Hashable, CaseIterable {
         /// Every Android version: `<data>` path attributes for the include rules. Exclusions cannot be written in
-        /// such a filter: they take effect on Android 15+ through ``androidDynamicRules()`` in `assetlinks.json`,
-        /// and a comment says what Android 14 and earlier open instead.
+        /// such a filter: they take effect on Android 15+ through the dynamic rules of `assetlinks.json`
+        /// (``AssetLinks/init(packageName:fingerprints:rules:)``), and a comment says what Android 14 and earlier
+        /// open instead.
         case compatible
         /// Android 15+ only (an app with `minSdk` 35): `<uri-relative-filter-group>`s in rule order, the
         /// exclusions as `android:allow="false"` groups. Older Android ignores the groups and would take every path
@@ -24,9 +25,9 @@ extension AppLinkRuleSet {
     ///   - host: The domain, e.g. `news.example.com`.
     ///   - form: ``AndroidFilterForm/compatible`` (default) or ``AndroidFilterForm/android15``.
     /// - Returns: The XML snippet, lines joined with `\n`.
-    /// - Throws: ``AssociationError`` when the host is empty or the rules fail ``validate()``.
+    /// - Throws: ``AssociationError`` when the host or a rule is unusable (app IDs play no part on Android).
     public func androidIntentFilter(host: String, form: AndroidFilterForm = .compatible) throws(AssociationError) -> String {
-        try validate()
+        try Self.validate(rules: rules)
         guard !host.isEmpty, !host.contains(where: { $0 == "/" || $0 == " " || $0 == ":" }) else {
             throw AssociationError(code: .invalidDomain, message: "\"\(host)\" is not a host name: give e.g. news.example.com")
         }
@@ -68,12 +69,17 @@ extension AppLinkRuleSet {
     /// ``orderedRules``: the first that matches decides and a URL none matches stays out of the app, as in the
     /// AASA. The glob syntax is the same (`*`, `?`; a `$(name)` becomes `*`); `X/*` also gets a rule for `X`, and
     /// a path without wildcards one for its trailing-slash form, because iOS matches those.
-    /// - Returns: The rules, ready for ``AssetLinks/json(dynamicRules:)``.
-    /// - Throws: ``AssociationError`` when the rules fail ``validate()``.
-    public func androidDynamicRules() throws(AssociationError) -> [AndroidAssetStatement.Rule] {
-        try validate()
+    package func androidDynamicRules() throws(AssociationError) -> [AndroidAssetStatement.Rule] {
+        try Self.androidDynamicRules(for: rules)
+    }
+
+    /// ``androidDynamicRules()`` of `rules`, checked alone.
+    static func androidDynamicRules(for rules: [Rule]) throws(AssociationError) -> [AndroidAssetStatement.Rule] {
+        try validate(rules: rules)
         var out: [AndroidAssetStatement.Rule] = []
-        for rule in orderedRules {
+        // Where the rules sit in the file ``AssetLinks`` writes, as reading it back reports them.
+        let list = JSONKeyPath([.index(0), .key("relation_extensions"), .key(AndroidAssetStatement.relation), .key("dynamic_app_link_components")])
+        for rule in ordered(rules) {
             // `$(name)` stands for one of several values: any run of characters is the closest Android glob.
             var glob = ""
             var i = rule.path.startIndex
@@ -90,7 +96,7 @@ extension AppLinkRuleSet {
             if glob.hasSuffix("/*"), glob.count > 2 { variants.insert(String(glob.dropLast(2)), at: 0) }
             if !glob.contains("*") && !glob.contains("?") && !glob.hasSuffix("/") { variants.append(glob + "/") }
             for path in variants {
-                out.append(.init(path: path, exclude: rule.exclude, keyPath: "dynamic_app_link_components[\(out.count)]"))
+                out.append(.init(path: path, exclude: rule.exclude, keyPath: list.appending(out.count).description))
             }
         }
         return out

@@ -1,7 +1,8 @@
 internal import _LinkKitText
 
 /// A small rule set (app IDs, ordered include/exclude path patterns) from which the generators write an
-/// `apple-app-site-association` file, the Android intent filter and, with ``AssetLinks``, `assetlinks.json`.
+/// `apple-app-site-association` file and the Android intent filter; ``AssetLinks`` writes the same rules into
+/// `assetlinks.json`.
 ///
 /// ```swift
 /// let rules = AppLinkRuleSet.responsys(appIDs: ["ABCDE12345.com.example.app"])  // /pub/acc in, /pub/cc out
@@ -10,9 +11,11 @@ internal import _LinkKitText
 ///
 /// iOS applies the first rule that matches, so a narrower rule written after a broader one with the other decision
 /// would never apply (`include /products/*` then `exclude /products/internal/*` opens the app for internal pages).
-/// The generators write ``orderedRules``: the rules in the order given, except that such a narrower rule is moved
-/// just before the first broader rule that hides it, which is what its author meant. Nothing else moves, so every
-/// URL that rule does not match is decided as before.
+/// The generators write the rules in the order given, except that such a narrower rule is moved just before the
+/// first broader rule of the other decision that hides it (it matches every URL the rule matches), which is what
+/// its author meant. Nothing else moves, so every URL that rule does not match is decided as written. A rule hidden
+/// by an earlier rule of the same decision stays where it is, and ``AppSiteAssociation/check(_:configuration:)``
+/// reports it.
 public struct AppLinkRuleSet: Sendable, Hashable {
     /// One path rule: a glob (`*`, `?`, `$(name)`) that opens the app, or keeps the URL on the web.
     public struct Rule: Sendable, Hashable {
@@ -23,12 +26,7 @@ public struct AppLinkRuleSet: Sendable, Hashable {
         /// Written as the component's `comment` (components form only).
         public var comment: String?
 
-        /// Creates a rule.
-        /// - Parameters:
-        ///   - path: The path glob.
-        ///   - exclude: Whether the rule excludes.
-        ///   - comment: An optional comment.
-        public init(path: String, exclude: Bool, comment: String? = nil) {
+        package init(path: String, exclude: Bool, comment: String? = nil) {
             self.path = path
             self.exclude = exclude
             self.comment = comment
@@ -65,7 +63,7 @@ public struct AppLinkRuleSet: Sendable, Hashable {
 
     /// The apps, `TEAMID.bundle.identifier`.
     public var appIDs: [String]
-    /// The rules, as given; the generators write them in the order of ``orderedRules``.
+    /// The rules, as given, first match wins (see the moves above).
     public var rules: [Rule]
 
     /// Creates a rule set.
@@ -92,9 +90,8 @@ public struct AppLinkRuleSet: Sendable, Hashable {
         ])
     }
 
-    /// Checks the app IDs and rules.
-    /// - Throws: ``AssociationError`` naming the first bad input.
-    public func validate() throws(AssociationError) {
+    /// Checks the app IDs and rules, naming the first bad input.
+    package func validate() throws(AssociationError) {
         guard !appIDs.isEmpty else {
             throw AssociationError(code: .invalidAppID, message: "no app ID given: pass at least one TEAMID.bundle.identifier")
         }
@@ -103,6 +100,11 @@ public struct AppLinkRuleSet: Sendable, Hashable {
                 code: .invalidAppID,
                 message: "\"\(appID)\" is not an app ID: expected TEAMID.bundle.identifier with a 10-character team ID (A–Z, 0–9)")
         }
+        try Self.validate(rules: rules)
+    }
+
+    /// Checks the rules alone (Android's files name no app ID), naming the first bad one.
+    static func validate(rules: [Rule]) throws(AssociationError) {
         guard !rules.isEmpty else {
             throw AssociationError(code: .invalidRule, message: "no rule given: add at least one include or exclude path")
         }
@@ -128,17 +130,18 @@ public struct AppLinkRuleSet: Sendable, Hashable {
     }
 
     /// The rules in the order the generators write them: ``rules``, with each rule that an earlier rule of the
-    /// other decision would hide (it matches every URL the rule matches, as ``AppSiteAssociation/check(_:configuration:)``
-    /// reports with ``AssociationDiagnostic/Code/shadowedRule``) moved just before the first rule that hides it.
+    /// other decision would hide (it matches every URL the rule matches, as `check` reports with `shadowedRule`)
+    /// moved just before the first rule that hides it.
     ///
-    /// ```swift
-    /// let rules = AppLinkRuleSet(appIDs: [app], rules: [.include("/products/*"), .exclude("/products/internal/*")])
-    /// rules.orderedRules   // [.exclude("/products/internal/*"), .include("/products/*")]
-    /// ```
+    /// `[.include("/products/*"), .exclude("/products/internal/*")]` is written
+    /// `[.exclude("/products/internal/*"), .include("/products/*")]`.
     ///
     /// A rule hidden by an earlier rule of the same decision stays where it is (it changes nothing either way, and
     /// `check` reports it). The covering test is the one `check` uses: it may miss a covering, never invent one.
-    public var orderedRules: [Rule] {
+    package var orderedRules: [Rule] { Self.ordered(rules) }
+
+    /// ``orderedRules`` of `rules`.
+    static func ordered(_ rules: [Rule]) -> [Rule] {
         var placed: [(rule: Rule, compiled: CompiledRule)] = []
         for (index, rule) in rules.enumerated() {
             let compiled = CompiledRule(
@@ -156,11 +159,8 @@ public struct AppLinkRuleSet: Sendable, Hashable {
         return placed.map(\.rule)
     }
 
-    /// The rule set as an ``AppSiteAssociation`` model, its rules in the order of ``orderedRules``.
-    /// - Parameter format: Which form.
-    /// - Returns: The model.
-    /// - Throws: ``AssociationError`` when ``validate()`` fails.
-    public func association(format: Format = .both) throws(AssociationError) -> AppSiteAssociation {
+    /// The rule set as an association file model, its rules in the order of ``orderedRules``.
+    package func association(format: Format = .both) throws(AssociationError) -> AppSiteAssociation {
         try validate()
         let rules = orderedRules
         let components = rules.map { AppLinkComponent(path: $0.path, exclude: $0.exclude ? true : nil, comment: $0.comment) }
@@ -181,7 +181,7 @@ public struct AppLinkRuleSet: Sendable, Hashable {
     /// The `apple-app-site-association` file text (two-space indented JSON, stable key order).
     /// - Parameter format: Which form; ``Format-swift.enum/both`` works on every iOS version.
     /// - Returns: The file's text, without a trailing newline.
-    /// - Throws: ``AssociationError`` when ``validate()`` fails.
+    /// - Throws: ``AssociationError`` naming the first bad app ID or rule.
     public func appSiteAssociation(format: Format = .both) throws(AssociationError) -> String {
         JSONWriter.text(try association(format: format).jsonValue, style: .indented)
     }

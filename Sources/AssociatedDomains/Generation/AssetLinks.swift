@@ -1,26 +1,64 @@
 internal import _LinkKitText
 
-/// A Digital Asset Links statement list (`/.well-known/assetlinks.json`) letting one Android app handle all URLs
-/// of a domain (`delegate_permission/common.handle_all_urls`).
+/// An `assetlinks.json` (Digital Asset Links, `/.well-known/assetlinks.json`) as Android reads it, or one to write:
+/// the statements that let Android apps handle all URLs of a domain (`delegate_permission/common.handle_all_urls`),
+/// with their Dynamic App Links rules (Android 15+).
+///
+/// Read a host's file to give it to ``AndroidLinkMatcher`` and see what Android finds in it:
 ///
 /// ```swift
-/// let links = try AssetLinks(packageName: "com.example.app", fingerprints: ["14:6D:E9:..."])
+/// let links = try AssetLinks(parsing: Array(#"[{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "com.example.app", "package_name": "com.example.app.beta"}}]"#.utf8))
+/// // links.statements[0].packageName == "com.example.app.beta" (the last value counts)
+/// // links.diagnostics[0]: warning: [0].target.package_name: key "package_name" appears more than once ...
+/// ```
+///
+/// Or write one for an app, with the rules that keep paths out of it on Android 15+:
+///
+/// ```swift
+/// let links = try AssetLinks(
+///     packageName: "com.example.app", fingerprints: [String(repeating: "AB:", count: 31) + "AB"],
+///     rules: [.exclude("/pub/cc"), .include("/pub/acc")])
 /// let json = links.json()
 /// ```
 public struct AssetLinks: Sendable, Hashable {
-    /// The Android application ID, e.g. `com.example.app`.
-    public var packageName: String
-    /// SHA-256 signing-certificate fingerprints, upper-case hex pairs separated by `:` (32 pairs each).
-    public var fingerprints: [String]
+    /// The `handle_all_urls` statements for Android apps (`target.namespace` `android_app`), in file order; other
+    /// statements are left out.
+    public var statements: [AndroidAssetStatement]
+    /// What reading found: keys repeated in one object (`duplicateKey`, a warning: the last value counts, as
+    /// Android's `JSONObject` reads it) and dynamic rule sets Android drops whole (`dynamicRulesDropped`, an error).
+    /// Empty for a file made with ``init(packageName:fingerprints:rules:)``.
+    public var diagnostics: [AssociationDiagnostic]
 
-    /// Validates and normalises the inputs.
+    /// Reads an `assetlinks.json`.
+    ///
+    /// - Parameter bytes: The file (a `String`'s `utf8` view will do).
+    /// - Throws: ``AssociationError`` with code `unreadableFile` when the file is not JSON, not an array, or over
+    ///   1 MiB (which Android's verifier refuses).
+    public init<Bytes: Collection<UInt8>>(parsing bytes: Bytes) throws(AssociationError) {
+        let document: JSONDocument
+        do {
+            let bytes = Array(bytes)
+            document = try JSONReader.read(bytes, limits: .init(bytes: 1 << 20, depth: 64, values: bytes.count + 1))
+        } catch {
+            throw AssociationError(code: .unreadableFile, message: "assetlinks.json is not JSON: \(error)")
+        }
+        (statements, diagnostics) = try AndroidAssetStatement.read(document)
+    }
+
+    /// A file of one statement for `packageName`, validated and normalised, to write with ``json()``.
+    ///
     /// - Parameters:
     ///   - packageName: The application ID: two or more dot-separated segments, each a letter then letters,
     ///     digits or `_`.
-    ///   - fingerprints: SHA-256 fingerprints; lower case and missing colons are accepted and normalised.
-    /// - Throws: ``AssociationError`` with ``AssociationError/Code-swift.struct/invalidPackageName`` or
-    ///   ``AssociationError/Code-swift.struct/invalidFingerprint``.
-    public init(packageName: String, fingerprints: [String]) throws(AssociationError) {
+    ///   - fingerprints: SHA-256 fingerprints of the app's signing certificates; lower case and missing colons are
+    ///     accepted and normalised.
+    ///   - rules: Path rules, first match wins, written as Dynamic App Links rules (Android 15+: a URL no rule
+    ///     matches stays out of the app), in the order ``AppLinkRuleSet`` writes them; empty (the default) writes
+    ///     none.
+    /// - Throws: ``AssociationError`` with ``AssociationError/Code-swift.struct/invalidPackageName``,
+    ///   ``AssociationError/Code-swift.struct/invalidFingerprint`` or
+    ///   ``AssociationError/Code-swift.struct/invalidRule``.
+    public init(packageName: String, fingerprints: [String], rules: [AppLinkRuleSet.Rule] = []) throws(AssociationError) {
         guard AssetLinks.isValidPackageName(packageName) else {
             throw AssociationError(
                 code: .invalidPackageName,
@@ -38,14 +76,15 @@ public struct AssetLinks: Sendable, Hashable {
             }
             if !normalised.contains(value) { normalised.append(value) }
         }
-        self.packageName = packageName
-        self.fingerprints = normalised
+        let dynamicRules = rules.isEmpty ? nil : try AppLinkRuleSet.androidDynamicRules(for: rules)
+        statements = [AndroidAssetStatement(
+            packageName: packageName, fingerprints: normalised, dynamicRules: dynamicRules, droppedReason: nil)]
+        diagnostics = []
     }
 
-    /// Normalises a fingerprint to 32 upper-case hex pairs separated by `:`, or `nil` when it is not one.
-    /// - Parameter text: Hex with or without `:` separators, any case.
-    /// - Returns: The normalised fingerprint.
-    public static func normalisedFingerprint(_ text: String) -> String? {
+    /// Normalises a fingerprint to 32 upper-case hex pairs separated by `:`, or `nil` when it is not one (hex with or
+    /// without `:` separators, any case).
+    package static func normalisedFingerprint(_ text: String) -> String? {
         let bytes = Array(text.utf8)
         var digits: [UInt8] = []
         let colons = bytes.contains(UInt8(ascii: ":"))
@@ -81,32 +120,34 @@ public struct AssetLinks: Sendable, Hashable {
         return true
     }
 
-    /// The `assetlinks.json` text (two-space indented JSON).
-    /// - Parameter dynamicRules: Dynamic App Links rules (Android 15+) to write under `relation_extensions`, e.g.
-    ///   ``AppLinkRuleSet/androidDynamicRules()``; `nil` (the default) writes none.
-    /// - Returns: The file's text, without a trailing newline.
-    public func json(dynamicRules: [AndroidAssetStatement.Rule]? = nil) -> String {
-        var statement: [(key: String, value: JSONValue)] = [
-            ("relation", .array([.string(AndroidAssetStatement.relation)])),
-            ("target", .object([
-                ("namespace", .string("android_app")),
-                ("package_name", .string(packageName)),
-                ("sha256_cert_fingerprints", .array(fingerprints.map(JSONValue.string))),
-            ])),
-        ]
-        if let dynamicRules {
-            let components: [JSONValue] = dynamicRules.map { rule in
-                var members: [(key: String, value: JSONValue)] = []
-                if let path = rule.path { members.append(("/", .string(path))) }
-                if let query = rule.query { members.append(("?", .object(query.map { ($0.name, .string($0.value)) }))) }
-                if let fragment = rule.fragment { members.append(("#", .string(fragment))) }
-                if rule.exclude { members.append(("exclude", .bool(true))) }
-                return .object(members)
+    /// The file's text (two-space indented JSON): every statement, its dynamic rules under `relation_extensions`.
+    ///
+    /// - Returns: The text, without a trailing newline.
+    public func json() -> String {
+        let written: [JSONValue] = statements.map { statement in
+            var members: [(key: String, value: JSONValue)] = [
+                ("relation", .array([.string(AndroidAssetStatement.relation)])),
+                ("target", .object([
+                    ("namespace", .string("android_app")),
+                    ("package_name", .string(statement.packageName)),
+                    ("sha256_cert_fingerprints", .array(statement.fingerprints.map(JSONValue.string))),
+                ])),
+            ]
+            if let dynamicRules = statement.dynamicRules {
+                let components: [JSONValue] = dynamicRules.map { rule in
+                    var members: [(key: String, value: JSONValue)] = []
+                    if let path = rule.path { members.append(("/", .string(path))) }
+                    if let query = rule.query { members.append(("?", .object(query.map { ($0.name, .string($0.value)) }))) }
+                    if let fragment = rule.fragment { members.append(("#", .string(fragment))) }
+                    if rule.exclude { members.append(("exclude", .bool(true))) }
+                    return .object(members)
+                }
+                members.append(("relation_extensions", .object([
+                    (AndroidAssetStatement.relation, .object([("dynamic_app_link_components", .array(components))])),
+                ])))
             }
-            statement.append(("relation_extensions", .object([
-                (AndroidAssetStatement.relation, .object([("dynamic_app_link_components", .array(components))])),
-            ])))
+            return .object(members)
         }
-        return JSONWriter.text(.array([.object(statement)]), style: .indented)
+        return JSONWriter.text(.array(written), style: .indented)
     }
 }

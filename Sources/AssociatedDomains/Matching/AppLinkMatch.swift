@@ -13,9 +13,9 @@ public struct AppLinkMatch: Sendable, Hashable {
     /// The answer.
     public var outcome: Outcome
     /// The index in `applinks.details` of the deciding rule's detail, for `match` and `exclude`.
-    public var detailIndex: Int?
+    package var detailIndex: Int?
     /// The index of the deciding rule in its detail's `components` (or `paths`), for `match` and `exclude`.
-    public var ruleIndex: Int?
+    package var ruleIndex: Int?
     /// The deciding rule's key path, e.g. `applinks.details[0].components[1]`.
     public var keyPath: String?
     /// One sentence: which rule decided, or why none did.
@@ -24,15 +24,7 @@ public struct AppLinkMatch: Sendable, Hashable {
     /// matching, best first. Empty from ``AppLinkMatcher/match(_:appID:domain:)``.
     public var nearMisses: [String]
 
-    /// Creates an answer.
-    /// - Parameters:
-    ///   - outcome: The answer.
-    ///   - detailIndex: The deciding detail.
-    ///   - ruleIndex: The deciding rule.
-    ///   - keyPath: The deciding rule's key path.
-    ///   - explanation: Why.
-    ///   - nearMisses: The nearest rules, for `none`.
-    public init(
+    package init(
         outcome: Outcome, detailIndex: Int? = nil, ruleIndex: Int? = nil, keyPath: String? = nil,
         explanation: String, nearMisses: [String] = []
     ) {

@@ -13,7 +13,8 @@ internal import _LinkKitText
 /// - a missing query item or fragment matches as `""`; every repetition of a query item must match.
 ///
 /// ```swift
-/// let matcher = try AppLinkMatcher(parsing: Array(#"{"applinks":{"details":[{"appID":"ABCDE12345.com.example.app","paths":["/pub/acc"]}]}}"#.utf8))
+/// let file = try AppSiteAssociation(parsing: #"{"applinks":{"details":[{"appID":"ABCDE12345.com.example.app","paths":["/pub/acc"]}]}}"#.utf8)
+/// let matcher = AppLinkMatcher(file)
 /// matcher.match("https://news.example.com/pub/acc?_ri_=1", appID: "ABCDE12345.com.example.app").outcome  // .match
 /// matcher.match("https://news.example.com/pub/cc", appID: "ABCDE12345.com.example.app").outcome          // .none
 /// ```
@@ -47,7 +48,7 @@ public struct AppLinkMatcher: Sendable {
         /// against a long URL, costs rules × URL length. Past this budget matching stops between two rules and the
         /// answer is `none`, with an explanation that says the URL was not matched; the rule being matched when the
         /// budget runs out finishes first (one rule costs at most 4 098 steps per URL byte: see
-        /// ``AssociationDiagnostic/Code-swift.struct/tooMuchMatchingWork``). ``AppLinkMatcher/explain(_:appID:domain:)``
+        /// `tooMuchMatchingWork`). ``AppLinkMatcher/explain(_:appID:domain:)``
         /// looks for near misses within what is left of the same budget.
         public var maximumMatchingSteps: Int
 
@@ -74,9 +75,9 @@ public struct AppLinkMatcher: Sendable {
     }
 
     /// The file this matcher answers for.
-    public let association: AppSiteAssociation
+    package let association: AppSiteAssociation
     /// How it matches.
-    public let configuration: Configuration
+    package let configuration: Configuration
     let rulesByDetail: [[CompiledRule]]
     private let detailsByApp: [String: [Int]]
     /// Per rule, the literal text its path must start with: checked on plain bytes before the rule itself, so
@@ -101,7 +102,7 @@ public struct AppLinkMatcher: Sendable {
 
     /// Compiles every rule of a file.
     /// - Parameters:
-    ///   - association: The file, as read by ``AppSiteAssociation/init(parsing:configuration:)-(Bytes,_)`` or built in code.
+    ///   - association: The file, as read by ``AppSiteAssociation/init(parsing:configuration:)``.
     ///   - configuration: How to match.
     public init(_ association: AppSiteAssociation, configuration: Configuration = Configuration()) {
         self.association = association
@@ -181,12 +182,7 @@ public struct AppLinkMatcher: Sendable {
     }
 
     /// Reads and compiles a file in one step.
-    /// - Parameters:
-    ///   - bytes: The file's bytes.
-    ///   - configuration: How to match.
-    /// - Throws: ``AssociationError`` with code ``AssociationError/Code-swift.struct/unreadableFile`` when the
-    ///   bytes are not a JSON object (see ``AppSiteAssociation/init(parsing:configuration:)-(Bytes,_)``).
-    public init<Bytes: Collection<UInt8>>(parsing bytes: Bytes, configuration: Configuration = Configuration())
+    package init<Bytes: Collection<UInt8>>(parsing bytes: Bytes, configuration: Configuration = Configuration())
     throws(AssociationError) {
         self.init(try AppSiteAssociation(parsing: bytes), configuration: configuration)
     }

@@ -56,9 +56,9 @@ final class GlobPattern: Sendable {
     /// ``SubstitutionVariables/maximumPatternWork``).
     ///
     /// A literal between stars costs nothing more (KMP), nor does a run of fixed length at the end; any other run
-    /// after a star costs one step per 64 units of it plus one per code set (the bit-parallel search, see
-    /// `GlobPattern+BitParallel.swift`), or one per unit when it is not aligned. A pattern whose variables can
-    /// match several lengths is simulated: one step per token, each alternative's tokens counted.
+    /// after a star is tried at each place, so it costs one step per unit of it (a literal byte, a `?`, a class, a
+    /// variable's value). A pattern whose variables can match several lengths is simulated: one step per token,
+    /// each alternative's tokens counted.
     let work: Int
     /// The pattern was refused for the budget on ``work``: it compiled to one token that never matches.
     let exceedsWorkBudget: Bool
@@ -167,7 +167,7 @@ final class GlobPattern: Sendable {
         }
         var stars = tokens.indices.filter { if case .star = tokens[$0] { true } else { false } }
         var runs = stars.indices.map { s in
-            Run((stars[s] + 1)..<(s + 1 < stars.count ? stars[s + 1] : tokens.count), tokens, pool: pool, codeSets: codeSets)
+            Run((stars[s] + 1)..<(s + 1 < stars.count ? stars[s + 1] : tokens.count), tokens, codeSets: codeSets)
         }
         let work = deterministic
             ? GlobPattern.searchWork(runs)
@@ -229,11 +229,49 @@ final class GlobPattern: Sendable {
     private static func searchWork(_ runs: [Run]) -> Int {
         var work = 0
         for (s, run) in runs.enumerated() where run.canMatch && !run.isLiteral && run.units > 0 {
-            let isLast = s == runs.count - 1
-            if isLast && run.fixedLength != nil { continue }
-            work += isLast || run.isAligned ? run.words + run.codeSets : run.units
+            if s == runs.count - 1 && run.fixedLength != nil { continue }
+            work += run.units
         }
         return work
+    }
+
+    /// A run of tokens after a star, analysed once when the pattern is compiled.
+    struct Run: Sendable {
+        /// The tokens, up to the next star or the end.
+        var tokens: Range<Int>
+        /// What trying the run at one place costs at most: a literal's bytes, one per `?` and per class, a variable
+        /// value's length.
+        var units = 0
+        /// The bytes a match always spans, or `nil` when the run holds `?`.
+        var fixedLength: Int? = 0
+        /// The run is one literal, found with KMP.
+        var isLiteral = false
+        /// The run holds no token that never matches.
+        var canMatch = true
+
+        init(_ range: Range<Int>, _ tokens: [Token], codeSets sets: [CodeSet]) {
+            self.tokens = range
+            isLiteral = range.count == 1 && { if case .literal = tokens[range.lowerBound] { true } else { false } }()
+            for t in range {
+                switch tokens[t] {
+                case .literal(_, let count):
+                    units += count
+                    fixedLength? += count
+                case .anyCharacter:
+                    units += 1
+                    fixedLength = nil
+                case .byteClass:
+                    units += 1
+                    fixedLength? += 1
+                case .codeSet(let index):
+                    guard let length = sets[index].lengths.first else { canMatch = false; continue }
+                    units += length
+                    fixedLength? += length
+                case .never, .star, .alternation:
+                    canMatch = false
+                }
+            }
+        }
     }
 
     /// The names of the built-in substitution variables.
@@ -293,14 +331,11 @@ final class GlobPattern: Sendable {
 
     /// Whether the pattern matches all of `input[start..<end]`, adding the work done to `steps` (what the tests
     /// hold to ``work`` per input byte).
-    /// - Parameter forcesParallel: Search every run that may be searched bit-parallel that way from its first
-    ///   place, however cheap trying places one by one would be (tests compare both searches).
-    func matches(
-        _ input: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, steps: inout Int, forcesParallel: Bool = false
-    ) -> Bool {
+    func matches(_ input: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, steps: inout Int) -> Bool {
         pool.withUnsafeBufferPointer { pool in
+            // The segment search needs no position sets: a file's rules match in half the time or less than simulated.
             if isDeterministic {
-                return matchSegments(input, start, end, pool, &steps, forcesParallel)
+                return matchSegments(input, start, end, pool, &steps)
             }
             return matchesBySimulation(input, start, end, pool, &steps)
         }
@@ -328,8 +363,8 @@ final class GlobPattern: Sendable {
     }
 
     /// Whether the pattern matches all of `bytes`, adding the work done to `steps`.
-    func matches(_ bytes: [UInt8], steps: inout Int, forcesParallel: Bool = false) -> Bool {
-        bytes.withUnsafeBufferPointer { matches($0, 0, $0.count, steps: &steps, forcesParallel: forcesParallel) }
+    func matches(_ bytes: [UInt8], steps: inout Int) -> Bool {
+        bytes.withUnsafeBufferPointer { matches($0, 0, $0.count, steps: &steps) }
     }
 
     /// The index after the character (Unicode scalar, or one stray byte) that starts at `p`.
@@ -375,9 +410,8 @@ final class GlobPattern: Sendable {
     /// the input:
     /// - a run that is one literal (the usual case, and one a hostile file makes long) is found with KMP: O(input);
     /// - a run of fixed length after the last star is compared once, at the only place it can start;
-    /// - any other run (one that mixes `?`, a class or a code set with text) is tried place by place while that is
-    ///   cheap, then searched bit-parallel (`GlobPattern+BitParallel.swift`): O(input × (run / 64 + code sets)).
-    ///   Tried place by place throughout, `/*a?a?…b*` of 64 K units against a 64 KB URL was 64 K × 64 K steps.
+    /// - any other run (one that mixes `?`, a class or a code set with text) is tried place by place:
+    ///   O(input × run), its units counted in ``work``.
     ///
     /// So the whole match is O(input × (1 + ``work``)), and the budget caps ``work``.
     ///
@@ -385,7 +419,7 @@ final class GlobPattern: Sendable {
     /// continuation byte is always one, so only a literal starting with a continuation byte needs the walk.
     private func matchSegments(
         _ input: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ pool: UnsafeBufferPointer<UInt8>,
-        _ steps: inout Int, _ forcesParallel: Bool
+        _ steps: inout Int
     ) -> Bool {
         tokens.withUnsafeBufferPointer { tokens in
             var p = start
@@ -397,10 +431,10 @@ final class GlobPattern: Sendable {
             steps += firstStar
             guard !stars.isEmpty else { return p == end }
             for s in 0..<(runs.count - 1) {
-                p = leftmost(runs[s], tokens, input, from: p, end, pool, &steps, forcesParallel)
+                p = leftmost(runs[s], tokens, input, from: p, end, pool, &steps)
                 if p < 0 { return false }
             }
-            return endsRun(runs[runs.count - 1], tokens, input, from: p, end, pool, &steps, forcesParallel)
+            return endsRun(runs[runs.count - 1], tokens, input, from: p, end, pool, &steps)
         }
     }
 
@@ -422,18 +456,14 @@ final class GlobPattern: Sendable {
     /// The end of the leftmost match of `run` at a character boundary reached from `p`, or -1.
     private func leftmost(
         _ run: Run, _ tokens: UnsafeBufferPointer<Token>, _ input: UnsafeBufferPointer<UInt8>, from p: Int,
-        _ end: Int, _ pool: UnsafeBufferPointer<UInt8>, _ steps: inout Int, _ forcesParallel: Bool
+        _ end: Int, _ pool: UnsafeBufferPointer<UInt8>, _ steps: inout Int
     ) -> Int {
         if run.isLiteral, case .literal(let literalStart, let count) = tokens[run.tokens.lowerBound] {
             return findLiteral(literalStart, count, input, from: p, end, pool, &steps)
         }
         guard run.canMatch else { return -1 }
-        let handOver = forcesParallel ? -1 : steps + run.tableCost
         var q = p
         while true {
-            if steps > handOver, run.isAligned, run.units > 0 {
-                return searchInParallel(run, tokens, input, from: q, end, pool, firstEnd: true, &steps)
-            }
             let e = matchRun(run.tokens, tokens, input, at: q, end, pool, &steps)
             if e >= 0 { return e }
             guard q < end else { return -1 }
@@ -477,7 +507,7 @@ final class GlobPattern: Sendable {
     /// Whether `run` matches, from a character boundary reached from `p`, exactly up to `end`.
     private func endsRun(
         _ run: Run, _ tokens: UnsafeBufferPointer<Token>, _ input: UnsafeBufferPointer<UInt8>, from p: Int,
-        _ end: Int, _ pool: UnsafeBufferPointer<UInt8>, _ steps: inout Int, _ forcesParallel: Bool
+        _ end: Int, _ pool: UnsafeBufferPointer<UInt8>, _ steps: inout Int
     ) -> Bool {
         if run.tokens.isEmpty { return true }
         guard run.canMatch else { return false }
@@ -493,12 +523,8 @@ final class GlobPattern: Sendable {
             }
             return matchRun(run.tokens, tokens, input, at: q, end, pool, &steps) == end
         }
-        let handOver = forcesParallel ? -1 : steps + run.tableCost
         var q = p
         while true {
-            if steps > handOver, run.units > 0 {
-                return searchInParallel(run, tokens, input, from: q, end, pool, firstEnd: false, &steps) == end
-            }
             if matchRun(run.tokens, tokens, input, at: q, end, pool, &steps) == end { return true }
             guard q < end else { return false }
             q = GlobPattern.nextCharacter(input, q, end)

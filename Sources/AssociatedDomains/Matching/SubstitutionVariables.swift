@@ -3,18 +3,17 @@
 ///
 /// A variable whose values are short literals compiles to one hashed set; one whose values hold `*` or `?` (or are
 /// longer than 7 bytes) compiles to a list of alternatives, and every `$(name)` occurrence is matched by trying each
-/// alternative. Compiling each occurrence apart made memory grow as values × occurrences (a 109 KB file with a
-/// variable of 1 000 `*`-values used 25 000 times took 13.7 GB); now every occurrence shares one compiled list, so
-/// memory follows the file. The time to match still grows as alternatives × occurrences, so that product is
-/// budgeted: past ``maximumAlternativeUses`` in a file, a further occurrence of such a variable compiles to a
+/// alternative. Every occurrence shares the one compiled list, so memory follows the file, not values ×
+/// occurrences (a 109 KB file can use a variable of 1 000 `*`-values 25 000 times). The time to match grows as
+/// alternatives × occurrences, so that product is budgeted: past ``maximumAlternativeUses`` in a file, a further occurrence of such a variable compiles to a
 /// pattern that never matches, and the reader reports it
-/// (``AssociationDiagnostic/Code/tooManyVariableAlternatives``).
+/// (`tooManyVariableAlternatives`).
 ///
 /// The same object carries the file's budget on matching work (``GlobPattern/work``: steps per input byte beyond
 /// one pass), since every pattern of a file is compiled with it: at most ``maximumPatternWork`` for one pattern, so
 /// that no rule costs more than a constant times the URL, and ``maximumMatchingWork`` for all of them, so that the
 /// file costs at most its rules plus that constant times the URL. A pattern past either compiles to one that never
-/// matches, and the reader reports it (``AssociationDiagnostic/Code/tooMuchMatchingWork``).
+/// matches, and the reader reports it (`tooMuchMatchingWork`).
 ///
 /// Used while compiling one file, from one thread; not shared.
 final class SubstitutionVariables {
@@ -22,10 +21,10 @@ final class SubstitutionVariables {
     /// variable of 100 such values used 1 000 times.
     static let maximumAlternativeUses = 100_000
 
-    /// The most ``GlobPattern/work`` one pattern may have: 4 096 steps per input byte is a run of 262 144 units
-    /// between stars (bit-parallel, 64 a step), or a simulated pattern of 4 096 tokens. Far above anything a real
-    /// file writes (a run of a few `?` is one step), far below the 64 K × 64 K steps of `/*a?a?…b*` tried place by
-    /// place.
+    /// The most ``GlobPattern/work`` one pattern may have: 4 096 steps per input byte is a run of 4 096 units
+    /// between stars tried at each place, or a simulated pattern of 4 096 tokens. Far above anything a real file
+    /// writes (`/*/item-??????/*` is a run of 14 units), and what keeps one rule against a 64 KB URL at a quarter of
+    /// a billion steps at most.
     static let maximumPatternWork = 4_096
 
     /// The most ``GlobPattern/work`` all the patterns of one file may have together: 250 000 holds the 100 uses of a

@@ -2,9 +2,9 @@
 ///
 /// A missing key means "anything"; `exclude`, `caseSensitive` and `percentEncoded` default to `false`, `true`
 /// and `true` after ``AppLinkComponent/merged(over:)`` has applied the defaults.
-public struct AppLinkComponent: Sendable, Hashable {
+package struct AppLinkComponent: Sendable, Hashable {
     /// The `?` key: a glob over the raw query string, or a dictionary of item name to value glob.
-    public enum Query: Sendable, Hashable {
+    package enum Query: Sendable, Hashable {
         /// `"?": "glob"`: the glob must match the whole query string (`""` when the URL has none).
         case string(String)
         /// `"?": {"name": "glob", ...}`: every named item must match, in file order.
@@ -14,36 +14,36 @@ public struct AppLinkComponent: Sendable, Hashable {
     }
 
     /// One `name: glob` pair of a query dictionary.
-    public struct QueryItem: Sendable, Hashable {
+    package struct QueryItem: Sendable, Hashable {
         /// The item name, compared literally (not a glob).
-        public var name: String
+        package var name: String
         /// The glob every occurrence of the item's value must match (a missing item matches as `""`).
-        public var value: String
+        package var value: String
 
         /// Creates a pair.
         /// - Parameters:
         ///   - name: The item name.
         ///   - value: The value glob.
-        public init(name: String, value: String) {
+        package init(name: String, value: String) {
             self.name = name
             self.value = value
         }
     }
 
     /// `/`: the path glob.
-    public var path: String?
+    package var path: String?
     /// `?`: the query rule.
-    public var query: Query?
+    package var query: Query?
     /// `#`: the fragment glob (`""` when the URL has none).
-    public var fragment: String?
+    package var fragment: String?
     /// `exclude`: a match means "do not open the app".
-    public var exclude: Bool?
+    package var exclude: Bool?
     /// `caseSensitive`: `false` folds ASCII case in the URL and the patterns.
-    public var caseSensitive: Bool?
+    package var caseSensitive: Bool?
     /// `percentEncoded`: `false` percent-decodes the URL (never the pattern) before comparing.
-    public var percentEncoded: Bool?
+    package var percentEncoded: Bool?
     /// `comment`: ignored by iOS.
-    public var comment: String?
+    package var comment: String?
 
     /// Creates a rule; every key is optional.
     /// - Parameters:
@@ -54,7 +54,7 @@ public struct AppLinkComponent: Sendable, Hashable {
     ///   - caseSensitive: `caseSensitive`.
     ///   - percentEncoded: `percentEncoded`.
     ///   - comment: `comment`.
-    public init(
+    package init(
         path: String? = nil,
         query: Query? = nil,
         fragment: String? = nil,
@@ -75,7 +75,7 @@ public struct AppLinkComponent: Sendable, Hashable {
     /// Converts a legacy `paths` entry: `"NOT /x"` (exactly `NOT` and one space) is `{"/": "/x", "exclude": true}`,
     /// anything else is `{"/": entry}`.
     /// - Parameter legacyPath: The `paths` entry.
-    public init(legacyPath: String) {
+    package init(legacyPath: String) {
         if legacyPath.hasPrefix("NOT ") {
             self.init(path: String(legacyPath.dropFirst(4)), exclude: true)
         } else {
@@ -86,7 +86,7 @@ public struct AppLinkComponent: Sendable, Hashable {
     /// This rule with every key it leaves unset taken from `base` (defaults merge per key).
     /// - Parameter base: The defaults to fall back on.
     /// - Returns: The merged rule.
-    public func merged(over base: AppLinkComponent?) -> AppLinkComponent {
+    package func merged(over base: AppLinkComponent?) -> AppLinkComponent {
         guard let base else { return self }
         return AppLinkComponent(
             path: path ?? base.path,

@@ -1,15 +1,15 @@
 /// One entry of `applinks.details`: which apps, and which URLs.
-public struct AppLinkDetail: Sendable, Hashable {
+package struct AppLinkDetail: Sendable, Hashable {
     /// `appID` (iOS 9–12 form, or the key of the oldest details-keyed-by-app-ID form).
-    public var appID: String?
+    package var appID: String?
     /// `appIDs` (iOS 13+ form). When present, iOS 13+ uses it instead of `appID`.
-    public var appIDs: [String]?
+    package var appIDs: [String]?
     /// `components` (iOS 13+). When present, iOS 13+ ignores `paths`.
-    public var components: [AppLinkComponent]?
+    package var components: [AppLinkComponent]?
     /// `paths` (iOS 9–12 form), including `"NOT /x"` exclusions.
-    public var paths: [String]?
+    package var paths: [String]?
     /// `defaults`: merged after the file's defaults and before each component's own keys.
-    public var defaults: AppLinkComponent?
+    package var defaults: AppLinkComponent?
 
     /// Creates a detail.
     /// - Parameters:
@@ -18,7 +18,7 @@ public struct AppLinkDetail: Sendable, Hashable {
     ///   - components: The iOS 13+ rules.
     ///   - paths: The legacy rules.
     ///   - defaults: Detail-level defaults.
-    public init(
+    package init(
         appID: String? = nil,
         appIDs: [String]? = nil,
         components: [AppLinkComponent]? = nil,
@@ -33,7 +33,7 @@ public struct AppLinkDetail: Sendable, Hashable {
     }
 
     /// The app IDs iOS 13+ reads: `appIDs` when present, else `appID`.
-    public var modernAppIDs: [String] {
+    package var modernAppIDs: [String] {
         if let appIDs { return appIDs }
         if let appID { return [appID] }
         return []
@@ -41,7 +41,7 @@ public struct AppLinkDetail: Sendable, Hashable {
 
     /// The rules iOS 13+ applies: `components` when present, else `paths` converted
     /// (see ``AppLinkComponent/init(legacyPath:)``).
-    public var modernRules: [AppLinkComponent] {
+    package var modernRules: [AppLinkComponent] {
         if let components { return components }
         return (paths ?? []).map(AppLinkComponent.init(legacyPath:))
     }

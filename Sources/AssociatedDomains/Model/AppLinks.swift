@@ -1,13 +1,13 @@
 /// The `applinks` section of an association file.
-public struct AppLinks: Sendable, Hashable {
+package struct AppLinks: Sendable, Hashable {
     /// `apps`: must be an empty array for iOS 9–12; ignored by iOS 13+. `nil` when absent.
-    public var apps: [String]?
+    package var apps: [String]?
     /// `defaults`: keys merged into every component of every detail (before the detail's own defaults).
-    public var defaults: AppLinkComponent?
+    package var defaults: AppLinkComponent?
     /// `substitutionVariables`: custom `$(name)` values; each value may contain `*` and `?`.
-    public var substitutionVariables: [String: [String]]
+    package var substitutionVariables: [String: [String]]
     /// `details`, in file order (the oldest form, keyed by app ID, keeps the key order).
-    public var details: [AppLinkDetail]
+    package var details: [AppLinkDetail]
 
     /// Creates a section.
     /// - Parameters:
@@ -15,7 +15,7 @@ public struct AppLinks: Sendable, Hashable {
     ///   - defaults: File-level defaults.
     ///   - substitutionVariables: Custom substitution variables.
     ///   - details: The details, in order.
-    public init(
+    package init(
         apps: [String]? = nil,
         defaults: AppLinkComponent? = nil,
         substitutionVariables: [String: [String]] = [:],

@@ -1,7 +1,13 @@
 extension AppSiteAssociation {
     /// Reads a file; content problems become ``diagnostics``, only an unusable file throws.
+    ///
+    /// ```swift
+    /// let file = try AppSiteAssociation(parsing: #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/pub/acc"}]}]}}"#.utf8)
+    /// // file.diagnostics is empty: nothing to report
+    /// ```
+    ///
     /// - Parameters:
-    ///   - bytes: The file's bytes.
+    ///   - bytes: The file's bytes (a `String`'s `utf8` view will do).
     ///   - configuration: Size and depth limits.
     /// - Throws: ``AssociationError`` (``AssociationError/Code-swift.struct/unreadableFile``) when the bytes are
     ///   over the hard size limit, not JSON, or not a JSON object; its `diagnostics` say where.
@@ -19,12 +25,8 @@ extension AppSiteAssociation {
         self = file
     }
 
-    /// Reads a file from a string.
-    /// - Parameters:
-    ///   - text: The file's text.
-    ///   - configuration: Size and depth limits.
-    /// - Throws: As ``init(parsing:configuration:)-(Bytes,_)``.
-    public init(parsing text: String, configuration: Configuration = Configuration()) throws(AssociationError) {
+    /// Reads a file from a string (`AppSiteAssociation(parsing: text.utf8)` does the same).
+    package init(parsing text: String, configuration: Configuration = Configuration()) throws(AssociationError) {
         try self.init(parsing: Array(text.utf8), configuration: configuration)
     }
 

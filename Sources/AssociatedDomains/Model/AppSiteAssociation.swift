@@ -1,7 +1,9 @@
-/// An `apple-app-site-association` file: the `applinks` section that decides which URLs open which app, and the
-/// `webcredentials`, `appclips` and `activitycontinuation` sections (read, not matched).
+/// An `apple-app-site-association` file as iOS reads it: the `applinks` section that decides which URLs open which
+/// app, and the `webcredentials`, `appclips` and `activitycontinuation` sections (read, not matched), with every
+/// finding about it.
 ///
-/// Read a file once, keep the diagnostics, and build an ``AppLinkMatcher`` to answer many URLs:
+/// Read a file once, keep the diagnostics, and build an ``AppLinkMatcher`` to answer many URLs. To write a file,
+/// describe its rules with ``AppLinkRuleSet``.
 ///
 /// ```swift
 /// let file = try AppSiteAssociation(parsing: bytes)
@@ -11,13 +13,13 @@
 /// ```
 public struct AppSiteAssociation: Sendable, Hashable {
     /// The `applinks` section, if present.
-    public var applinks: AppLinks?
+    package var applinks: AppLinks?
     /// The `webcredentials` section (`{"apps": [...]}`), if present.
-    public var webcredentials: AppIDList?
+    package var webcredentials: AppIDList?
     /// The `appclips` section (`{"apps": [...]}`), if present.
-    public var appclips: AppIDList?
+    package var appclips: AppIDList?
     /// The `activitycontinuation` section (`{"apps": [...]}`), if present.
-    public var activitycontinuation: AppIDList?
+    package var activitycontinuation: AppIDList?
     /// Findings from reading the file: errors first, then warnings.
     public var diagnostics: [AssociationDiagnostic]
 
@@ -28,7 +30,7 @@ public struct AppSiteAssociation: Sendable, Hashable {
     ///   - appclips: The `appclips` section.
     ///   - activitycontinuation: The `activitycontinuation` section.
     ///   - diagnostics: Findings to carry along; empty for a file built in code.
-    public init(
+    package init(
         applinks: AppLinks? = nil,
         webcredentials: AppIDList? = nil,
         appclips: AppIDList? = nil,
@@ -67,13 +69,13 @@ public struct AppSiteAssociation: Sendable, Hashable {
 }
 
 /// A section holding only a list of app IDs: `webcredentials`, `appclips`, `activitycontinuation`.
-public struct AppIDList: Sendable, Hashable {
+package struct AppIDList: Sendable, Hashable {
     /// The app IDs, `TEAMID.bundle.identifier`.
-    public var apps: [String]
+    package var apps: [String]
 
     /// Creates a list.
     /// - Parameter apps: The app IDs.
-    public init(apps: [String]) {
+    package init(apps: [String]) {
         self.apps = apps
     }
 }

@@ -1,6 +1,6 @@
 internal import _LinkKitText
 
-/// Turns bytes into an ``AppSiteAssociation`` and every diagnostic the issue asks for, in one pass plus a
+/// Turns bytes into an ``AppSiteAssociation`` and every diagnostic about it, in one pass plus a
 /// compile of each detail's rules (for unreachable rules and undefined variables).
 struct AssociationReader {
     let configuration: AppSiteAssociation.Configuration
@@ -440,12 +440,12 @@ struct AssociationReader {
         overWorkRules = 0
     }
 
-    /// How many rule pairs one detail compares for ``AssociationDiagnostic/Code/shadowedRule`` at most (only pairs
+    /// How many rule pairs one detail compares for `shadowedRule` at most (only pairs
     /// whose literal path prefixes allow a covering count), so a file of thousands of rules sharing one prefix is
     /// still checked in a moment; later rules then go unchecked.
     static let shadowComparisonLimit = 100_000
 
-    /// The text of a ``AssociationDiagnostic/Code/shadowedRule`` warning: what the earlier rule does to this one's
+    /// The text of a `shadowedRule` warning: what the earlier rule does to this one's
     /// URLs, and the fix.
     static func shadowMessage(later: CompiledRule, earlier: CompiledRule) -> String {
         let what = later.exclude ? "an exclusion" : "a rule"

@@ -26,7 +26,7 @@ public struct CampaignLink: Sendable, Hashable {
     /// http(s) link on a branded domain).
     public var opensAppOnAndroid: Bool? = nil
     /// Why Android opens the app or the browser, when judged.
-    public var androidReason: String? = nil
+    package var androidReason: String? = nil
     /// With resolution: the `mobileDeepLinkUrl` it resolved to.
     public var deepLink: String?
     /// With resolution: the `webLinkUrl` it resolved to.
@@ -36,17 +36,7 @@ public struct CampaignLink: Sendable, Hashable {
     /// What is wrong with it, or worth knowing.
     public var findings: [Finding]
 
-    /// Creates a link report.
-    ///
-    /// - Parameters:
-    ///   - url: The link.
-    ///   - kind: What it is meant to do.
-    ///   - opensApp: Whether it opens the app, if known.
-    ///   - deepLink: The resolved deep link.
-    ///   - webLink: The resolved web link.
-    ///   - route: The matching route pattern.
-    ///   - findings: Its findings.
-    public init(
+    package init(
         url: String, kind: Kind, opensApp: Bool? = nil, deepLink: String? = nil, webLink: String? = nil,
         route: String? = nil, findings: [Finding] = []
     ) {

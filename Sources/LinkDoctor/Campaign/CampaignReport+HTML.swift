@@ -56,7 +56,7 @@ extension CampaignReport {
             h += "<p>No findings.</p>\n"
         } else {
             h += "<ul id=\"findings\">\n"
-            for finding in all.enumerated().sorted(by: { ($0.element.severity, $0.offset) < ($1.element.severity, $1.offset) }).map(\.element) {
+            for finding in all.bySeverity() {
                 h += "<li data-severity=\"\(finding.severity.rawValue)\"><span class=\"sev \(finding.severity.rawValue)\">\(finding.severity.rawValue)</span> "
                     + "\(Self.escape(finding.message)) <span class=\"code\">\(Self.escape(finding.code.rawValue)) · \(Self.escape(finding.subject))</span></li>\n"
             }
@@ -72,7 +72,7 @@ extension CampaignReport {
         for (index, link) in links.enumerated() {
             let disagree = link.opensApp != nil && link.opensAppOnAndroid != nil && link.opensApp != link.opensAppOnAndroid
             let destination = [link.deepLink.map { "app: " + $0 }, link.webLink.map { "web: " + $0 }].compactMap { $0 }
-            let worst = link.findings.map(\.severity).min()
+            let worst = link.findings.bySeverity().first?.severity
             h += "<tr\(disagree ? " class=\"disagree\"" : "")>"
                 + "<td>\(index + 1)</td>"
                 + "<td class=\"url\">\(Self.escape(link.url))</td>"

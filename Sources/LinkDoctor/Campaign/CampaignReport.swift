@@ -4,19 +4,15 @@ public struct CampaignReport: Sendable, Hashable {
     /// The email's distinct links, in order of first appearance.
     public var links: [CampaignLink]
     /// Findings not about one link, such as `aasa.unreachable` for a branded domain.
-    public var findings: [Finding]
+    package var findings: [Finding]
 
-    /// Creates a report.
-    ///
-    /// - Parameters:
-    ///   - links: The links.
-    ///   - findings: The campaign-wide findings.
-    public init(links: [CampaignLink], findings: [Finding] = []) {
+    package init(links: [CampaignLink], findings: [Finding] = []) {
         self.links = links
         self.findings = findings
     }
 
-    /// The campaign-wide findings, then every link's.
+    /// Every finding: those about the campaign as a whole (an association file that could not be read), then every
+    /// link's (also in ``CampaignLink/findings``).
     public var allFindings: [Finding] {
         findings + links.flatMap(\.findings)
     }

@@ -33,9 +33,17 @@ enum HTMLEntities {
 
     /// Appends `bytes[range]`, an attribute value as written, to `out` with its character references decoded.
     static func decode(_ bytes: [UInt8], _ range: Range<Int>, into out: inout [UInt8]) {
+        var steps = 0
+        decode(bytes, range, into: &out, steps: &steps)
+    }
+
+    /// ``decode(_:_:into:)``, adding the work done to `steps`: one step per byte read and per probe of the table's
+    /// binary searches (what the tests hold to the value's length).
+    static func decode(_ bytes: [UInt8], _ range: Range<Int>, into out: inout [UInt8], steps: inout Int) {
         out.reserveCapacity(out.count + range.count)
         var index = range.lowerBound
         while index < range.upperBound {
+            steps += 1
             let byte = bytes[index]
             if byte == 0 {
                 appendUTF8(0xFFFD, to: &out)
@@ -43,8 +51,8 @@ enum HTMLEntities {
             } else if byte != UInt8(ascii: "&") {
                 out.append(byte)
                 index += 1
-            } else if let length = numeric(bytes, at: index, end: range.upperBound, into: &out)
-                ?? named(bytes, at: index, end: range.upperBound, into: &out) {
+            } else if let length = numeric(bytes, at: index, end: range.upperBound, into: &out, steps: &steps)
+                ?? named(bytes, at: index, end: range.upperBound, into: &out, steps: &steps) {
                 index += length
             } else {
                 // Not a reference: the `&` is text, and what follows is read on.
@@ -56,7 +64,7 @@ enum HTMLEntities {
 
     /// `&#NNN` or `&#xHH`, `;` optional, with the standard's replacements, appended to `out`; the length read, or
     /// `nil` (nothing appended) when no digit follows.
-    private static func numeric(_ bytes: [UInt8], at start: Int, end: Int, into out: inout [UInt8]) -> Int? {
+    private static func numeric(_ bytes: [UInt8], at start: Int, end: Int, into out: inout [UInt8], steps: inout Int) -> Int? {
         var index = start + 1
         guard index < end, bytes[index] == UInt8(ascii: "#") else { return nil }
         index += 1
@@ -68,6 +76,7 @@ enum HTMLEntities {
         var value: UInt32 = 0
         var digits = 0
         while index < end, let digit = hexDigitValue(bytes[index]), digit < radix {
+            steps += 1
             // Past U+10FFFF the value only needs to stay past it.
             value = min(value &* radix &+ digit, 0x110000)
             digits += 1
@@ -87,8 +96,8 @@ enum HTMLEntities {
 
     /// The longest name of the table after `&`, its text appended to `out`; the length read, or `nil` when no name
     /// matches, or when a name without `;` is followed by `=` or an ASCII alphanumeric (the attribute rule).
-    private static func named(_ bytes: [UInt8], at start: Int, end: Int, into out: inout [UInt8]) -> Int? {
-        guard let (entry, length) = table.longestMatch(bytes, from: start + 1, end: end) else { return nil }
+    private static func named(_ bytes: [UInt8], at start: Int, end: Int, into out: inout [UInt8], steps: inout Int) -> Int? {
+        guard let (entry, length) = table.longestMatch(bytes, from: start + 1, end: end, steps: &steps) else { return nil }
         let after = start + 1 + length
         if bytes[after - 1] != UInt8(ascii: ";"), after < end,
            bytes[after] == UInt8(ascii: "=") || isASCIIAlphanumeric(bytes[after]) {
@@ -178,15 +187,15 @@ enum HTMLEntities {
         /// are sorted, a name equal to those bytes comes first in the range, and the names with a given next byte
         /// are contiguous. Each byte read narrows the range with two binary searches; the range empties after at
         /// most 32 bytes (the longest name), whatever the input.
-        func longestMatch(_ bytes: [UInt8], from start: Int, end: Int) -> (entry: Int, length: Int)? {
+        func longestMatch(_ bytes: [UInt8], from start: Int, end: Int, steps: inout Int) -> (entry: Int, length: Int)? {
             var lower = 0
             var upper = count
             var depth = 0
             var best: (entry: Int, length: Int)?
             while start + depth < end {
                 let byte = Int(bytes[start + depth])
-                lower = firstEntry(in: lower..<upper, depth: depth) { $0 >= byte }
-                upper = firstEntry(in: lower..<upper, depth: depth) { $0 > byte }
+                lower = firstEntry(in: lower..<upper, depth: depth, steps: &steps) { $0 >= byte }
+                upper = firstEntry(in: lower..<upper, depth: depth, steps: &steps) { $0 > byte }
                 guard lower < upper else { break }
                 depth += 1
                 if nameStarts[lower + 1] - nameStarts[lower] == depth { best = (lower, depth) }
@@ -196,10 +205,11 @@ enum HTMLEntities {
 
         /// The first entry of `range` whose byte at `depth` (-1 past the name's end) satisfies `predicate`, which
         /// holds for a suffix of the range; `range.upperBound` when none does.
-        private func firstEntry(in range: Range<Int>, depth: Int, where predicate: (Int) -> Bool) -> Int {
+        private func firstEntry(in range: Range<Int>, depth: Int, steps: inout Int, where predicate: (Int) -> Bool) -> Int {
             var lower = range.lowerBound
             var upper = range.upperBound
             while lower < upper {
+                steps += 1
                 let middle = (lower + upper) / 2
                 let position = nameStarts[middle] + depth
                 let byte = position < nameStarts[middle + 1] ? Int(names[position]) : -1

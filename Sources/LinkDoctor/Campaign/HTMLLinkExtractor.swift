@@ -21,10 +21,8 @@
 ///
 /// Reading is linear in the document's length, in time and memory, and nothing recurses.
 ///
-/// ```swift
-/// HTMLLinkExtractor.hrefs(in: #"<a href="https://x.example/?a=1&amp;b=2">"#)  // ["https://x.example/?a=1&b=2"]
-/// ```
-public enum HTMLLinkExtractor {
+/// `hrefs(in: #"<a href="https://x.example/?a=1&amp;b=2">"#)` is `["https://x.example/?a=1&b=2"]`.
+package enum HTMLLinkExtractor {
     /// The `href` values of `<a>` and `<area>` elements, decoded, in document order (duplicates kept): the links
     /// a browser, and so a phone's mail app, shows.
     ///
@@ -34,7 +32,7 @@ public enum HTMLLinkExtractor {
     ///
     /// - Parameter html: The document.
     /// - Returns: The links as a browser reads them; an element without `href` gives nothing.
-    public static func hrefs(in html: String) -> [String] {
+    package static func hrefs(in html: String) -> [String] {
         links(in: html).filter { !$0.outlookOnly }.map(\.url)
     }
 

@@ -10,7 +10,7 @@ extension LinkDoctor {
 
     /// Pre-flights an email: what each of its distinct links will do on a device.
     ///
-    /// Every `href` of `<a>` and `<area>` is read as a browser reads it (see ``HTMLLinkExtractor``); each
+    /// Every `href` of `<a>` and `<area>` is read as a browser reads it (the WHATWG tokenizer's rules); each
     /// distinct link is reported once, in order of first appearance. Links that only Outlook on Windows renders
     /// (inside a downlevel-hidden conditional comment such as `<!--[if mso]> ... <![endif]-->`, where the VML half
     /// of a "bulletproof" button lives) are listed apart, each distinct one once, with the kind
@@ -33,9 +33,9 @@ extension LinkDoctor {
     ///   (the same URL as for iOS, so a rehearsal judges the `https` form there too): `link.platformsDisagree`
     ///   when the two platforms disagree;
     /// - with ``CampaignCheck/resolves``, each click is resolved once (links that differ only in a fragment, the
-    ///   case of the scheme or host, or a trailing dot are one click, as `LinkManager` coalesces them), at most
-    ///   ``Configuration/maximumConcurrentResolutions`` at a time and all within
-    ///   ``Configuration/resolutionBudget``: `link.nullDeepLink`, `link.resolveFailed`, and with a route table
+    ///   case of the scheme or host, or a trailing dot are one click, as `LinkManager` coalesces them), four at a
+    ///   time and all within a budget of three times ``Configuration-swift.struct/timeout``: `link.nullDeepLink`,
+    ///   `link.resolveFailed` (a link not started within the budget is not requested), and with a route table
     ///   `link.unroutable`.
     ///
     /// Messages name at most a few examples of a list (the branded domains, the link hosts) and how many more:
@@ -43,12 +43,12 @@ extension LinkDoctor {
     ///
     /// Hosts and branded domains compare case-insensitively, without one trailing dot (`News.Example.com.` is
     /// `news.example.com`), as the resolver's policy compares them. A given branded domain that matches no link
-    /// of the email is reported in ``CampaignReport/findings`` (`campaign.brandedDomainUnused`, warning): it is
+    /// of the email is reported in ``CampaignReport/allFindings`` (`campaign.brandedDomainUnused`, warning): it is
     /// usually misspelt, and the links it was meant for are then judged as links on another domain.
     ///
     /// - Parameter campaign: The email and what to check it against.
     /// - Returns: The links and their findings; an association file that cannot be fetched is reported in
-    ///   ``CampaignReport/findings`` (`aasa.unreachable`), and its domain's links get `opensApp == nil`.
+    ///   ``CampaignReport/allFindings`` (`aasa.unreachable`), and its domain's links get `opensApp == nil`.
     public func checkCampaign(_ campaign: CampaignCheck) async -> CampaignReport {
         let recognizer = PubWebLinkRecognizer(configuration: configuration.recognizer)
         var seenByPhones: Set<String> = []
@@ -196,8 +196,8 @@ extension LinkDoctor {
     }
 
     /// Resolves each click once (links with the same `ClickIdentity`, as `LinkManager` counts clicks, share one
-    /// resolution), at most ``Configuration/maximumConcurrentResolutions`` at a time, all within
-    /// ``Configuration/resolutionBudget``.
+    /// resolution), at most `Configuration.maximumConcurrentResolutions` at a time, all within
+    /// `Configuration.resolutionBudget`.
     private func resolveAll(_ pending: [(index: Int, url: URL)], into links: inout [CampaignLink], router: LinkRouter?) async {
         var keys: [String] = []
         var clicks: [String: (url: URL, indices: [Int])] = [:]
@@ -291,8 +291,8 @@ extension LinkDoctor {
         guard let router else { return }
         let destinations = [link.deepLink, link.webLink].compactMap { $0 }.filter { !$0.isEmpty }
         guard !destinations.isEmpty else { return }
-        if let routable = destinations.first(where: { router.canRoute($0) }) {
-            link.route = router.explain(routable)?.matchedPattern
+        if let matched = destinations.lazy.compactMap({ router.match($0) }).first {
+            link.route = matched.expandedPattern
         } else {
             link.findings.append(Finding(
                 code: .linkUnroutable, severity: .error, subject: link.url,

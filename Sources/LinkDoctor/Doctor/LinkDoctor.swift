@@ -36,20 +36,19 @@ public struct LinkDoctor: Sendable {
         /// Where Apple's CDN serves its copies: the file of `DOMAIN` is at `BASE/a/v1/DOMAIN`.
         /// Default `https://app-site-association.cdn-apple.com`.
         public var appleCDNBaseURL: URL
-        /// The `User-Agent` of an ordinary client. Default `UniversalLinkKit-LinkDoctor/1.0`.
-        public var userAgent: String
-        /// The `User-Agent` Apple's fetcher sends, compared with an ordinary client. Default `AASA-Bot/1.0.0`.
-        public var appleBotUserAgent: String
+        /// The `User-Agent` of an ordinary client: `UniversalLinkKit-LinkDoctor/1.0`.
+        package var userAgent = "UniversalLinkKit-LinkDoctor/1.0"
+        /// The `User-Agent` Apple's fetcher sends, compared with an ordinary client: `AASA-Bot/1.0.0`.
+        package var appleBotUserAgent = "AASA-Bot/1.0.0"
         /// Which paths are pub-web app links and non-app links (default `/pub/acc` and `/pub/cc`).
         public var recognizer: LinkManager.Configuration.Recognition
-        /// With ``CampaignCheck/resolves``: the most resolutions in flight at once. Default 4, below the resolver's
+        /// With `CampaignCheck.resolves`: the most resolutions in flight at once, 4, below the resolver's
         /// connections per host, so a campaign never queues behind its own requests.
-        public var maximumConcurrentResolutions: Int
-        /// With ``CampaignCheck/resolves``: the time all of a campaign's resolutions may take together, from the
-        /// first; `nil` (the default) is three times ``timeout``. A resolution in flight when it runs out ends
-        /// then; a link not started by then is not requested at all (nothing counted) and is reported
-        /// `link.resolveFailed` as such.
-        public var resolutionBudget: Duration?
+        package var maximumConcurrentResolutions = 4
+        /// With `CampaignCheck.resolves`: the time all of a campaign's resolutions may take together, from the
+        /// first; `nil` is three times ``timeout``. A resolution in flight when it runs out ends then; a link not
+        /// started by then is not requested at all (nothing counted) and is reported `link.resolveFailed` as such.
+        package var resolutionBudget: Duration?
         /// A PEM file of root certificates trusted instead of the system's (CA bundle and CA path both replaced),
         /// for a staging server or a corporate TLS proxy with a private CA: ``checkDomain(_:)``'s TLS checks and
         /// its fetches of the domain's files and Apple's CDN copy trust these roots and no others. `nil` (the
@@ -65,51 +64,39 @@ public struct LinkDoctor: Sendable {
         /// - Parameters:
         ///   - timeout: Deadline of each fetch.
         ///   - policy: Which URLs may be fetched.
-        ///   - appleCDNBaseURL: The CDN's base URL.
-        ///   - userAgent: An ordinary client's `User-Agent`.
-        ///   - appleBotUserAgent: Apple's fetcher's `User-Agent`.
+        ///   - appleCDNBaseURL: The CDN's base URL (a stand-in's, in a test).
         ///   - recognizer: The pub-web paths.
-        ///   - maximumConcurrentResolutions: Resolutions in flight at once (at least 1).
-        ///   - resolutionBudget: The time a campaign's resolutions take together; `nil` is three times `timeout`.
         ///   - caFile: A PEM file of roots trusted instead of the system's; `nil` for the system's.
         ///   - checksTLS: Whether the domain's HTTPS is checked.
         public init(
             timeout: Duration = .seconds(10),
             policy: ResolutionPolicy = .init(),
-            appleCDNBaseURL: URL = LinkDoctor.appleCDN,
-            userAgent: String = "UniversalLinkKit-LinkDoctor/1.0",
-            appleBotUserAgent: String = "AASA-Bot/1.0.0",
+            appleCDNBaseURL: URL = URL(string: "https://app-site-association.cdn-apple.com")!,
             recognizer: LinkManager.Configuration.Recognition = .init(),
-            maximumConcurrentResolutions: Int = 4,
-            resolutionBudget: Duration? = nil,
             caFile: String? = nil,
             checksTLS: Bool = true
         ) {
             self.timeout = timeout
             self.policy = policy
             self.appleCDNBaseURL = appleCDNBaseURL
-            self.userAgent = userAgent
-            self.appleBotUserAgent = appleBotUserAgent
             self.recognizer = recognizer
-            self.maximumConcurrentResolutions = maximumConcurrentResolutions
-            self.resolutionBudget = resolutionBudget
             self.caFile = caFile
             self.checksTLS = checksTLS
         }
     }
 
     /// `https://app-site-association.cdn-apple.com`, where Apple's CDN serves the files devices read.
-    public static var appleCDN: URL {
+    package static var appleCDN: URL {
         URL(string: "https://app-site-association.cdn-apple.com")!  // A constant that parses.
     }
 
     /// Apple's size limit for an association file: 128 KB.
-    public static let aasaSizeLimit = 128 * 1024
+    package static let aasaSizeLimit = 128 * 1024
     /// The most read of an `assetlinks.json`: 1 MiB.
-    public static let assetLinksSizeLimit = 1024 * 1024
+    package static let assetLinksSizeLimit = 1024 * 1024
 
     /// The settings.
-    public let configuration: Configuration
+    package let configuration: Configuration
     let transport: any LinkTransport
     let clock: LinkClock
     let fetcher: AssociationFetcher

@@ -29,8 +29,8 @@ extension LinkDoctor {
                 code: .assetlinksTooLarge, severity: .error, subject: subject,
                 message: "\(subject) is over 1 MiB; keep only the statements this domain needs.")]
         case .redirect, .status:
-            // Its one location does not answer 200: the same verdict as for the AASA's two (issue 13's table),
-            // after what the location answered.
+            // Its one location does not answer 200: the same verdict as for the AASA's two locations, after what
+            // the location answered.
             return locationProblems("assetlinks", url, answer) + [Finding(
                 code: .assetlinksUnreachable, severity: .error, subject: subject,
                 message: "\(subject) \(answer.summary); Android cannot verify the domain, so links open the browser. "

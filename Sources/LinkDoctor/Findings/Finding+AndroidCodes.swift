@@ -1,13 +1,13 @@
 extension Finding.Code {
     /// `assetlinks.declaredTooLarge`: The Android file declares a `Content-Length` over 1 MiB: Android's verifier
     /// refuses it without reading it.
-    public static var assetlinksDeclaredTooLarge: Self { Self("assetlinks.declaredTooLarge") }
+    package static var assetlinksDeclaredTooLarge: Self { Self("assetlinks.declaredTooLarge") }
     /// `assetlinks.dynamicRulesDropped`: A malformed or empty `dynamic_app_link_components` field: Android 15+
     /// drops every dynamic rule and applies the manifest alone.
-    public static var assetlinksDynamicRulesDropped: Self { Self("assetlinks.dynamicRulesDropped") }
+    package static var assetlinksDynamicRulesDropped: Self { Self("assetlinks.dynamicRulesDropped") }
     /// `assetlinks.include`: An `include` statement Android cannot follow (not https, a nested include, or a file
     /// that does not answer 200 with statements).
-    public static var assetlinksInclude: Self { Self("assetlinks.include") }
+    package static var assetlinksInclude: Self { Self("assetlinks.include") }
     /// `link.platformsDisagree`: The link opens the app on one platform and the browser on the other.
-    public static var linkPlatformsDisagree: Self { Self("link.platformsDisagree") }
+    package static var linkPlatformsDisagree: Self { Self("link.platformsDisagree") }
 }

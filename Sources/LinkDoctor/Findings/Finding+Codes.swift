@@ -1,76 +1,76 @@
 extension Finding.Code {
     /// `aasa.unreachable`: Neither association file location answered 200.
-    public static var aasaUnreachable: Self { Self("aasa.unreachable") }
+    package static var aasaUnreachable: Self { Self("aasa.unreachable") }
     /// `aasa.redirect`: A location answered with a redirect, which iOS does not follow.
-    public static var aasaRedirect: Self { Self("aasa.redirect") }
+    package static var aasaRedirect: Self { Self("aasa.redirect") }
     /// `aasa.status`: A location answered a status other than 200.
-    public static var aasaStatus: Self { Self("aasa.status") }
+    package static var aasaStatus: Self { Self("aasa.status") }
     /// `aasa.wellKnownMissing`: Only the root location serves the file, not `/.well-known/`.
-    public static var aasaWellKnownMissing: Self { Self("aasa.wellKnownMissing") }
+    package static var aasaWellKnownMissing: Self { Self("aasa.wellKnownMissing") }
     /// `aasa.contentType`: The file is not served as `application/json`.
-    public static var aasaContentType: Self { Self("aasa.contentType") }
+    package static var aasaContentType: Self { Self("aasa.contentType") }
     /// `aasa.tooLarge`: The file is over Apple's 128 KB limit.
-    public static var aasaTooLarge: Self { Self("aasa.tooLarge") }
+    package static var aasaTooLarge: Self { Self("aasa.tooLarge") }
     /// `aasa.headersTooLarge`: A location answers with a header block over the transport's cap, so its body is never
     /// read (whatever its size).
-    public static var aasaHeadersTooLarge: Self { Self("aasa.headersTooLarge") }
+    package static var aasaHeadersTooLarge: Self { Self("aasa.headersTooLarge") }
     /// `aasa.invalid`: The file has errors as `linux-host aasa check` reports them, with their key paths.
-    public static var aasaInvalid: Self { Self("aasa.invalid") }
+    package static var aasaInvalid: Self { Self("aasa.invalid") }
     /// `aasa.lint`: The file has warnings as `linux-host aasa check` reports them (a warning, never an error).
-    public static var aasaLint: Self { Self("aasa.lint") }
+    package static var aasaLint: Self { Self("aasa.lint") }
     /// `aasa.appMissing`: No `applinks` detail names the app ID.
-    public static var aasaAppMissing: Self { Self("aasa.appMissing") }
+    package static var aasaAppMissing: Self { Self("aasa.appMissing") }
     /// `aasa.expectationFailed`: An expected-to-open URL does not open the app, or an expected-web URL does.
-    public static var aasaExpectationFailed: Self { Self("aasa.expectationFailed") }
+    package static var aasaExpectationFailed: Self { Self("aasa.expectationFailed") }
     /// `aasa.botBlocked`: The origin answers Apple's fetcher (`AASA-Bot/1.0.0`) differently from an ordinary client.
-    public static var aasaBotBlocked: Self { Self("aasa.botBlocked") }
+    package static var aasaBotBlocked: Self { Self("aasa.botBlocked") }
     /// `aasa.cdnMismatch`: Apple's CDN copy has other rules than the origin's file.
-    public static var aasaCdnMismatch: Self { Self("aasa.cdnMismatch") }
+    package static var aasaCdnMismatch: Self { Self("aasa.cdnMismatch") }
     /// `aasa.cdnUnavailable`: Apple's CDN has no copy of the file, or could not be reached.
-    public static var aasaCdnUnavailable: Self { Self("aasa.cdnUnavailable") }
+    package static var aasaCdnUnavailable: Self { Self("aasa.cdnUnavailable") }
     /// `assetlinks.unreachable`: The Android file could not be fetched at all.
-    public static var assetlinksUnreachable: Self { Self("assetlinks.unreachable") }
+    package static var assetlinksUnreachable: Self { Self("assetlinks.unreachable") }
     /// `assetlinks.redirect`: The Android file answered with a redirect, which Android does not follow.
-    public static var assetlinksRedirect: Self { Self("assetlinks.redirect") }
+    package static var assetlinksRedirect: Self { Self("assetlinks.redirect") }
     /// `assetlinks.status`: The Android file answered a status other than 200.
-    public static var assetlinksStatus: Self { Self("assetlinks.status") }
+    package static var assetlinksStatus: Self { Self("assetlinks.status") }
     /// `assetlinks.contentType`: The Android file is not served as `application/json`.
-    public static var assetlinksContentType: Self { Self("assetlinks.contentType") }
+    package static var assetlinksContentType: Self { Self("assetlinks.contentType") }
     /// `assetlinks.tooLarge`: The Android file is over the 1 MiB read cap.
-    public static var assetlinksTooLarge: Self { Self("assetlinks.tooLarge") }
+    package static var assetlinksTooLarge: Self { Self("assetlinks.tooLarge") }
     /// `assetlinks.headersTooLarge`: The Android file's location answers with a header block over the transport's
     /// cap, so its body is never read.
-    public static var assetlinksHeadersTooLarge: Self { Self("assetlinks.headersTooLarge") }
+    package static var assetlinksHeadersTooLarge: Self { Self("assetlinks.headersTooLarge") }
     /// `assetlinks.invalid`: The Android file is not a JSON array of statements.
-    public static var assetlinksInvalid: Self { Self("assetlinks.invalid") }
+    package static var assetlinksInvalid: Self { Self("assetlinks.invalid") }
     /// `assetlinks.packageMissing`: No `android_app` statement with `delegate_permission/common.handle_all_urls` names the package.
-    public static var assetlinksPackageMissing: Self { Self("assetlinks.packageMissing") }
+    package static var assetlinksPackageMissing: Self { Self("assetlinks.packageMissing") }
     /// `assetlinks.fingerprintMissing`: A given signing-certificate fingerprint is not in the package's statement.
-    public static var assetlinksFingerprintMissing: Self { Self("assetlinks.fingerprintMissing") }
+    package static var assetlinksFingerprintMissing: Self { Self("assetlinks.fingerprintMissing") }
     /// `link.relative`: A relative link in an email: mail clients have no base URL to resolve it against.
-    public static var linkRelative: Self { Self("link.relative") }
+    package static var linkRelative: Self { Self("link.relative") }
     /// `link.customScheme`: A link with a custom scheme, which Gmail and other clients strip.
-    public static var linkCustomScheme: Self { Self("link.customScheme") }
+    package static var linkCustomScheme: Self { Self("link.customScheme") }
     /// `link.insecure`: An `http` link on the branded domain: universal links need `https`.
-    public static var linkInsecure: Self { Self("link.insecure") }
+    package static var linkInsecure: Self { Self("link.insecure") }
     /// `link.appLinkNotOpening`: An app link the domain's association file does not open in the app.
-    public static var linkAppLinkNotOpening: Self { Self("link.appLinkNotOpening") }
+    package static var linkAppLinkNotOpening: Self { Self("link.appLinkNotOpening") }
     /// `link.webLinkOpensApp`: A link meant for the web that the association file opens in the app.
-    public static var linkWebLinkOpensApp: Self { Self("link.webLinkOpensApp") }
+    package static var linkWebLinkOpensApp: Self { Self("link.webLinkOpensApp") }
     /// `link.notBranded`: A link on another domain than the branded ones.
-    public static var linkNotBranded: Self { Self("link.notBranded") }
+    package static var linkNotBranded: Self { Self("link.notBranded") }
     /// `link.nullDeepLink`: The resolution's `mobileDeepLinkUrl` is null or empty.
-    public static var linkNullDeepLink: Self { Self("link.nullDeepLink") }
+    package static var linkNullDeepLink: Self { Self("link.nullDeepLink") }
     /// `link.resolveFailed`: The resolution failed; the message carries the `LinkError` code.
-    public static var linkResolveFailed: Self { Self("link.resolveFailed") }
+    package static var linkResolveFailed: Self { Self("link.resolveFailed") }
     /// `link.unroutable`: Neither the deep link nor the web link matches a route of the table.
-    public static var linkUnroutable: Self { Self("link.unroutable") }
+    package static var linkUnroutable: Self { Self("link.unroutable") }
     /// `campaign.brandedDomainUnused`: A branded domain given for a campaign matches none of its links (usually a
     /// misspelling).
-    public static var campaignBrandedDomainUnused: Self { Self("campaign.brandedDomainUnused") }
+    package static var campaignBrandedDomainUnused: Self { Self("campaign.brandedDomainUnused") }
     /// `link.malformed`: An http(s) link that is not a URL a mail client can open.
-    public static var linkMalformed: Self { Self("link.malformed") }
+    package static var linkMalformed: Self { Self("link.malformed") }
     /// `link.outlookOnlyDiffers`: A tracking link only Outlook on Windows renders (inside `<!--[if mso]>`, such as a
     /// VML button) whose host, path and `_ri_` match no link a phone sees: Outlook readers go elsewhere.
-    public static var linkOutlookOnlyDiffers: Self { Self("link.outlookOnlyDiffers") }
+    package static var linkOutlookOnlyDiffers: Self { Self("link.outlookOnlyDiffers") }
 }

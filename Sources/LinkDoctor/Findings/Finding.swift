@@ -9,7 +9,7 @@
 /// ```
 public struct Finding: Sendable, Hashable, CustomStringConvertible {
     /// How bad a finding is.
-    public enum Severity: String, Sendable, Hashable, Comparable, CaseIterable {
+    public enum Severity: String, Sendable, Hashable, CaseIterable {
         /// Links will not work as intended: fix before sending or shipping.
         case error
         /// Links work today but are fragile, or will work only for some readers.
@@ -17,12 +17,8 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
         /// Worth knowing; nothing to fix.
         case info
 
-        /// Errors sort first, then warnings, then information.
-        public static func < (lhs: Severity, rhs: Severity) -> Bool {
-            lhs.rank < rhs.rank
-        }
-
-        private var rank: Int {
+        /// Errors first, then warnings, then information: the order reports list them in.
+        package var rank: Int {
             switch self {
             case .error: 0
             case .warning: 1
@@ -31,19 +27,18 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// A finding's stable identifier, such as `aasa.redirect`: an open set of static members.
+    /// A finding's stable identifier, such as `aasa.redirect`: compare it with a string literal
+    /// (`finding.code == "aasa.redirect"`). The codes and their meaning are listed in <doc:APIAtAGlance>; new ones
+    /// may be added.
     public struct Code: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
-        /// The code as printed and as JSON carries it.
+        /// The code as printed and as JSON carries it, `area.name`.
         public let rawValue: String
 
-        /// Creates a code from its text.
-        ///
-        /// - Parameter rawValue: The code, `area.name`.
-        public init(_ rawValue: String) {
+        package init(_ rawValue: String) {
             self.rawValue = rawValue
         }
 
-        /// Creates a code from a string literal.
+        /// Creates a code from a string literal, for comparisons: `finding.code == "aasa.redirect"`.
         ///
         /// - Parameter value: The code, `area.name`.
         public init(stringLiteral value: String) {
@@ -63,14 +58,7 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
     /// What is wrong and what to do about it.
     public var message: String
 
-    /// Creates a finding.
-    ///
-    /// - Parameters:
-    ///   - code: The stable code.
-    ///   - severity: How bad it is.
-    ///   - subject: The URL or file checked.
-    ///   - message: What is wrong and what to do.
-    public init(code: Code, severity: Severity, subject: String, message: String) {
+    package init(code: Code, severity: Severity, subject: String, message: String) {
         self.code = code
         self.severity = severity
         self.subject = subject
@@ -83,10 +71,12 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
 
 extension Sequence<Finding> {
     /// How many findings have the given severity.
-    ///
-    /// - Parameter severity: The severity to count.
-    /// - Returns: The count.
-    public func count(of severity: Finding.Severity) -> Int {
+    package func count(of severity: Finding.Severity) -> Int {
         self.count { $0.severity == severity }
+    }
+
+    /// The findings, errors first, each severity in the order found.
+    package func bySeverity() -> [Finding] {
+        enumerated().sorted { ($0.element.severity.rank, $0.offset) < ($1.element.severity.rank, $1.offset) }.map(\.element)
     }
 }

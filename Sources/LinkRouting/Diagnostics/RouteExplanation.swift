@@ -1,53 +1,35 @@
-import Foundation
-
-/// What ``LinkRouter/explain(_:)->RouteExplanation?`` found: which route would match a URL, or why none does.
+/// What ``LinkRouter/explain(_:)`` found: which route a URL matches, or the routes that came closest and where each
+/// stops matching.
+///
+/// Its ``description`` is the readable report `linux-host route --explain` prints.
 public struct RouteExplanation: Sendable, Hashable, CustomStringConvertible {
-    /// A route that came close: how far it matched and where it stopped.
-    public struct NearMiss: Sendable, Hashable, CustomStringConvertible {
-        /// The pattern (the expansion, for optional groups).
-        public var pattern: String
-        /// Its namespace.
-        public var namespace: RouteNamespace
-        /// How many leading path components matched.
-        public var matchedComponents: Int
-        /// Why it does not match.
-        public var reason: String
-
-        /// `pattern: reason`.
-        public var description: String { "\(pattern) (\(namespace.name)): \(reason)" }
-    }
-
-    /// The URL explained.
-    public var url: URL
+    /// The URL explained, as given.
+    package var url: String
     /// The namespace the URL's scheme selects.
-    public var namespace: RouteNamespace
-    /// The path components matched against (still percent-encoded).
+    package var namespace: RouteNamespace
+    /// The path components matched against, still percent-encoded (the host first when it counts as one).
     public var pathComponents: [String]
-    /// The pattern of the first route that matches, if any (handlers are not called, as with `canRoute`).
-    public var matchedPattern: String?
-    /// The namespace of that route (the global one after a fallback).
-    public var matchedNamespace: RouteNamespace?
-    /// When nothing matches: the closest routes, most components matched first.
-    public var nearMisses: [NearMiss]
+    /// The first route that matches, as ``LinkRouter/match(_:)`` finds it (handlers are not called); `nil` when none
+    /// does.
+    public var match: MatchedRoute?
+    /// When nothing matches, the closest routes (most components matched first, then in trial order), each as
+    /// `pattern (namespace): why it stops matching`, for instance
+    /// `/user/view/:userID (JLRoutesGlobalRoutesScheme): component 1 is 'edit', the pattern expects 'view'`.
+    public var nearMisses: [String]
 
-    /// Creates an explanation.
-    public init(
-        url: URL, namespace: RouteNamespace, pathComponents: [String], matchedPattern: String?,
-        matchedNamespace: RouteNamespace?, nearMisses: [NearMiss]
-    ) {
+    package init(url: String, namespace: RouteNamespace, pathComponents: [String], match: MatchedRoute?, nearMisses: [String]) {
         self.url = url
         self.namespace = namespace
         self.pathComponents = pathComponents
-        self.matchedPattern = matchedPattern
-        self.matchedNamespace = matchedNamespace
+        self.match = match
         self.nearMisses = nearMisses
     }
 
-    /// A readable multi-line report.
+    /// A readable report over several lines: the URL, its namespace and components, then the match or the near misses.
     public var description: String {
-        var lines = ["\(url.absoluteString) -> namespace \(namespace.name), components \(pathComponents)"]
-        if let matchedPattern, let matchedNamespace {
-            lines.append("matches \(matchedPattern) (\(matchedNamespace.name))")
+        var lines = ["\(url) -> namespace \(namespace.name), components \(pathComponents)"]
+        if let match {
+            lines.append("matches \(match.expandedPattern) (\(match.namespace.name))")
         } else if nearMisses.isEmpty {
             lines.append("no route matches: the namespace has no enabled routes")
         } else {

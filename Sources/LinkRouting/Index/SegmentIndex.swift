@@ -10,10 +10,11 @@
 /// where it lies, without copying it. The hash is not seeded: the keys inserted are the route table's own literals,
 /// never a URL's, so a URL can only probe the table, not fill it with collisions.
 ///
-/// Compact on purpose (issue 19): a node is 32 bytes and a literal edge 24 (32-bit numbers), a route's leaf is stored
-/// in one shared array, and only a node where several routes end has an array of its own. The 32-bit numbers bound
-/// a namespace to ``maximumCount`` nodes, edges and literal bytes; ``canInsert(_:)`` says whether a pattern still
-/// fits, and the router refuses a route that does not (``RouteDiagnostic/Kind/tooLarge``), long before memory would.
+/// Compact, because a whole route table stays in memory: a node is 32 bytes and a literal edge 24 (32-bit numbers), a
+/// route's leaf is stored in one shared array, and only a node where several routes end has an array of its own.
+/// The 32-bit numbers bound a namespace to ``maximumCount`` nodes, edges and literal bytes; ``canInsert(_:)`` says
+/// whether a pattern still fits, and the router refuses a route that does not (a `tooLarge` diagnostic), long before
+/// memory would.
 struct SegmentIndex: Sendable {
     /// One registered route as the index knows it.
     struct Leaf: Sendable {
@@ -82,6 +83,14 @@ struct SegmentIndex: Sendable {
 
     init(limit: Int = Self.maximumCount) {
         self.limit = min(limit, Self.maximumCount)
+    }
+
+    /// The bytes the index's buffers take (their capacities times their elements' strides), what the tests bound
+    /// per segment: deterministic, whatever else the process allocates.
+    var allocatedBytes: Int {
+        func bytes<Element>(_ array: [Element]) -> Int { array.capacity * MemoryLayout<Element>.stride }
+        return bytes(nodes) + bytes(edges) + bytes(keyBytes) + bytes(slots) + bytes(leaves) + bytes(leafLists)
+            + leafLists.reduce(0) { $0 + bytes($1) }
     }
 
     /// Whether `pattern` fits within the index's 32-bit numbers: at most one node and one edge a component (and

@@ -3,12 +3,13 @@ import Synchronization
 internal import _LinkKitLocking
 
 /// What one routed URL matched, kept as found: ``RouteParameters`` answers lookups from it without building the
-/// JLRoutes dictionary, and builds the dictionary (and the `URL`) only when asked for them.
+/// JLRoutes dictionary, which costs more than the rest of a lookup, and builds the dictionary (and the `URL`) only
+/// when asked for them.
 ///
 /// A lookup follows JLRoutes' precedence, highest first: ``RouteKey/pattern``, ``RouteKey/url`` and
 /// ``RouteKey/scheme``; the caller's parameters; ``RouteKey/wildcardComponents``; the route's variables (a later
 /// variable of the same name wins); the query items (URL query, then a fragment query). ``values`` inserts the same
-/// sources in the opposite order into a dictionary, as the router did before, so the two always agree.
+/// sources in the opposite order into a dictionary (later sources overwrite), so the two always agree.
 final class RouteMatch: Sendable {
     private struct Cache {
         var values: [String: RouteParameters.Value]?

@@ -12,7 +12,7 @@ import Foundation
 ///     return true
 /// }
 /// ```
-public struct RouteParameters: Sendable, Hashable {
+public struct RouteParameters: Sendable {
     /// One value of the dictionary: a string, or an array of strings (repeated query items, wildcard components).
     public enum Value: Sendable, Hashable {
         /// A single string.
@@ -32,7 +32,7 @@ public struct RouteParameters: Sendable, Hashable {
     /// The JLRoutes parameter dictionary, `JLRouteURL` as the URL's absolute string.
     ///
     /// For parameters made by the router, the dictionary is built on first use (then kept): the subscript,
-    /// ``strings(_:)``, ``value(_:as:)->T?``, ``pattern``, ``scheme`` and ``wildcardComponents`` answer without it.
+    /// ``strings(_:)`` and ``value(_:as:)`` answer without it.
     public var values: [String: Value] {
         switch storage {
         case .dictionary(let values, _): values
@@ -50,7 +50,7 @@ public struct RouteParameters: Sendable, Hashable {
         }
     }
 
-    /// Creates parameters from a dictionary; the router builds these, tests may too.
+    /// Creates parameters from a dictionary; the router builds these, a test of a handler may too.
     ///
     /// - Parameters:
     ///   - values: the dictionary, which should hold the ``RouteKey`` entries.
@@ -70,17 +70,6 @@ public struct RouteParameters: Sendable, Hashable {
         case .dictionary(let values, _): values[key]
         case .match(let match): match.value(forKey: key)
         }
-    }
-
-    /// Equal when ``values`` and ``url`` are equal, however each side was made.
-    public static func == (lhs: RouteParameters, rhs: RouteParameters) -> Bool {
-        lhs.values == rhs.values && lhs.url == rhs.url
-    }
-
-    /// Hashes ``values`` and ``url``, consistently with `==`.
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(values)
-        hasher.combine(url)
     }
 
     /// The single string under `key`, or `nil` when it is missing or an array (as `params[key] as? String` would be).
@@ -109,37 +98,5 @@ public struct RouteParameters: Sendable, Hashable {
     /// - Returns: the converted value, or `nil` when missing, an array, or not convertible.
     public func value<T: LosslessStringConvertible>(_ key: String, as type: T.Type = T.self) -> T? {
         self[key].flatMap(T.init)
-    }
-
-    /// The single string under `key` as a `UUID`.
-    ///
-    /// - Parameters:
-    ///   - key: a parameter name.
-    ///   - type: `UUID.self`.
-    /// - Returns: the UUID, or `nil` when missing or not a UUID string.
-    public func value(_ key: String, as type: UUID.Type) -> UUID? {
-        self[key].flatMap(UUID.init(uuidString:))
-    }
-
-    /// The pattern that matched (``RouteKey/pattern``).
-    public var pattern: String { self[RouteKey.pattern] ?? "" }
-
-    /// The namespace name of the matching route (``RouteKey/scheme``).
-    public var scheme: String { self[RouteKey.scheme] ?? RouteKey.globalRoutesScheme }
-
-    /// The raw components captured by `*`, or `nil` when the pattern has no wildcard.
-    public var wildcardComponents: [String]? { strings(RouteKey.wildcardComponents) }
-
-    /// The dictionary as JLRoutes hands it to Objective-C code: `String` and `[String]` values, `JLRouteURL` as `URL`.
-    public var dictionary: [String: Any] {
-        var result: [String: Any] = [:]
-        for (key, value) in values {
-            switch value {
-            case .string(let string): result[key] = string
-            case .strings(let array): result[key] = array
-            }
-        }
-        result[RouteKey.url] = url
-        return result
     }
 }

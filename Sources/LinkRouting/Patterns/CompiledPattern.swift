@@ -1,8 +1,8 @@
 /// One matchable form of a registered pattern: an optional-group expansion, split into components.
 ///
-/// Compact on purpose (issue 19): a component is 8 bytes, a range of the UTF-8 of ``pattern`` and its kind, so a
-/// pattern costs its text, shared with the declared pattern when it has no optional group, and 8 bytes a component;
-/// no array per literal, no string per variable name.
+/// Compact, because a whole route table stays in memory: a component is 8 bytes, a range of the UTF-8 of ``pattern``
+/// and its kind, so a pattern costs its text, shared with the declared pattern when it has no optional group, and 8
+/// bytes a component; no array per literal, no string per variable name.
 struct CompiledPattern: Sendable, Hashable {
     /// One pattern component: its kind and a range of the pattern's UTF-8 (for a variable, the name's bytes).
     struct Component: Sendable, Hashable {
@@ -32,7 +32,7 @@ struct CompiledPattern: Sendable, Hashable {
     }
 
     /// The longest pattern (expanded, in UTF-8 bytes) that compiles: a component's offset and length are 32-bit.
-    /// A longer one (a gigabyte of pattern) is refused with a ``RouteDiagnostic/Kind/tooLarge`` warning.
+    /// A longer one (a gigabyte of pattern) is refused with a `tooLarge` diagnostic.
     static let maximumLength = (1 << 30) - 1
 
     /// The expanded pattern as reported under `JLRoutePattern`; its UTF-8 holds the components' bytes.
@@ -49,6 +49,14 @@ struct CompiledPattern: Sendable, Hashable {
     /// The names of the `:variables`, in order: kept as strings (routes have a few), because a handler's every
     /// parameter read compares its key with them, and `String ==` on two native strings is the fastest way to do it.
     let variableNames: [String]
+
+    /// The bytes the pattern's buffers take: its text, its components and its variables' names (a name longer than
+    /// a small string's 15 bytes has storage of its own).
+    var allocatedBytes: Int {
+        pattern.utf8.count + components.capacity * MemoryLayout<Component>.stride
+            + variableNames.capacity * MemoryLayout<String>.stride
+            + variableNames.reduce(0) { $0 + ($1.utf8.count > 15 ? $1.utf8.count + 32 : 0) }
+    }
 
     private init(pattern: String, host: HostPattern?, components: [Component]) {
         self.pattern = pattern
@@ -88,7 +96,7 @@ struct CompiledPattern: Sendable, Hashable {
     }
 
     /// Compiles `declared` into its expansions (one when it has no optional group), with registration warnings.
-    static func compile(_ declared: String) -> (patterns: [CompiledPattern], problems: [(RouteDiagnostic.Kind, String)]) {
+    static func compile(_ declared: String) -> (patterns: [CompiledPattern], problems: [(RouteDiagnostic.Code, String)]) {
         var patterns: [CompiledPattern] = []
         let problems = compile(declared, expansionBudget: .max) { patterns.append($0) }
         return (patterns, problems)
@@ -101,8 +109,8 @@ struct CompiledPattern: Sendable, Hashable {
     static func compile(
         _ declared: String, expansionBudget: Int, expansionLimit: Int = OptionalGroupExpander.maximumTableExpansions,
         each body: (CompiledPattern) -> Void
-    ) -> [(RouteDiagnostic.Kind, String)] {
-        var problems: [(RouteDiagnostic.Kind, String)] = []
+    ) -> [(RouteDiagnostic.Code, String)] {
+        var problems: [(RouteDiagnostic.Code, String)] = []
         let split = HostPattern.split(declared)
         let path = split?.path ?? declared
         // Most patterns have no parentheses: one scan instead of the balance, size and expansion passes, and no
@@ -133,7 +141,7 @@ struct CompiledPattern: Sendable, Hashable {
 
     /// The compiled form of one expansion of the path, or `nil` (with a problem) when it is too long to index.
     private static func make(
-        _ expansion: String, _ split: (host: HostPattern, path: String)?, problems: inout [(RouteDiagnostic.Kind, String)]
+        _ expansion: String, _ split: (host: HostPattern, path: String)?, problems: inout [(RouteDiagnostic.Code, String)]
     ) -> CompiledPattern? {
         var pattern = reported(expansion, split)
         guard pattern.utf8.count <= maximumLength else {
@@ -152,7 +160,7 @@ struct CompiledPattern: Sendable, Hashable {
     }
 
     /// `problems` without repeated messages, first occurrences kept in order.
-    private static func uniqued(_ problems: [(RouteDiagnostic.Kind, String)]) -> [(RouteDiagnostic.Kind, String)] {
+    private static func uniqued(_ problems: [(RouteDiagnostic.Code, String)]) -> [(RouteDiagnostic.Code, String)] {
         guard problems.count > 1 else { return problems }
         var seen: Set<String> = []
         return problems.filter { seen.insert($0.1).inserted }
@@ -168,7 +176,7 @@ struct CompiledPattern: Sendable, Hashable {
     /// The components of the path that starts at byte `pathStart` of `pattern`, split on its bytes in place (no
     /// intermediate arrays: this runs for every registered route), with the problems found.
     private static func components(
-        of pattern: String, from pathStart: Int, problems: inout [(RouteDiagnostic.Kind, String)]
+        of pattern: String, from pathStart: Int, problems: inout [(RouteDiagnostic.Code, String)]
     ) -> [Component] {
         var pattern = pattern
         return pattern.withUTF8 { all in

@@ -36,7 +36,7 @@ struct HostPattern: Sendable, Hashable {
     /// Splits `scheme://host[:port]/path` into a host pattern and the path, or `nil` when `pattern` is not of that
     /// shape (then it is an ordinary JLRoutes pattern).
     static func split(_ pattern: String) -> (host: HostPattern, path: String)? {
-        // Fast path: a JLRoutes pattern normally starts with `/` and never has `://`.
+        // A JLRoutes pattern normally starts with `/` and has no `://`: no host to split off.
         guard pattern.utf8.first != UInt8(ascii: "/"), PercentDecoding.contains(UInt8(ascii: ":"), in: pattern) else { return nil }
         guard let separator = pattern.range(of: "://") else { return nil }
         let scheme = pattern[pattern.startIndex..<separator.lowerBound]

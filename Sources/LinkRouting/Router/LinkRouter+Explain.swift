@@ -3,31 +3,26 @@ import Foundation
 extension LinkRouter {
     /// Says which route a URL would match, or why none does.
     ///
-    /// Handlers are not called, as with ``canRoute(_:)-(String)``. When nothing matches, the nearest routes of the namespaces
-    /// tried are listed with the first component where each one stops matching.
+    /// Handlers are not called, as with ``canRoute(_:)``. When nothing matches, the nearest routes of the namespaces
+    /// tried are listed with the first component where each one stops matching (components counted from 0, as in
+    /// ``RouteExplanation/pathComponents``).
     ///
     /// ```swift
-    /// print(router.explain(URL(string: "myapp://user/edit/42")!))
+    /// print(router.explain("myapp://user/edit/42") ?? "not a URL")
     /// // myapp://user/edit/42 -> namespace JLRoutesGlobalRoutesScheme, components ["user", "edit", "42"]
     /// // no route matches; nearest:
     /// //   /user/view/:userID (JLRoutesGlobalRoutesScheme): component 1 is 'edit', the pattern expects 'view'
     /// ```
     ///
-    /// Components are counted from 0, as in ``RouteExplanation/pathComponents``.
-    ///
-    /// - Parameter url: the URL.
-    /// - Returns: the explanation; its `description` is a readable report.
-    public func explain(_ url: URL) -> RouteExplanation {
-        explain(text: url.absoluteString, url: url)
-    }
-
-    /// Says which route a URL string would match, or why none does, splitting the string as written (see
-    /// ``route(_:parameters:)-(String,_)``).
-    ///
-    /// - Parameter urlString: the URL as text.
+    /// - Parameter urlString: the URL as text, split as written (see ``route(_:parameters:)-(String,_)``).
     /// - Returns: the explanation, or `nil` when the text is not a URL.
     public func explain(_ urlString: String) -> RouteExplanation? {
         URL(string: urlString).map { explain(text: urlString, url: $0) }
+    }
+
+    /// ``explain(_:)`` for a `URL`.
+    package func explain(_ url: URL) -> RouteExplanation {
+        explain(text: url.absoluteString, url: url)
     }
 
     private func explain(text: String, url: URL) -> RouteExplanation {
@@ -35,8 +30,8 @@ extension LinkRouter {
         let request = RouteRequest(text: text, url: url, alwaysTreatsHostAsPathComponent: state.options.alwaysTreatsHostAsPathComponent)
         let selected = state.selectedNamespace(for: request.scheme)
         let components = request.components.map { String(decoding: $0, as: UTF8.self) }
-        let matched = matchingRoute(text: text, url: url)
-        var misses: [(RouteExplanation.NearMiss, RouteRank)] = []
+        let matched = match(text: text, url: url)
+        var misses: [(pattern: String, namespace: RouteNamespace, count: Int, reason: String, rank: RouteRank)] = []
         if matched == nil {
             var tried = [selected]
             if selected != .global, state[selected]?.fallsBackToGlobalRoutes == true { tried.append(.global) }
@@ -45,18 +40,17 @@ extension LinkRouter {
                     let entry = state.entries[number]
                     guard !entry.isRemoved else { continue }
                     let (count, reason) = Self.mismatch(entry, request: request, state: state)
-                    misses.append((RouteExplanation.NearMiss(
-                        pattern: entry.compiled.pattern, namespace: namespace, matchedComponents: count, reason: reason), entry.rank))
+                    misses.append((entry.compiled.pattern, namespace, count, reason, entry.rank))
                 }
             }
         }
         let nearest = misses
-            .sorted { $0.0.matchedComponents != $1.0.matchedComponents ? $0.0.matchedComponents > $1.0.matchedComponents : $0.1 < $1.1 }
+            .sorted { $0.count != $1.count ? $0.count > $1.count : $0.rank < $1.rank }
             .prefix(3)
-            .map(\.0)
+            .map { "\($0.pattern) (\($0.namespace.name)): \($0.reason)" }
         return RouteExplanation(
-            url: url, namespace: selected, pathComponents: components, matchedPattern: matched?.pattern,
-            matchedNamespace: matched?.namespace, nearMisses: Array(nearest))
+            url: text, namespace: selected, pathComponents: components, match: matched,
+            nearMisses: Array(nearest))
     }
 
     /// How many components of `request` the entry's pattern matches, and why it stops.

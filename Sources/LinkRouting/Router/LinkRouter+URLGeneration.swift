@@ -15,7 +15,7 @@ extension LinkRouter {
     /// `myapp:///...`.
     ///
     /// Every URL returned is checked before it is returned: split as the router splits URLs, it matches this route's
-    /// expansion and gives back exactly `parameters` (through ``match(_:)-(URL)`` too, unless a route ranked before
+    /// expansion and gives back exactly `parameters` (through ``match(_:)`` too, unless a route ranked before
     /// this one, in another registration, also matches it: that is not checked). Disabled groups do not affect it.
     ///
     /// ```swift
@@ -28,21 +28,21 @@ extension LinkRouter {
     ///   - parameters: the variables' values, and any query items to add.
     ///   - scheme: the URL scheme for a global route; ignored for scheme namespaces and host-aware routes.
     /// - Returns: the URL.
-    /// - Throws: ``RouteURLError``: ``RouteURLError/Code/unknownRoute``, ``RouteURLError/Code/missingParameter``,
-    ///   ``RouteURLError/Code/missingScheme`` or ``RouteURLError/Code/unrepresentableValue``.
+    /// - Throws: ``RouteError``: ``RouteError/Code-swift.struct/unknownRoute``, ``RouteError/Code-swift.struct/missingParameter``,
+    ///   ``RouteError/Code-swift.struct/missingScheme`` or ``RouteError/Code-swift.struct/unrepresentableValue``.
     public func url(
         forRoute name: String, parameters: [String: String] = [:], scheme: String? = nil
-    ) throws(RouteURLError) -> URL {
+    ) throws(RouteError) -> URL {
         let state = snapshot()
         let entries = (state.names[name] ?? []).map { state.entries[$0] }.filter { !$0.isRemoved }
         guard let first = entries.first else {
-            throw RouteURLError(code: .unknownRoute, routeName: name, message: "no route has this name; give it with addRoute(_:name:) or \"name\" in the route table")
+            throw RouteError(code: .unknownRoute, subject: name, message: "no route has this name; give it with addRoute(_:name:) or \"name\" in the route table")
         }
         let prefixes: [String]
         if let host = first.compiled.host {
             guard !host.isWildcard else {
-                throw RouteURLError(
-                    code: .unrepresentableValue, routeName: name,
+                throw RouteError(
+                    code: .unrepresentableValue, subject: name,
                     message: "'\(first.declaredPattern)' matches any host ending in '\(host.host)'; register the route for one host to build its URLs")
             }
             prefixes = ["\(host.scheme)://\(host.host)/"]
@@ -53,8 +53,8 @@ extension LinkRouter {
                 urlScheme = namespaceScheme
             case .global:
                 guard let scheme, !scheme.isEmpty else {
-                    throw RouteURLError(
-                        code: .missingScheme, routeName: name,
+                    throw RouteError(
+                        code: .missingScheme, subject: name,
                         message: "'\(first.declaredPattern)' is a global route; pass the URL scheme, as in url(forRoute: \"\(name)\", parameters: ..., scheme: \"myapp\")")
                 }
                 urlScheme = scheme
@@ -75,8 +75,8 @@ extension LinkRouter {
         guard !candidates.isEmpty else {
             let missing = entries.map { entry in entry.compiled.variableNames.filter { parameters[$0] == nil } }
                 .min { $0.count < $1.count } ?? []
-            throw RouteURLError(
-                code: .missingParameter, routeName: name,
+            throw RouteError(
+                code: .missingParameter, subject: name,
                 message: "'\(first.declaredPattern)' needs a value for \(missing.map { "'\($0)'" }.joined(separator: ", "))")
         }
         let decodePlus = state.options.decodePlusSymbols
@@ -110,7 +110,7 @@ extension LinkRouter {
         } else if parameters.values.contains(where: \.isEmpty) {
             hint = "an empty value would make an empty component that the router does not read back"
         }
-        throw RouteURLError(code: .unrepresentableValue, routeName: name, message: "cannot write \(parameters.keys.sorted()) into '\(first.declaredPattern)': \(hint)")
+        throw RouteError(code: .unrepresentableValue, subject: name, message: "cannot write \(parameters.keys.sorted()) into '\(first.declaredPattern)': \(hint)")
     }
 
     /// Whether `text`, split as the router splits URLs, matches `candidate` first among the route's expansions and

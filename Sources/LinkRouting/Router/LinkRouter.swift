@@ -15,9 +15,14 @@ internal import _LinkKitLocking
 ///     return true
 /// }
 /// router.addRoute("https://www.example.com/invites/:code", group: "invites") { _ in true }
-/// router.route(URL(string: "myapp://user/view/joeldev")!)    // true
-/// router.setGroup("invites", enabled: false)                 // invitation links now fall through
+/// router.route("myapp://user/view/joeldev")                  // true
+/// router.setGroup("invites", enabled: false)                 // invitation links fall through from here on
 /// ```
+///
+/// URLs are given as text and split as written: Foundation's `URL(string:)` re-encodes every `%` of a string with
+/// one malformed escape, while the router splits the bytes given, so `%zz` stays literal and the valid escapes next
+/// to it still decode. ``route(_:parameters:)-(URL,_)`` also takes a `URL` you hold; for the other questions, pass
+/// its `absoluteString`.
 ///
 /// Adding routes and routing may happen concurrently from any thread. Handlers run on the caller's thread, never
 /// while the router's lock is held: a handler may add routes or route another URL. A routing pass works on the
@@ -71,7 +76,7 @@ public final class LinkRouter: Sendable {
     ///   - priority: higher priorities are tried first; equal priorities in registration order.
     ///   - group: a group name, to switch the route off and on with ``setGroup(_:enabled:)``.
     ///   - name: a name for ``url(forRoute:parameters:scheme:)`` and ``MatchedRoute/name``; a later route given the
-    ///     same name takes it over (with a ``RouteDiagnostic/Kind/duplicateName`` warning).
+    ///     same name takes it over (with a `duplicateName` warning).
     ///   - handler: called with the parameters; returns `false` to pass the URL on to the next route.
     /// - Returns: the warnings about this route (also kept in ``diagnostics``).
     @discardableResult
@@ -81,25 +86,6 @@ public final class LinkRouter: Sendable {
     ) -> [RouteDiagnostic] {
         state.withTrackedLock {
             $0.add(pattern, namespace: namespace, priority: priority, group: group, name: name, handler: handler)
-        }
-    }
-
-    /// Adds several patterns with one handler, in order.
-    ///
-    /// - Parameters:
-    ///   - patterns: the route patterns.
-    ///   - namespace: the namespace for all of them.
-    ///   - priority: their priority.
-    ///   - group: their group.
-    ///   - handler: the shared handler.
-    /// - Returns: the warnings about these routes.
-    @discardableResult
-    public func addRoutes(
-        _ patterns: [String], namespace: RouteNamespace = .global, priority: Int = 0, group: String? = nil,
-        handler: @escaping Handler
-    ) -> [RouteDiagnostic] {
-        state.withTrackedLock { state in
-            patterns.flatMap { state.add($0, namespace: namespace, priority: priority, group: group, handler: handler) }
         }
     }
 
@@ -116,26 +102,11 @@ public final class LinkRouter: Sendable {
     }
 
     /// Removes the namespace of `scheme` and its routes (JLRoutes' `unregisterRouteScheme:`).
-    ///
-    /// - Parameter scheme: the URL scheme.
-    public func removeNamespace(_ scheme: String) {
+    package func removeNamespace(_ scheme: String) {
         state.withTrackedLock { state in
             guard let removed = state.schemes.removeValue(forKey: scheme) else { return }
             for number in removed.entries { state.entries[number].isRemoved = true }
         }
-    }
-
-    /// The namespaces that exist, global first, then schemes sorted.
-    public var namespaces: [RouteNamespace] {
-        state.withTrackedLock { [.global] + $0.schemes.keys.sorted().map(RouteNamespace.scheme) }
-    }
-
-    /// Whether the namespace of `scheme` falls back to the global routes (`false` when it does not exist).
-    ///
-    /// - Parameter scheme: the URL scheme.
-    /// - Returns: the namespace's fallback setting.
-    public func fallsBackToGlobalRoutes(_ scheme: String) -> Bool {
-        state.withTrackedLock { $0.schemes[scheme]?.fallsBackToGlobalRoutes ?? false }
     }
 
     /// Removes the first route (in trial order) whose pattern is `pattern`, as JLRoutes' `removeRoute:` does
@@ -172,7 +143,7 @@ public final class LinkRouter: Sendable {
         }
     }
 
-    /// Sets the handler called when nothing in `namespace` accepts a URL (not called by ``canRoute(_:)-(URL)``).
+    /// Sets the handler called when nothing in `namespace` accepts a URL (not called by ``canRoute(_:)``).
     ///
     /// As in JLRoutes, when a scheme namespace falls back to the global routes and those do not accept the URL
     /// either, the global handler is called first, then the scheme's.
@@ -184,9 +155,8 @@ public final class LinkRouter: Sendable {
         state.withTrackedLock { $0.modify(namespace) { $0.unmatchedHandler = handler } }
     }
 
-    // MARK: - Groups
-
-    /// Switches the routes of a group off or on; a disabled route behaves as if it were absent.
+    /// Switches the routes of a group off or on; a disabled route behaves as if it were absent. Groups are enabled
+    /// until disabled.
     ///
     /// - Parameters:
     ///   - name: the group name given to ``addRoute(_:namespace:priority:group:name:handler:)``.
@@ -197,12 +167,10 @@ public final class LinkRouter: Sendable {
         }
     }
 
-    /// Whether a group is enabled (groups are enabled until disabled).
-    ///
-    /// - Parameter name: the group name.
-    /// - Returns: `false` only after `setGroup(name, enabled: false)`.
-    public func isGroupEnabled(_ name: String) -> Bool {
-        state.withTrackedLock { !$0.disabledGroups.contains(name) }
+    /// The warnings produced so far: by route registration, and for a router made from a ``RouteTable``, by reading
+    /// the table (keys that repeat).
+    public var diagnostics: [RouteDiagnostic] {
+        state.withTrackedLock { $0.diagnostics }
     }
 
     // MARK: - Routing
@@ -210,36 +178,21 @@ public final class LinkRouter: Sendable {
     /// Routes a URL: calls the handlers of matching routes in order until one returns `true`.
     ///
     /// When none does, the namespace falls back to the global routes if it is set to, then the unmatched-URL
-    /// handlers run.
-    ///
-    /// - Parameters:
-    ///   - url: the URL.
-    ///   - parameters: extra parameters; they override query items and route variables, not the `JLRoute*` keys.
-    /// - Returns: whether a handler accepted the URL.
-    @discardableResult
-    public func route(_ url: URL, parameters: [String: String] = [:]) -> Bool {
-        route(text: url.absoluteString, url: url, parameters: parameters)
-    }
-
-    /// Routes a URL string, split as written (see ``route(_:parameters:)-(URL,_)``).
-    ///
-    /// Prefer this for text from outside (a console, a push payload): Foundation's `URL(string:)` re-encodes every
-    /// `%` of a string with one malformed escape, while this splits the bytes given, so `%zz` stays literal and the
-    /// valid escapes next to it still decode. ``RouteKey/url`` is then `urlString` itself.
+    /// handlers run. The text is split as written; ``RouteKey/url`` is `urlString` itself.
     ///
     /// - Parameters:
     ///   - urlString: the URL as text.
-    ///   - parameters: extra parameters, as for the `URL` variant.
-    /// - Returns: whether a handler accepted it; `false` without calling anything when it is not a URL at all.
+    ///   - parameters: extra parameters; they override query items and route variables, not the `JLRoute*` keys.
+    /// - Returns: whether a handler accepted the URL; `false` without calling anything when it is not a URL at all.
     @discardableResult
     public func route(_ urlString: String, parameters: [String: String] = [:]) -> Bool {
-        // Text that certainly parses is routed without making its `URL` (made later only if someone reads it).
+        // Skips `URL(string:)`, which costs more than the rest of a lookup, for text that certainly parses.
         if RouteURLText.certainlyParses(urlString) { return route(text: urlString, url: nil, parameters: parameters) }
         guard let url = URL(string: urlString) else { return false }
         return route(text: urlString, url: url, parameters: parameters)
     }
 
-    /// Whether some route matches the URL string, split as written; never calls a handler.
+    /// Whether some route matches the URL; never calls a handler (so a handler that would decline still counts).
     ///
     /// - Parameter urlString: the URL as text.
     /// - Returns: `false` when it is not a URL or nothing matches.
@@ -248,12 +201,104 @@ public final class LinkRouter: Sendable {
         return matchingRoute(text: urlString, url: nil) != nil
     }
 
+    /// The route JLRoutes' ranking tries first for the URL, with the parameters its handler would get; no handler is
+    /// called.
+    ///
+    /// The first active route that matches, as ``canRoute(_:)`` finds it: a handler that would return `false` does
+    /// not change the answer.
+    ///
+    /// ```swift
+    /// router.addRoute("/products/:id", name: "product") { _ in true }
+    /// let matched = router.match("myapp://products/42?ref=mail")
+    /// // matched?.pattern == "/products/:id", matched?.parameters == ["id": "42", "ref": "mail"]
+    /// ```
+    ///
+    /// - Parameter urlString: the URL as text.
+    /// - Returns: the matched route, or `nil` when it is not a URL or no route matches.
+    public func match(_ urlString: String) -> MatchedRoute? {
+        if RouteURLText.certainlyParses(urlString) { return match(text: urlString, url: nil) }
+        guard let url = URL(string: urlString) else { return nil }
+        return match(text: urlString, url: url)
+    }
+
+    /// Routes a `URL` you hold (a resolved link's destination, an activity's web page URL) as
+    /// ``route(_:parameters:)-(String,_)`` routes its absolute string.
+    ///
+    /// - Parameters:
+    ///   - url: the URL.
+    ///   - parameters: extra parameters, as for a URL given as text.
+    /// - Returns: whether a handler accepted the URL.
+    @discardableResult
+    public func route(_ url: URL, parameters: [String: String] = [:]) -> Bool {
+        route(text: url.absoluteString, url: url, parameters: parameters)
+    }
+
+    // MARK: - The same for a `URL`, and the accepting route (the manager's)
+
+    /// Whether some route matches a `URL`, as ``canRoute(_:)``.
+    package func canRoute(_ url: URL) -> Bool {
+        matchingRoute(text: url.absoluteString, url: url) != nil
+    }
+
+    /// The first matching route of a `URL`, as ``match(_:)``.
+    package func match(_ url: URL) -> MatchedRoute? {
+        match(text: url.absoluteString, url: url)
+    }
+
+    /// Routes a URL exactly as ``route(_:parameters:)-(String,_)`` does (handlers, fallback, unmatched handlers) and returns
+    /// the route whose handler accepted it, with the parameters as the handler saw them; `nil` when none did.
+    @discardableResult
+    package func routeReturningMatch(_ url: URL, parameters: [String: String] = [:]) -> MatchedRoute? {
+        route(text: url.absoluteString, url: url, parameters: parameters, accepted: Self.matchedRoute)
+    }
+
+    /// ``routeReturningMatch(_:parameters:)-(URL,_)`` for text, split as written; `nil` also when it is not a URL.
+    @discardableResult
+    package func routeReturningMatch(_ urlString: String, parameters: [String: String] = [:]) -> MatchedRoute? {
+        if RouteURLText.certainlyParses(urlString) {
+            return route(text: urlString, url: nil, parameters: parameters, accepted: Self.matchedRoute)
+        }
+        guard let url = URL(string: urlString) else { return nil }
+        return route(text: urlString, url: url, parameters: parameters, accepted: Self.matchedRoute)
+    }
+
+    /// Whether a group is enabled.
+    package func isGroupEnabled(_ name: String) -> Bool {
+        state.withTrackedLock { !$0.disabledGroups.contains(name) }
+    }
+
+    /// The namespaces that exist, global first, then schemes sorted.
+    package var namespaces: [RouteNamespace] {
+        state.withTrackedLock { [.global] + $0.schemes.keys.sorted().map(RouteNamespace.scheme) }
+    }
+
+    /// The registered routes of a namespace in the order they are tried (optional groups expanded), disabled
+    /// groups included.
+    package func routes(in namespace: RouteNamespace = .global) -> [RegisteredRoute] {
+        state.withTrackedLock { state in
+            guard let space = state[namespace] else { return [] }
+            return space.entries.map { state.entries[$0] }
+                .filter { !$0.isRemoved }
+                .sorted { $0.rank < $1.rank }
+                .map {
+                    RegisteredRoute(
+                        pattern: $0.compiled.pattern, declaredPattern: $0.declaredPattern, namespace: $0.namespace,
+                        priority: $0.rank.priority, group: $0.group)
+                }
+        }
+    }
+
+    /// Adds `diagnostics` to the router's, for a router made from a table (its reading's findings come first).
+    func report(_ diagnostics: [RouteDiagnostic]) {
+        state.withTrackedLock { $0.diagnostics += diagnostics }
+    }
+
     private func route(text: String, url: URL?, parameters: [String: String]) -> Bool {
         route(text: text, url: url, parameters: parameters) { _, _, _ in () } != nil
     }
 
-    /// Routes as ``route(_:parameters:)-(URL,_)`` does and hands the accepting route to `accepted`, whose result it
-    /// returns; `nil` when no handler accepted the URL. Only an accepted URL pays for `accepted`.
+    /// Routes as ``route(_:parameters:)-(String,_)`` does and hands the accepting route to `accepted`, whose result it returns;
+    /// `nil` when no handler accepted the URL. Only an accepted URL pays for `accepted`.
     private func route<Result>(
         text: String, url: URL?, parameters: [String: String],
         accepted: (RouterState, Int, RouteMatch) -> Result
@@ -276,79 +321,13 @@ public final class LinkRouter: Sendable {
         return nil
     }
 
-    // MARK: - Matching
-
-    /// The route JLRoutes' ranking tries first for the URL, with the parameters its handler would get; no handler is
-    /// called.
-    ///
-    /// The first active route that matches, as ``canRoute(_:)-(URL)`` finds it: a handler that would return `false`
-    /// does not change the answer (use ``routeReturningMatch(_:parameters:)-(URL,_)`` for the route that accepts).
-    ///
-    /// ```swift
-    /// router.addRoute("/products/:id", name: "product") { _ in true }
-    /// let matched = router.match(URL(string: "myapp://products/42?ref=mail")!)
-    /// // matched?.pattern == "/products/:id", matched?.parameters == ["id": "42", "ref": "mail"]
-    /// ```
-    ///
-    /// - Parameter url: the URL.
-    /// - Returns: the matched route, or `nil` when no route matches.
-    public func match(_ url: URL) -> MatchedRoute? {
-        match(text: url.absoluteString, url: url)
-    }
-
-    /// The route JLRoutes' ranking tries first for a URL string, split as written (see
-    /// ``route(_:parameters:)-(String,_)``); no handler is called.
-    ///
-    /// - Parameter urlString: the URL as text.
-    /// - Returns: the matched route, or `nil` when it is not a URL or no route matches.
-    public func match(_ urlString: String) -> MatchedRoute? {
-        if RouteURLText.certainlyParses(urlString) { return match(text: urlString, url: nil) }
-        guard let url = URL(string: urlString) else { return nil }
-        return match(text: urlString, url: url)
-    }
-
-    /// Routes a URL exactly as ``route(_:parameters:)-(URL,_)`` does (handlers, fallback, unmatched handlers) and
-    /// returns the route whose handler accepted it.
-    ///
-    /// ```swift
-    /// if let matched = router.routeReturningMatch(url) {
-    ///     log("routed to \(matched.pattern) with \(matched.parameters)")
-    /// }
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - url: the URL.
-    ///   - parameters: extra parameters, as for ``route(_:parameters:)-(URL,_)``; they appear in
-    ///     ``MatchedRoute/parameters`` as the handler saw them.
-    /// - Returns: the accepting route, or `nil` when no handler accepted the URL.
-    @discardableResult
-    public func routeReturningMatch(_ url: URL, parameters: [String: String] = [:]) -> MatchedRoute? {
-        route(text: url.absoluteString, url: url, parameters: parameters, accepted: Self.matchedRoute)
-    }
-
-    /// Routes a URL string as ``route(_:parameters:)-(String,_)`` does and returns the route whose handler accepted
-    /// it.
-    ///
-    /// - Parameters:
-    ///   - urlString: the URL as text.
-    ///   - parameters: extra parameters, as for the `URL` variant.
-    /// - Returns: the accepting route, or `nil` when it is not a URL or no handler accepted it.
-    @discardableResult
-    public func routeReturningMatch(_ urlString: String, parameters: [String: String] = [:]) -> MatchedRoute? {
-        if RouteURLText.certainlyParses(urlString) {
-            return route(text: urlString, url: nil, parameters: parameters, accepted: Self.matchedRoute)
-        }
-        guard let url = URL(string: urlString) else { return nil }
-        return route(text: urlString, url: url, parameters: parameters, accepted: Self.matchedRoute)
-    }
-
     private static func matchedRoute(_ state: RouterState, _ number: Int, _ match: RouteMatch) -> MatchedRoute {
         MatchedRoute(
             entry: state.entries[number], name: state.name(ofEntry: number), match: match,
             namespace: state.entries[number].namespace)
     }
 
-    private func match(text: String, url: URL?) -> MatchedRoute? {
+    func match(text: String, url: URL?) -> MatchedRoute? {
         let snapshot = state.withTrackedLock { $0 }
         guard let (number, request) = Self.firstMatch(text: text, url: url, state: snapshot) else { return nil }
         let entry = snapshot.entries[number]
@@ -356,37 +335,6 @@ public final class LinkRouter: Sendable {
             request: request, pattern: entry.compiled, namespaceName: entry.namespace.name, parameters: [:],
             decodePlusSymbols: snapshot.options.decodePlusSymbols)
         return MatchedRoute(entry: entry, name: snapshot.name(ofEntry: number), match: match, namespace: entry.namespace)
-    }
-
-    /// Whether some route matches the URL; never calls a handler (so a handler that would decline still counts).
-    ///
-    /// - Parameter url: the URL.
-    /// - Returns: whether ``route(_:parameters:)-(URL,_)`` would find a matching route.
-    public func canRoute(_ url: URL) -> Bool {
-        matchingRoute(text: url.absoluteString, url: url) != nil
-    }
-
-    /// The warnings produced so far by route registration.
-    public var diagnostics: [RouteDiagnostic] {
-        state.withTrackedLock { $0.diagnostics }
-    }
-
-    /// The registered routes of a namespace in the order they are tried (optional groups expanded).
-    ///
-    /// - Parameter namespace: the namespace.
-    /// - Returns: the routes, disabled groups included.
-    public func routes(in namespace: RouteNamespace = .global) -> [RegisteredRoute] {
-        state.withTrackedLock { state in
-            guard let space = state[namespace] else { return [] }
-            return space.entries.map { state.entries[$0] }
-                .filter { !$0.isRemoved }
-                .sorted { $0.rank < $1.rank }
-                .map {
-                    RegisteredRoute(
-                        pattern: $0.compiled.pattern, declaredPattern: $0.declaredPattern, namespace: $0.namespace,
-                        priority: $0.rank.priority, group: $0.group)
-                }
-        }
     }
 
     // MARK: - Internals

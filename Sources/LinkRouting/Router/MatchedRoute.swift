@@ -2,12 +2,12 @@ import Foundation
 
 /// The route a URL matched, and the parameters its handler sees, as plain values.
 ///
-/// Returned by ``LinkRouter/match(_:)-(URL)`` (which calls no handler) and by
-/// ``LinkRouter/routeReturningMatch(_:parameters:)-(URL,_)`` (the route whose handler accepted the URL). A server
-/// that needs to say where a link went logs or returns it as it is:
+/// Returned by ``LinkRouter/match(_:)`` (which calls no handler), in ``RouteExplanation/match``, and by
+/// `LinkManager` for the route whose handler accepted a resolved link. A server that needs to say where a link went
+/// logs or returns it as it is:
 ///
 /// ```swift
-/// if let matched = router.match(URL(string: "myapp://products/42?ref=mail")!) {
+/// if let matched = router.match("myapp://products/42?ref=mail") {
 ///     // matched.pattern == "/products/:id", matched.parameters == ["id": "42", "ref": "mail"]
 /// }
 /// ```
@@ -16,7 +16,7 @@ public struct MatchedRoute: Sendable, Hashable {
     public var pattern: String
     /// The expansion that matched, as JLRoutes reports it under ``RouteKey/pattern`` (`/path/:thing/:id`); equal to
     /// ``pattern`` when it has no optional group.
-    public var expandedPattern: String
+    package var expandedPattern: String
     /// The namespace of the route (the global one after a scheme namespace fell back to it).
     public var namespace: RouteNamespace
     /// The route's name, when it was registered with one.
@@ -27,25 +27,14 @@ public struct MatchedRoute: Sendable, Hashable {
     /// The precedence is JLRoutes': a route variable hides a query item of the same name, a caller's parameter hides
     /// both. A query item repeated in the URL (`?tag=a&tag=b`) is an array for a handler; here the **last** value
     /// wins (`"b"`), as when the items are read into a dictionary in URL order; read
-    /// ``RouteParameters/strings(_:)`` in a handler for all of them. No `JLRoute*` key is included.
+    /// ``RouteParameters/strings(_:)`` in a handler for all of them. No `JLRoute*` key is included (``namespace`` has
+    /// the scheme's).
     public var parameters: [String: String]
     /// The raw path components a `*` captured (possibly none), or `nil` when the pattern has no `*`.
     public var wildcardComponents: [String]?
 
-    /// The namespace name JLRoutes reports under ``RouteKey/scheme``: the scheme, or
-    /// ``RouteKey/globalRoutesScheme`` (`JLRoutesGlobalRoutesScheme`) for the global routes.
-    public var scheme: String { namespace.name }
-
-    /// Creates a matched route.
-    ///
-    /// - Parameters:
-    ///   - pattern: The pattern as registered.
-    ///   - expandedPattern: The expansion that matched; `nil` for `pattern` itself.
-    ///   - namespace: The route's namespace.
-    ///   - name: The route's name.
-    ///   - parameters: The parameters, as a handler reads them.
-    ///   - wildcardComponents: What a `*` captured.
-    public init(
+    /// Creates a matched route (the router makes them; tests of the package may too).
+    package init(
         pattern: String, expandedPattern: String? = nil, namespace: RouteNamespace, name: String? = nil,
         parameters: [String: String] = [:], wildcardComponents: [String]? = nil
     ) {

@@ -2,7 +2,7 @@
 ///
 /// A URL is routed in the namespace of its scheme (compared case-sensitively) when that namespace exists, and in the
 /// global namespace otherwise. A scheme namespace hides the global routes unless it falls back to them.
-public enum RouteNamespace: Sendable, Hashable, CustomStringConvertible {
+public enum RouteNamespace: Sendable, Hashable {
     /// The global routes (`JLRoutesGlobalRoutesScheme` in JLRoutes).
     case global
     /// The routes for URLs with this exact scheme.
@@ -15,7 +15,4 @@ public enum RouteNamespace: Sendable, Hashable, CustomStringConvertible {
         case .scheme(let scheme): scheme
         }
     }
-
-    /// The ``name``.
-    public var description: String { name }
 }

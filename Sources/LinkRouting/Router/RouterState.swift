@@ -149,7 +149,7 @@ struct RouterState: Sendable {
         if let name { overlaps += assign(name, to: declared, namespace: namespace, entries: firstEntry..<entries.count) }
         guard !problems.isEmpty || !overlaps.isEmpty else { return [] }
         var found = problems.map {
-            RouteDiagnostic(kind: $0.0, pattern: declared, namespace: namespace, message: "'\(declared)': \($0.1)")
+            RouteDiagnostic(code: $0.0, subject: declared, namespace: namespace, message: "'\(declared)': \($0.1)")
         }
         found += overlaps
         diagnostics += found
@@ -166,8 +166,8 @@ struct RouterState: Sendable {
         if let previous = names[name]?.first(where: { !entries[$0].isRemoved }) {
             let other = entries[previous].declaredPattern
             found.append(RouteDiagnostic(
-                kind: .duplicateName, pattern: declared, namespace: namespace, relatedPattern: other,
-                message: "'\(declared)' takes the name '\(name)' from '\(other)'; url(forRoute:) now builds URLs for this route"))
+                code: .duplicateName, subject: declared, namespace: namespace, relatedPattern: other,
+                message: "'\(declared)' takes the name '\(name)' from '\(other)'; url(forRoute:) builds URLs for this route from here on"))
         }
         names[name] = Array(range)
         return found
@@ -183,7 +183,7 @@ struct RouterState: Sendable {
         // The index's numbers are 32-bit: a namespace that cannot take the route refuses it rather than overflow.
         guard (index(of: namespace) ?? SegmentIndex(limit: indexLimit)).canInsert(pattern) else {
             overlaps.append(RouteDiagnostic(
-                kind: .tooLarge, pattern: pattern.pattern, namespace: namespace,
+                code: .tooLarge, subject: pattern.pattern, namespace: namespace,
                 message: "'\(pattern.pattern)' is not registered: the index of \(namespace.name) is full (at most \(indexLimit) nodes, edges and literal bytes); split the table over namespaces or routers"))
             return
         }
@@ -258,8 +258,8 @@ struct RouterState: Sendable {
             .map { leaf in
                 let hidden = entries[leaf.entry].compiled.pattern
                 return RouteDiagnostic(
-                    kind: .shadowed, pattern: hidden, namespace: namespace, relatedPattern: pattern.pattern,
-                    message: "'\(hidden)' is now shadowed by '\(pattern.pattern)', which has a higher priority and matches every URL it matches; it only runs when that handler returns false")
+                    code: .shadowed, subject: hidden, namespace: namespace, relatedPattern: pattern.pattern,
+                    message: "'\(hidden)' is shadowed from here on by '\(pattern.pattern)', which has a higher priority and matches every URL it matches; it only runs when that handler returns false")
             }
     }
 
@@ -289,11 +289,11 @@ struct RouterState: Sendable {
         let other = entries[best.leaf.entry].compiled.pattern
         if best.sameShape {
             return RouteDiagnostic(
-                kind: .duplicate, pattern: pattern.pattern, namespace: namespace, relatedPattern: other,
+                code: .duplicate, subject: pattern.pattern, namespace: namespace, relatedPattern: other,
                 message: "'\(pattern.pattern)' duplicates '\(other)', registered earlier with the same or a higher priority; it only runs when that handler returns false")
         }
         return RouteDiagnostic(
-            kind: .shadowed, pattern: pattern.pattern, namespace: namespace, relatedPattern: other,
+            code: .shadowed, subject: pattern.pattern, namespace: namespace, relatedPattern: other,
             message: "'\(pattern.pattern)' is shadowed by '\(other)', which is tried first and matches every URL it matches; it only runs when that handler returns false")
     }
 

@@ -13,22 +13,30 @@ internal import _LinkKitText
 ///
 /// `scheme: null` is the global namespace. Namespaces and routes are created in array order; an empty namespace still
 /// exists (and hides the global routes from its scheme). `handles: false` is a handler that returns `false`. Routes
-/// may carry a `"group"` name and a `"name"` (for ``LinkRouter/url(forRoute:parameters:scheme:)``). Missing options default to JLRoutes' (`true`, `false`), a missing `fallbackToGlobal` to
-/// `false`, `priority` to `0`, `handles` to `true`, `routes` to `[]`; `namespaces` and `pattern` are required.
-/// Unknown keys are errors, so a typo does not silently change routing.
+/// may carry a `"group"` name and a `"name"` (for ``LinkRouter/url(forRoute:parameters:scheme:)``). Missing options
+/// default to JLRoutes' (`true`, `false`), a missing `fallbackToGlobal` to `false`, `priority` to `0`, `handles` to
+/// `true`, `routes` to `[]`; `namespaces` and `pattern` are required. Unknown keys are errors, so a typo does not
+/// silently change routing. A key repeated in one object keeps its last value, as `JSONSerialization` reads it, with a
+/// `duplicateKey` warning in the router's ``LinkRouter/diagnostics``.
+///
+/// ```swift
+/// let table = try RouteTable(json: Data(#"{"namespaces": [{"routes": [{"pattern": "/user/view/:userID"}]}]}"#.utf8))
+/// let router = table.makeRouter()
+/// router.canRoute("myapp://user/view/joeldev")   // true
+/// ```
 public struct RouteTable: Sendable, Hashable {
     /// One route of the table.
-    public struct Route: Sendable, Hashable {
+    package struct Route: Sendable, Hashable {
         /// The pattern, as for ``LinkRouter/addRoute(_:namespace:priority:group:name:handler:)``.
-        public var pattern: String
+        package var pattern: String
         /// The priority.
-        public var priority: Int
+        package var priority: Int
         /// What the route's handler returns: `false` passes the URL on.
-        public var handles: Bool
+        package var handles: Bool
         /// The group, to switch the route off at run time.
-        public var group: String?
+        package var group: String?
         /// The route's name, to build its URLs with ``LinkRouter/url(forRoute:parameters:scheme:)``.
-        public var name: String?
+        package var name: String?
 
         /// Creates a route.
         ///
@@ -38,7 +46,7 @@ public struct RouteTable: Sendable, Hashable {
         ///   - handles: What the route's handler returns.
         ///   - group: The group.
         ///   - name: The route's name.
-        public init(pattern: String, priority: Int = 0, handles: Bool = true, group: String? = nil, name: String? = nil) {
+        package init(pattern: String, priority: Int = 0, handles: Bool = true, group: String? = nil, name: String? = nil) {
             self.pattern = pattern
             self.priority = priority
             self.handles = handles
@@ -48,16 +56,16 @@ public struct RouteTable: Sendable, Hashable {
     }
 
     /// One namespace of the table.
-    public struct Namespace: Sendable, Hashable {
+    package struct Namespace: Sendable, Hashable {
         /// The URL scheme, or `nil` for the global namespace.
-        public var scheme: String?
+        package var scheme: String?
         /// Whether URLs unmatched here are tried against the global routes.
-        public var fallbackToGlobal: Bool
+        package var fallbackToGlobal: Bool
         /// The routes, in registration order.
-        public var routes: [Route]
+        package var routes: [Route]
 
         /// Creates a namespace.
-        public init(scheme: String?, fallbackToGlobal: Bool = false, routes: [Route] = []) {
+        package init(scheme: String?, fallbackToGlobal: Bool = false, routes: [Route] = []) {
             self.scheme = scheme
             self.fallbackToGlobal = fallbackToGlobal
             self.routes = routes
@@ -65,14 +73,17 @@ public struct RouteTable: Sendable, Hashable {
     }
 
     /// ``LinkRouter/Options/decodePlusSymbols``.
-    public var decodePlusSymbols: Bool
+    package var decodePlusSymbols: Bool
     /// ``LinkRouter/Options/alwaysTreatsHostAsPathComponent``.
-    public var alwaysTreatsHostAsPathComponent: Bool
+    package var alwaysTreatsHostAsPathComponent: Bool
     /// The namespaces, in creation order.
-    public var namespaces: [Namespace]
+    package var namespaces: [Namespace]
+    /// What reading the table found (keys that repeat); ``makeRouter(onRoute:)`` puts them first in the router's
+    /// ``LinkRouter/diagnostics``.
+    package var diagnostics: [RouteDiagnostic] = []
 
     /// Creates a table.
-    public init(decodePlusSymbols: Bool = true, alwaysTreatsHostAsPathComponent: Bool = false, namespaces: [Namespace] = []) {
+    package init(decodePlusSymbols: Bool = true, alwaysTreatsHostAsPathComponent: Bool = false, namespaces: [Namespace] = []) {
         self.decodePlusSymbols = decodePlusSymbols
         self.alwaysTreatsHostAsPathComponent = alwaysTreatsHostAsPathComponent
         self.namespaces = namespaces
@@ -81,19 +92,19 @@ public struct RouteTable: Sendable, Hashable {
     /// Loads a table from JSON.
     ///
     /// - Parameter json: the JSON document.
-    /// - Throws: ``RouteTableError`` naming the key path, what was expected and what was found.
-    public init(json: Data) throws(RouteTableError) {
+    /// - Throws: ``RouteError`` naming the key path, what was expected and what was found.
+    public init(json: Data) throws(RouteError) {
         self = try RouteTableReader.table(json: json)
     }
 
-    /// The table as JSON (keys sorted, `scheme: null` written out), which ``init(json:)`` reads back to an equal table.
+    /// The table as JSON (keys sorted, `scheme: null` written out), which `init(json:)` reads back to an equal table.
     ///
     /// The bytes are those `JSONSerialization` writes on Linux with `.sortedKeys` and `.withoutEscapingSlashes`
     /// (and `.prettyPrinted`).
     ///
     /// - Parameter prettyPrinted: indent for people (default) or write one line.
     /// - Returns: UTF-8 JSON.
-    public func jsonData(prettyPrinted: Bool = true) -> Data {
+    package func jsonData(prettyPrinted: Bool = true) -> Data {
         // Members in sorted key order, as `.sortedKeys` puts them.
         let value = JSONValue.object([
             ("alwaysTreatsHostAsPathComponent", .bool(alwaysTreatsHostAsPathComponent)),
@@ -119,13 +130,16 @@ public struct RouteTable: Sendable, Hashable {
 
     /// Builds a router with this table's options, namespaces and routes.
     ///
-    /// Each route's handler calls `onRoute` with the route and its parameters, then returns the route's `handles`.
+    /// Each route's handler calls `onRoute` with its parameters, then returns the route's `handles`: the routes are
+    /// tried in order, so when ``LinkRouter/route(_:parameters:)-(String,_)`` returns `true`, the last call was the accepting
+    /// route's. What reading the table found (repeated keys) comes first in the router's ``LinkRouter/diagnostics``.
     ///
-    /// - Parameter onRoute: observes every handler call (accepted or not).
+    /// - Parameter onRoute: observes every handler call, accepting or not (``RouteKey/pattern`` names the route).
     /// - Returns: a new router.
-    public func makeRouter(onRoute: @escaping @Sendable (Route, RouteParameters) -> Void = { _, _ in }) -> LinkRouter {
+    public func makeRouter(onRoute: @escaping @Sendable (RouteParameters) -> Void = { _ in }) -> LinkRouter {
         let router = LinkRouter(options: .init(
             decodePlusSymbols: decodePlusSymbols, alwaysTreatsHostAsPathComponent: alwaysTreatsHostAsPathComponent))
+        router.report(diagnostics)
         for namespace in namespaces {
             let target: RouteNamespace
             if let scheme = namespace.scheme {
@@ -135,11 +149,12 @@ public struct RouteTable: Sendable, Hashable {
                 target = .global
             }
             for route in namespace.routes {
+                let handles = route.handles
                 router.addRoute(
                     route.pattern, namespace: target, priority: route.priority, group: route.group, name: route.name
                 ) { parameters in
-                    onRoute(route, parameters)
-                    return route.handles
+                    onRoute(parameters)
+                    return handles
                 }
             }
         }

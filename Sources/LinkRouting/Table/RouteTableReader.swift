@@ -10,15 +10,17 @@ internal import _LinkKitText
 /// The rules: booleans are not numbers (`1` is not `true`,
 /// `true` is not a priority); a priority is an integer `Int` holds exactly (an integer literal read as an integer,
 /// so `Int.max` loads; `1.0` and `1e2` load as whole numbers, `1.5` does not); a repeated key keeps its last value;
-/// unknown keys are errors, the first in sorted order reported; `null` is no scheme, group or name.
+/// unknown keys are errors, the first in sorted order reported; `null` is no scheme, group or name. A repeated key
+/// keeps its last value, as `JSONSerialization` read it, and each repetition is a `duplicateKey` warning naming its
+/// key path.
 enum RouteTableReader {
     /// Reads a table; its optional groups may expand to at most `maximumExpansions` routes in all.
     static func table(
         json: Data, maximumExpansions: Int = OptionalGroupExpander.maximumTableExpansions
-    ) throws(RouteTableError) -> RouteTable {
+    ) throws(RouteError) -> RouteTable {
         // `withUnsafeBytes` rethrows untyped errors: the typed one travels in a `Result`.
         let document = json.withUnsafeBytes { raw in
-            Result { () throws(RouteTableError) -> JSONDocument in
+            Result { () throws(RouteError) -> JSONDocument in
                 let all = raw.bindMemory(to: UInt8.self)
                 switch UnicodeEncodingDetection.encoding(of: all) {
                 case .utf8(let skip):
@@ -27,50 +29,58 @@ enum RouteTableReader {
                     guard let text = UnicodeEncodingDetection.transcodeUTF16(all[skip...], bigEndian: bigEndian) else {
                         throw notJSON("the text is UTF-16 (by its first bytes) but does not decode as UTF-16")
                     }
-                    return try text.withUnsafeBufferPointer { buffer in Result { () throws(RouteTableError) in try read(buffer) } }.get()
+                    return try text.withUnsafeBufferPointer { buffer in Result { () throws(RouteError) in try read(buffer) } }.get()
                 case .utf32(let bigEndian, let skip):
                     guard let text = UnicodeEncodingDetection.transcodeUTF32(all[skip...], bigEndian: bigEndian) else {
                         throw notJSON("the text is UTF-32 (by its first bytes) but does not decode as UTF-32")
                     }
-                    return try text.withUnsafeBufferPointer { buffer in Result { () throws(RouteTableError) in try read(buffer) } }.get()
+                    return try text.withUnsafeBufferPointer { buffer in Result { () throws(RouteError) in try read(buffer) } }.get()
                 }
             }
         }
-        return try Reader(maximumExpansions: maximumExpansions).table(document.get().root)
+        let parsed = try document.get()
+        var table = try Reader(maximumExpansions: maximumExpansions).table(parsed.root)
+        table.diagnostics = parsed.duplicateKeys.compactMap { path in
+            guard case .key(let key)? = path.components.last else { return nil }
+            return RouteDiagnostic(
+                code: .duplicateKey, subject: path.description, namespace: nil,
+                message: "key \(JSONWriter.quotedForMessage(key)) appears more than once in this object; the last value counts, as JSONSerialization reads it: remove the others")
+        }
+        return table
     }
 
     /// The nesting `JSONSerialization` accepted: 512 arrays or objects deep; one more is `invalidJSON`.
     static let maximumDepth = 512
 
-    private static func read(_ bytes: UnsafeBufferPointer<UInt8>) throws(RouteTableError) -> JSONDocument {
+    private static func read(_ bytes: UnsafeBufferPointer<UInt8>) throws(RouteError) -> JSONDocument {
         do {
             // A value takes at least a byte, so the text's size bounds the values.
             return try JSONReader.read(
                 bytes, limits: .init(bytes: .max, depth: maximumDepth, values: bytes.count + 1), allowsTrailingCommas: true)
         } catch {
-            throw RouteTableError(
-                code: .invalidJSON, keyPath: error.keyPath.description,
+            throw RouteError(
+                code: .invalidJSON, subject: error.keyPath.description,
                 message: "the table is not valid JSON (line \(error.line), column \(error.column): \(error.message))")
         }
     }
 
-    private static func notJSON(_ reason: String) -> RouteTableError {
-        RouteTableError(code: .invalidJSON, keyPath: "", message: "the table is not valid JSON (line 1, column 1: \(reason))")
+    private static func notJSON(_ reason: String) -> RouteError {
+        RouteError(code: .invalidJSON, subject: "", message: "the table is not valid JSON (line 1, column 1: \(reason))")
     }
 
     private struct Reader {
         let maximumExpansions: Int
 
-        func table(_ root: JSONNode) throws(RouteTableError) -> RouteTable {
+        func table(_ root: JSONNode) throws(RouteError) -> RouteTable {
             let keys = ["decodePlusSymbols", "alwaysTreatsHostAsPathComponent", "namespaces"]
             let values = try members(root, at: "", keys: keys)
             var table = RouteTable()
-            table.decodePlusSymbols = try values[0].map { value throws(RouteTableError) in try bool(value, at: "decodePlusSymbols") } ?? true
-            table.alwaysTreatsHostAsPathComponent = try values[1].map { value throws(RouteTableError) in
+            table.decodePlusSymbols = try values[0].map { value throws(RouteError) in try bool(value, at: "decodePlusSymbols") } ?? true
+            table.alwaysTreatsHostAsPathComponent = try values[1].map { value throws(RouteError) in
                 try bool(value, at: "alwaysTreatsHostAsPathComponent")
             } ?? false
             guard let namespacesValue = values[2] else {
-                throw RouteTableError(code: .missingKey, keyPath: "namespaces", message: "required key missing: expected an array of namespaces")
+                throw RouteError(code: .missingKey, subject: "namespaces", message: "required key missing: expected an array of namespaces")
             }
             try expect(.array, namespacesValue, "an array", at: "namespaces")
             var seen: Set<String?> = []
@@ -82,15 +92,15 @@ enum RouteTableReader {
                 if let scheme = object[0], !scheme.isNull {
                     namespace.scheme = try string(scheme, at: path + ".scheme")
                     if namespace.scheme?.isEmpty == true {
-                        throw RouteTableError(code: .invalidValue, keyPath: path + ".scheme", message: "expected a URL scheme or null, found an empty string")
+                        throw RouteError(code: .invalidValue, subject: path + ".scheme", message: "expected a URL scheme or null, found an empty string")
                     }
                 }
                 if !seen.insert(namespace.scheme).inserted {
-                    throw RouteTableError(
-                        code: .invalidValue, keyPath: path + ".scheme",
+                    throw RouteError(
+                        code: .invalidValue, subject: path + ".scheme",
                         message: "namespace \(namespace.scheme.map { "'\($0)'" } ?? "null (global)") is listed twice; merge the two entries")
                 }
-                namespace.fallbackToGlobal = try object[1].map { value throws(RouteTableError) in
+                namespace.fallbackToGlobal = try object[1].map { value throws(RouteError) in
                     try bool(value, at: path + ".fallbackToGlobal")
                 } ?? false
                 if let routesValue = object[2] {
@@ -102,8 +112,8 @@ enum RouteTableReader {
                         if count > 1 {
                             expansions += count
                             if expansions > maximumExpansions {
-                                throw RouteTableError(
-                                    code: .invalidValue, keyPath: routePath + ".pattern",
+                                throw RouteError(
+                                    code: .invalidValue, subject: routePath + ".pattern",
                                     message: "the table's optional groups expand to more than \(maximumExpansions) routes in all by this route (the table-wide limit, which keeps a table's memory proportional to its size); use fewer optional groups or list the routes you need")
                             }
                         }
@@ -115,25 +125,25 @@ enum RouteTableReader {
             return table
         }
 
-        private func route(_ value: JSONNode, at path: String) throws(RouteTableError) -> RouteTable.Route {
+        private func route(_ value: JSONNode, at path: String) throws(RouteError) -> RouteTable.Route {
             let object = try members(value, at: path, keys: ["pattern", "priority", "handles", "group", "name"])
             guard let patternValue = object[0] else {
-                throw RouteTableError(code: .missingKey, keyPath: path + ".pattern", message: "required key missing: expected a pattern string")
+                throw RouteError(code: .missingKey, subject: path + ".pattern", message: "required key missing: expected a pattern string")
             }
             let pattern = try string(patternValue, at: path + ".pattern")
             if pattern.isEmpty {
-                throw RouteTableError(code: .invalidValue, keyPath: path + ".pattern", message: "expected a pattern such as \"/user/view/:userID\", found an empty string")
+                throw RouteError(code: .invalidValue, subject: path + ".pattern", message: "expected a pattern such as \"/user/view/:userID\", found an empty string")
             }
             var route = RouteTable.Route(pattern: pattern)
-            route.priority = try object[1].map { value throws(RouteTableError) in try integer(value, at: path + ".priority") } ?? 0
-            route.handles = try object[2].map { value throws(RouteTableError) in try bool(value, at: path + ".handles") } ?? true
+            route.priority = try object[1].map { value throws(RouteError) in try integer(value, at: path + ".priority") } ?? 0
+            route.handles = try object[2].map { value throws(RouteError) in try bool(value, at: path + ".handles") } ?? true
             if let group = object[3], !group.isNull {
                 route.group = try string(group, at: path + ".group")
             }
             if let name = object[4], !name.isNull {
                 route.name = try string(name, at: path + ".name")
                 if route.name?.isEmpty == true {
-                    throw RouteTableError(code: .invalidValue, keyPath: path + ".name", message: "expected a route name or null, found an empty string")
+                    throw RouteError(code: .invalidValue, subject: path + ".name", message: "expected a route name or null, found an empty string")
                 }
             }
             return route
@@ -143,7 +153,7 @@ enum RouteTableReader {
 
         /// The values of `keys` in the object `value` (`nil` where absent; a repeated key's last value), after
         /// checking that it is an object with no other key.
-        private func members(_ value: JSONNode, at path: String, keys: [String]) throws(RouteTableError) -> [JSONNode?] {
+        private func members(_ value: JSONNode, at path: String, keys: [String]) throws(RouteError) -> [JSONNode?] {
             try expect(.object, value, "an object", at: path)
             var values = [JSONNode?](repeating: nil, count: keys.count)
             var firstUnknown: String?
@@ -155,34 +165,34 @@ enum RouteTableReader {
                 }
             }
             if let unknown = firstUnknown {
-                throw RouteTableError(
-                    code: .unknownKey, keyPath: JSONKeyPath.appending(unknown, to: path),
+                throw RouteError(
+                    code: .unknownKey, subject: JSONKeyPath.appending(unknown, to: path),
                     message: "unknown key; expected one of \(keys.sorted().joined(separator: ", "))")
             }
             return values
         }
 
-        private func expect(_ kind: JSONDocument.Kind, _ value: JSONNode, _ expected: String, at path: String) throws(RouteTableError) {
+        private func expect(_ kind: JSONDocument.Kind, _ value: JSONNode, _ expected: String, at path: String) throws(RouteError) {
             guard value.kind == kind else { throw mismatch(expected, value, path) }
         }
 
-        private func string(_ value: JSONNode, at path: String) throws(RouteTableError) -> String {
+        private func string(_ value: JSONNode, at path: String) throws(RouteError) -> String {
             guard let string = value.string else { throw mismatch("a string", value, path) }
             return string
         }
 
-        private func bool(_ value: JSONNode, at path: String) throws(RouteTableError) -> Bool {
+        private func bool(_ value: JSONNode, at path: String) throws(RouteError) -> Bool {
             guard let bool = value.bool else { throw mismatch("a boolean", value, path) }
             return bool
         }
 
-        private func integer(_ value: JSONNode, at path: String) throws(RouteTableError) -> Int {
+        private func integer(_ value: JSONNode, at path: String) throws(RouteError) -> Int {
             guard let integer = value.integer else { throw mismatch("an integer", value, path) }
             return integer
         }
 
-        private func mismatch(_ expected: String, _ value: JSONNode, _ path: String) -> RouteTableError {
-            RouteTableError(code: .typeMismatch, keyPath: path.isEmpty ? "(document)" : path, message: "expected \(expected), found \(describe(value))")
+        private func mismatch(_ expected: String, _ value: JSONNode, _ path: String) -> RouteError {
+            RouteError(code: .typeMismatch, subject: path.isEmpty ? "(document)" : path, message: "expected \(expected), found \(describe(value))")
         }
 
         private func describe(_ value: JSONNode) -> String {

@@ -1,15 +1,16 @@
-/// A byte-level check that lets ``LinkRouter/route(_:parameters:)-(String,_)`` skip `URL(string:)` (about 5k
-/// instructions, more than the rest of routing) for text that certainly parses, building the `URL` only when a
-/// handler reads ``RouteParameters/url`` or an unmatched-URL handler runs.
+/// A byte-level check that lets ``LinkRouter/route(_:parameters:)-(String,_)`` skip `URL(string:)`, which costs more than the
+/// rest of a lookup, for text that certainly parses; the `URL` is made only when a handler reads
+/// ``RouteParameters/url`` or an unmatched-URL handler runs. It only decides whether to call Foundation: the URL is
+/// split by ``RouteRequest`` either way.
 ///
 /// It accepts a strict subset of RFC 3986 absolute URIs, ASCII only:
 /// `scheme ":" ["//" authority] rest`, where the scheme is `ALPHA *(ALPHA / DIGIT / "+" / "-" / ".")`, the
 /// authority holds unreserved characters, sub-delimiters and `%HH` escapes only (no user info, no port, no IPv6
 /// literal), and the rest holds path, query and fragment characters (`pchar`, `/`, `?`) and escapes, with at most
 /// one `#`. Every `%` must start a valid escape. Anything else (relative references, spaces, non-ASCII, `[`,
-/// malformed escapes) answers `false` and goes through `URL(string:)` as before, so the outcome for text that is
-/// not a URL cannot change. `RouteURLTextTests` checks "accepted implies `URL(string:)` succeeds" over generated
-/// strings.
+/// malformed escapes) answers `false` and goes through `URL(string:)`, so the outcome for text that is not a URL
+/// does not depend on this check. `RouteURLTextTests` checks "accepted implies `URL(string:)` succeeds" over
+/// generated strings.
 enum RouteURLText {
     /// Whether `URL(string: text)` certainly returns a URL.
     static func certainlyParses(_ text: String) -> Bool {

@@ -98,3 +98,43 @@ struct AndroidDynamicRulesTests {
         #expect(throws: AssociationError.self) { _ = try AndroidAssetStatement.statements(in: Array("{}".utf8)) }
     }
 }
+
+/// `assetlinks.json` read through the public API: its statements and what reading found.
+struct AssetLinksReadingTests {
+    @Test func aRepeatedKeyKeepsItsLastValueWithAWarningNamingItsKeyPath() throws {
+        let links = try AssetLinks(parsing: #"""
+            [{"relation": ["delegate_permission/common.handle_all_urls"], "relation": ["delegate_permission/common.get_login_creds"],
+              "target": {"namespace": "android_app", "package_name": "com.example.app"}},
+             {"relation": ["delegate_permission/common.handle_all_urls"],
+              "target": {"namespace": "android_app", "package_name": "com.example.a", "package_name": "com.example.b",
+                         "sha256_cert_fingerprints": ["AA"]}}]
+            """#.utf8)
+        // The first statement's last `relation` is not handle_all_urls: it is left out, as Android leaves it out.
+        #expect(links.statements.map(\.packageName) == ["com.example.b"])
+        #expect(links.statements.map(\.fingerprints) == [["AA"]])
+        #expect(links.diagnostics.map(\.description) == [
+            #"warning: [0].relation: key "relation" appears more than once in this object; the last value counts, as Android's JSONObject reads it: remove the others"#,
+            #"warning: [1].target.package_name: key "package_name" appears more than once in this object; the last value counts, as Android's JSONObject reads it: remove the others"#,
+        ])
+    }
+
+    @Test func aDroppedRuleSetIsAnErrorAtItsKeyPath() throws {
+        let links = try AssetLinks(parsing: #"""
+            [{"relation": ["delegate_permission/common.handle_all_urls"],
+              "target": {"namespace": "android_app", "package_name": "com.example.app"},
+              "relation_extensions": {"delegate_permission/common.handle_all_urls": {"dynamic_app_link_components": []}}}]
+            """#.utf8)
+        #expect(links.diagnostics.map(\.code) == ["dynamicRulesDropped"])
+        #expect(links.diagnostics.first?.severity == .error)
+        #expect(links.diagnostics.first?.keyPath
+            == #"[0].relation_extensions["delegate_permission/common.handle_all_urls"].dynamic_app_link_components"#)
+    }
+
+    @Test func aFileWrittenForAnAppReadsBackToTheSameStatement() throws {
+        let fingerprint = String(repeating: "AB:", count: 31) + "AB"
+        let written = try AssetLinks(packageName: "com.example.app", fingerprints: [fingerprint.lowercased()], rules: [.exclude("/pub/cc"), .include("/pub/*")])
+        let read = try AssetLinks(parsing: written.json().utf8)
+        #expect(read == written)
+        #expect(read.diagnostics.isEmpty)
+    }
+}

@@ -39,10 +39,10 @@ struct AndroidGenerationRoundTripTests {
         let ruleSet = Self.ruleSets[index]
         let manifest = try AndroidManifest(parsing: Self.manifest(try ruleSet.androidIntentFilter(host: Self.host)))
         #expect(manifest.problems.isEmpty)
-        let links = try AssetLinks(packageName: "com.example.app", fingerprints: [Self.fingerprint]).json(dynamicRules: try ruleSet.androidDynamicRules())
-        let statements = try AndroidAssetStatement.statements(in: Array(links.utf8))
-        #expect(statements.first?.droppedReason == nil)
-        let android = AndroidLinkMatcher(manifest: manifest, statements: statements)
+        let links = try AssetLinks(packageName: "com.example.app", fingerprints: [Self.fingerprint], rules: ruleSet.rules).json()
+        let read = try AssetLinks(parsing: links.utf8)
+        #expect(read.diagnostics.isEmpty)
+        let android = AndroidLinkMatcher(manifest: manifest, assetLinks: read)
         let iOS = try Self.iOS(ruleSet)
         for path in Self.paths {
             let url = "https://\(Self.host)\(path)"
@@ -81,7 +81,7 @@ struct AndroidGenerationRoundTripTests {
     @Test func theDynamicRulesAreWrittenInAssetLinks() throws {
         let rules = try AppLinkRuleSet.responsys(appIDs: [Self.app]).androidDynamicRules()
         #expect(rules.map(\.summary) == [#"{"/": "/pub/cc", "exclude": true}"#, #"{"/": "/pub/cc/", "exclude": true}"#, #"{"/": "/pub/acc"}"#, #"{"/": "/pub/acc/"}"#])
-        let json = try AssetLinks(packageName: "com.example.app", fingerprints: [Self.fingerprint]).json(dynamicRules: rules)
+        let json = try AssetLinks(packageName: "com.example.app", fingerprints: [Self.fingerprint], rules: AppLinkRuleSet.responsys(appIDs: []).rules).json()
         #expect(json.contains(#""dynamic_app_link_components""#))
         #expect(json.contains(#""exclude": true"#))
     }

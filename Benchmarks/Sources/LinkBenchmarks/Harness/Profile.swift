@@ -38,9 +38,10 @@ enum Profile {
             blackHole(kept.count)
         case "aasa-realistic", "aasa-shared":
             let variant: AASAFixture.Variant = name == "aasa-shared" ? .sharedPrefix : .responsysLike
-            guard let matcher = try? AppLinkMatcher(parsing: Array(AASAFixture.file(rules: 1_000, variant: variant).utf8)) else {
+            guard let file = try? AppSiteAssociation(parsing: AASAFixture.file(rules: 1_000, variant: variant).utf8) else {
                 preconditionFailure("fixture does not parse")
             }
+            let matcher = AppLinkMatcher(file)
             let url = AASAFixture.url(matchingLastOf: 1_000, variant: variant)
             for _ in 0..<iterations {
                 blackHole(matcher.match(url, appID: AASAFixture.appID, domain: AASAFixture.domain).outcome)
