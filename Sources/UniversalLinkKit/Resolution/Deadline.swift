@@ -33,10 +33,13 @@ package struct DeadlineExceeded: Error, Sendable {
 /// does. The package's one way to keep a deadline over work it does not control (a transport, a claim store, a name
 /// lookup); ``withDeadline(_:clock:_:)`` awaits it.
 ///
-/// The deadline is one entry on the clock's scheduler, disarmed when the operation ends first. At the deadline the
-/// task is cancelled and left to finish; what it returns then is dropped. `end` runs on the operation's task when the
-/// operation ends first, else on a task of its own: never on the scheduler's task, nor on the stack of the caller or
-/// of the canceller. A deadline already passed ends with `.deadline` before the operation starts.
+/// The task starts on the calling thread and runs there until its first suspension (a request is handed to its
+/// transport before this returns, and no thread is woken only to start it); it goes on in the concurrency pool. The
+/// deadline is one entry on the clock's scheduler, armed unless the operation ended while it started, and disarmed
+/// when it ends first. At the deadline the task is cancelled and left to finish; what it returns then is dropped.
+/// `end` runs on the operation's task when the operation ends first, else on a task of its own: never on the
+/// scheduler's task nor on the canceller's. A deadline already passed ends with `.deadline` before the operation
+/// starts.
 ///
 /// - Parameters:
 ///   - deadline: When to give up.
@@ -55,7 +58,7 @@ package func startWithDeadline<T: Sendable>(
 ) -> Task<Void, Never> {
     guard clock.now < deadline else { return Task(priority: priority) { end(.deadline) } }
     let race = DeadlineRace(scheduler: clock.scheduler)
-    let task = Task(priority: priority) {
+    let task = Task.immediate(priority: priority) {
         let result: Result<T, any Error>
         do {
             result = .success(try await withTaskCancellationHandler(operation: operation) {
@@ -66,11 +69,11 @@ package func startWithDeadline<T: Sendable>(
         }
         if race.end() { end(.value(result)) }
     }
-    race.arm(clock.scheduler.schedule(at: deadline) {
+    race.arm(at: deadline) {
         guard race.end() else { return }
         task.cancel()
         Task(priority: priority) { end(.deadline) }
-    })
+    }
     return task
 }
 
@@ -118,12 +121,15 @@ private final class DeadlineRace: Sendable {
         self.scheduler = scheduler
     }
 
-    /// Keeps the deadline's entry, to disarm it at the end (at once when the race has ended already).
-    func arm(_ ticket: DeadlineScheduler.Ticket) {
+    /// Schedules the deadline's action, unless the race has ended; keeps its entry, to disarm it at the end.
+    func arm(at deadline: ContinuousClock.Instant, _ action: @escaping @Sendable () -> Void) {
+        guard !state.withTrackedLock({ $0.ended }) else { return }
+        let ticket = scheduler.schedule(at: deadline, action)
         let ended = state.withTrackedLock { state -> Bool in
             if !state.ended { state.ticket = ticket }
             return state.ended
         }
+        // Ended between the two locks: the entry is no longer needed.
         if ended { scheduler.cancel(ticket) }
     }
 
