@@ -35,6 +35,8 @@ package struct LinkResolver: Sendable {
     let transport: any LinkTransport
     let clock: LinkClock
     let events: EventReporter
+    /// The header fields of every request: the JSON `Accept` and the configured `User-Agent`.
+    let headerFields: [String: String]
 
     package init(
         configuration: LinkManager.Configuration.Resolution, transport: any LinkTransport, clock: LinkClock,
@@ -44,6 +46,7 @@ package struct LinkResolver: Sendable {
         self.transport = transport
         self.clock = clock
         self.events = events
+        self.headerFields = ["Accept": "application/json", "User-Agent": configuration.userAgent]
     }
 
     /// The platform's production transport: ``CurlTransport`` on Linux, or ``URLSessionTransport`` where
@@ -87,8 +90,8 @@ package struct LinkResolver: Sendable {
         _ resolution: Resolution, finish: @escaping @Sendable (ResolvedLink) -> Void
     ) -> Task<Void, Never> {
         let attempt = ResolutionAttempt(
-            configuration: configuration, transport: transport, clock: clock, deadline: resolution.deadline,
-            events: events)
+            configuration: configuration, headerFields: headerFields, transport: transport, clock: clock,
+            deadline: resolution.deadline, events: events)
         // A tapped link is user-initiated work: it must not queue behind the host's background jobs.
         return startWithDeadline(resolution.deadline.instant, clock: clock, priority: .userInitiated) {
             try await attempt.run(resolution.url)
