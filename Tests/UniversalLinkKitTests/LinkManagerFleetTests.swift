@@ -63,8 +63,10 @@ struct LinkManagerFleetTests {
         defer { stub.shutdown() }
         let store = InMemoryClaimStore(window: Self.longWindow)
         let (firstEvents, secondEvents) = (Tally(), Tally())
-        let first = LinkManager(configuration: Self.configuration(store, timeout: Self.publishBound, events: firstEvents))
-        let second = LinkManager(configuration: Self.configuration(store, timeout: Self.publishBound, events: secondEvents))
+        let first = LinkManager(
+            configuration: Self.configuration(store, timeout: Self.publishBound, events: firstEvents))
+        let second = LinkManager(
+            configuration: Self.configuration(store, timeout: Self.publishBound, events: secondEvents))
         let link = stub.url("/pub/acc?_ri_=settled")
         let original = try await first.resolve(link)
         try await Self.waitForThePublish(of: link, in: store)

@@ -77,8 +77,8 @@ package func startWithDeadline<T: Sendable>(
     return task
 }
 
-/// Runs `operation` until `deadline` on `clock`, and returns its result: ``startWithDeadline(_:clock:priority:_:end:)``,
-/// awaited.
+/// Runs `operation` until `deadline` on `clock`, and returns its result:
+/// ``startWithDeadline(_:clock:priority:_:end:)``, awaited.
 ///
 /// The caller is resumed at the deadline, or at once when its own task is cancelled, even when the operation ignores
 /// cancellation.

@@ -112,7 +112,9 @@ package struct LinkResolver: Sendable {
     }
 
     /// The resolved link of a resolution that ended as `end`.
-    private func link(_ resolution: Resolution, _ end: Waiter<Result<ResolutionAnswer, any Error>>.End) -> ResolvedLink {
+    private func link(
+        _ resolution: Resolution, _ end: Waiter<Result<ResolutionAnswer, any Error>>.End
+    ) -> ResolvedLink {
         let (url, deadline) = (resolution.url, resolution.deadline)
         let failure: any Error
         switch end {
@@ -120,7 +122,8 @@ package struct LinkResolver: Sendable {
             return ResolvedLink(
                 requestedURL: url, deepLinkURL: answer.deepLinkURL, webLinkURL: answer.webLinkURL, isPubWeb: true,
                 error: answer.unsafeLinkError)
-        case let .value(.failure(error as TransportError)) where error.kind == .timedOut && clock.now >= deadline.instant:
+        case let .value(.failure(error as TransportError))
+        where error.kind == .timedOut && clock.now >= deadline.instant:
             // The transport kept the deadline: the same answer as the deadline's own.
             failure = DeadlineExceeded()
         case let .value(.failure(error)):

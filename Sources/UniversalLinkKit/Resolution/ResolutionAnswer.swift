@@ -27,8 +27,8 @@ struct ResolutionAnswer: Sendable, Hashable {
             // A value takes at least a byte, so the size bounds the values; 512 levels, as JSONSerialization allows.
             root = try JSONReader.read(body, limits: .init(bytes: body.count, depth: 512, values: body.count + 1)).root
         } catch {
-            throw invalid(
-                url, "the body is not JSON (\(body.count) bytes); line \(error.line), column \(error.column): \(error.message)")
+            let place = "line \(error.line), column \(error.column)"
+            throw invalid(url, "the body is not JSON (\(body.count) bytes); \(place): \(error.message)")
         }
         guard root.kind == .object else {
             throw invalid(url, "expected a JSON object, found \(typeName(root))")
