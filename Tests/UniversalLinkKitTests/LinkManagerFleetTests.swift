@@ -62,8 +62,11 @@ struct LinkManagerFleetTests {
         let stub = try ResponseHandlerStub(links: ["/pub/acc": Self.product])
         defer { stub.shutdown() }
         let store = InMemoryClaimStore(window: Self.longWindow)
-        let first = LinkManager(configuration: Self.configuration(store, timeout: Self.publishBound))
-        let second = LinkManager(configuration: Self.configuration(store, timeout: Self.publishBound))
+        let (firstEvents, secondEvents) = (Tally(), Tally())
+        let first = LinkManager(
+            configuration: Self.configuration(store, timeout: Self.publishBound, events: firstEvents))
+        let second = LinkManager(
+            configuration: Self.configuration(store, timeout: Self.publishBound, events: secondEvents))
         let link = stub.url("/pub/acc?_ri_=settled")
         let original = try await first.resolve(link)
         try await Self.waitForThePublish(of: link, in: store)
@@ -71,6 +74,11 @@ struct LinkManagerFleetTests {
         #expect(stub.requestCount == 1)
         #expect(!original.isDuplicate)
         #expect(again.isDuplicate)
+        // The replica that sent nothing says so with its own kind of event, then ends the link as usual.
+        #expect(firstEvents.all["joined"] == nil)
+        #expect(secondEvents.all["joined"] == 1)
+        #expect(secondEvents.all["coalesced"] == nil)
+        #expect(secondEvents.all["resolved"] == 1)
         #expect(again.resolvedLink?.deepLinkURL == original.resolvedLink?.deepLinkURL)
         #expect(again.resolvedLink?.webLinkURL == original.resolvedLink?.webLinkURL)
         #expect(again.resolvedLink?.requestedURL == link)

@@ -8,6 +8,7 @@ struct PubWebLinkRecognizerTests {
     @Test(arguments: [
         ("https://news.example.com/pub/acc?_ri_=X&_ei_=Y", PubWebLinkRecognizer.Kind.appLink),
         ("https://news.example.com/pub/acc/", .appLink),
+        ("https://news.example.com//pub/acc//", .appLink),
         ("https://news.example.com/pub/acc#f", .appLink),
         ("http://news.example.com/pub/acc", .appLink),
         ("HTTPS://news.example.com/pub/acc", .appLink),
@@ -15,6 +16,8 @@ struct PubWebLinkRecognizerTests {
         ("https://news.example.com/pub/accx", .notPubWeb),
         ("https://news.example.com/PUB/ACC", .notPubWeb),
         ("https://news.example.com/", .notPubWeb),
+        ("https://news.example.com", .notPubWeb),
+        ("https://news.example.com//", .notPubWeb),
         ("https://news.example.com/pub/acc/extra", .notPubWeb),
         ("example-app://pub/acc", .notPubWeb),
         ("ftp://news.example.com/pub/acc", .notPubWeb),

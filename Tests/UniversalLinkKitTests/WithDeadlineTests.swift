@@ -1,7 +1,7 @@
 import Testing
 @testable import UniversalLinkKit
 
-/// `withDeadline`: the operation's result, or the deadline, or the caller's cancellation.
+/// `withDeadline` and `startWithDeadline`: the operation's result, or the deadline, or the cancellation, exactly once.
 struct WithDeadlineTests {
     @Test func theOperationsResultComesBackBeforeTheDeadline() async throws {
         let value = try await withDeadline(.now + .seconds(60), clock: .continuous) { 42 }
@@ -51,5 +51,43 @@ struct WithDeadlineTests {
         call.cancel()
         await #expect(throws: CancellationError.self) { try await call.value }
         #expect(clock.pendingDeadlines == 0)
+    }
+
+    @Test func cancellingTheWorkEndsItAtOnceAndItsLateResultIsDropped() async {
+        let clock = ManualClock()
+        let gate = Waiter<Void>()
+        let ends = Collector<String>()
+        let ended = Waiter<Void>()
+        let work = startWithDeadline(clock.now + .seconds(5), clock: clock.linkClock) {
+            await gate.value  // deaf to cancellation
+            return 1
+        } end: { end in
+            switch end {
+            case .value: ends.append("value")
+            case .deadline: ends.append("deadline")
+            case .cancelled: ends.append("cancelled")
+            }
+            ended.resume(returning: ())
+        }
+        #expect(await clock.wait { $0.pendingDeadlines == 1 })
+        work.cancel()
+        await ended.value
+        #expect(clock.pendingDeadlines == 0)
+        // The operation returns after its end: nothing more is told.
+        gate.resume(returning: ())
+        await work.value
+        #expect(ends.all == ["cancelled"])
+    }
+
+    @Test func anOperationThatEndsBeforeItsFirstSuspensionArmsNoDeadline() async {
+        let clock = ManualClock()
+        let ends = Collector<Int>()
+        let work = startWithDeadline(clock.now + .seconds(5), clock: clock.linkClock) { 42 } end: { end in
+            if case let .value(.success(value)) = end { ends.append(value) }
+        }
+        // The operation ran on this thread before `startWithDeadline` returned.
+        #expect(ends.all == [42])
+        #expect(clock.pendingDeadlines == 0)
+        await work.value
     }
 }

@@ -20,7 +20,7 @@ public import UniversalLinkKit
 ///   ``UniversalLinkKit/LinkEvent/Kind/redirected``, ``UniversalLinkKit/LinkEvent/Kind/delivered``,
 ///   ``UniversalLinkKit/LinkEvent/Kind/held``, ``UniversalLinkKit/LinkEvent/Kind/released``.
 /// - `debug`: one line per decision or result: ``UniversalLinkKit/LinkEvent/Kind/coalesced``,
-///   ``UniversalLinkKit/LinkEvent/Kind/refused``, ``UniversalLinkKit/LinkEvent/Kind/retrying``,
+///   ``UniversalLinkKit/LinkEvent/Kind/joined``, ``UniversalLinkKit/LinkEvent/Kind/refused``, ``UniversalLinkKit/LinkEvent/Kind/retrying``,
 ///   ``UniversalLinkKit/LinkEvent/Kind/resolved``, ``UniversalLinkKit/LinkEvent/Kind/failed`` (a failure the
 ///   caller receives is not an error of the process), ``UniversalLinkKit/LinkEvent/Kind/routed``,
 ///   ``UniversalLinkKit/LinkEvent/Kind/opened``.
@@ -72,7 +72,7 @@ public struct LinkEventLogger: Sendable {
     public static func level(for kind: LinkEvent.Kind) -> Logger.Level {
         switch kind {
         case .claimStoreFailed: .warning
-        case .coalesced, .refused, .retrying, .resolved, .failed, .routed, .opened: .debug
+        case .coalesced, .joined, .refused, .retrying, .resolved, .failed, .routed, .opened: .debug
         default: .trace
         }
     }

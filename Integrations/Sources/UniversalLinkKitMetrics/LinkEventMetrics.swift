@@ -15,12 +15,12 @@ public import UniversalLinkKit
 ///
 /// | Metric | Type | Dimensions | Counts |
 /// | --- | --- | --- | --- |
-/// | `ulk_links_total` | counter | `outcome`: `resolved`, `joined`, or the `LinkError.Code` (`timeout`, `hostNotAllowed`, ...) | every resolution that ended here (``UniversalLinkKit/LinkEvent/Kind/resolved``, ``UniversalLinkKit/LinkEvent/Kind/failed``), every link refused before any request (``UniversalLinkKit/LinkEvent/Kind/refused``), and as `joined` every one answered with another replica's outcome (a shared claim store); not the duplicates within this process. Summed over a fleet, a click resolved once counts `resolved` once |
+/// | `ulk_links_total` | counter | `outcome`: `resolved`, `joined`, or the `LinkError.Code` (`timeout`, `hostNotAllowed`, ...) | every resolution that ended here (``UniversalLinkKit/LinkEvent/Kind/resolved``, ``UniversalLinkKit/LinkEvent/Kind/failed``), every link refused before any request (``UniversalLinkKit/LinkEvent/Kind/refused``), and as `joined` every one answered with another replica's outcome (``UniversalLinkKit/LinkEvent/Kind/joined``, a shared claim store); not the duplicates within this process. Summed over a fleet, a click resolved once counts `resolved` once |
 /// | `ulk_resolution_duration_seconds` | timer | none | the whole resolution, request(s) and retry included, success or failure |
 /// | `ulk_connection_wait_seconds` | timer | none | how long each answered request waited for a connection slot before it started (``UniversalLinkKit/LinkEvent/connectionWait``, measured by `CurlTransport`); growing figures mean the per-host connection limit is the bottleneck |
 /// | `ulk_requests_total` | counter | `status`: the HTTP status code (`200`, `503`, ...) | every answer with a status line (``UniversalLinkKit/LinkEvent/Kind/answered``) |
 /// | `ulk_retries_total` | counter | none | every retry (``UniversalLinkKit/LinkEvent/Kind/retrying``) |
-/// | `ulk_coalesced_total` | counter | none | every activation that joined another of the same click (``UniversalLinkKit/LinkEvent/Kind/coalesced``): no request |
+/// | `ulk_coalesced_total` | counter | none | every activation that joined another of the same click, in this process (``UniversalLinkKit/LinkEvent/Kind/coalesced``) or another (``UniversalLinkKit/LinkEvent/Kind/joined``): no request |
 ///
 /// Other events are not counted. The names follow Prometheus' conventions (`_total` for counters, the unit in the
 /// name); a Prometheus backend (swift-prometheus) exports the timer as a histogram in seconds.
@@ -87,9 +87,9 @@ public struct LinkEventMetrics: Sendable {
             retries.increment()
         case .coalesced:
             coalesced.increment()
-            // The manager's own words for a flight answered by another process of the fleet; an activation that
-            // joined a flight of this process has no reason.
-            if event.reason == "resolved by another process" { joining.begin(event.url) }
+        case .joined:
+            coalesced.increment()
+            joining.begin(event.url)
         default:
             break
         }

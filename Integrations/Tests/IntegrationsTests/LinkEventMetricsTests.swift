@@ -43,6 +43,20 @@ struct LinkEventMetricsTests {
         #expect(throws: (any Error).self) { try metrics.expectCounter("ulk_links_total", [("outcome", "resolved")]) }
     }
 
+    @Test func aLinkAnsweredWithAnotherReplicasOutcomeCountsJoinedAndADuplicate() throws {
+        let metrics = TestMetrics()
+        let handler = LinkEventMetrics(factory: metrics).handler
+        let other = URL(string: "https://news.example.com/pub/acc?_ri_=2")!
+        handler(LinkEvent(.joined, url: Self.url))
+        handler(LinkEvent(.resolved, url: Self.url, duration: .milliseconds(7)))
+        handler(LinkEvent(.coalesced, url: other))
+        handler(LinkEvent(.resolved, url: other, duration: .milliseconds(9)))
+
+        #expect(try metrics.expectCounter("ulk_links_total", [("outcome", "joined")]).totalValue == 1)
+        #expect(try metrics.expectCounter("ulk_links_total", [("outcome", "resolved")]).totalValue == 1)
+        #expect(try metrics.expectCounter("ulk_coalesced_total").totalValue == 2)
+    }
+
     @Test func theCountersWithoutDimensionsExistBeforeAnyEvent() throws {
         let metrics = TestMetrics()
         _ = LinkEventMetrics(factory: metrics)

@@ -68,21 +68,25 @@ final class ActivationRegistry: Sendable {
     /// `remember` is `false` (an outcome that must not answer the click's duplicates).
     func complete(_ identity: ClickIdentity, now: ContinuousClock.Instant, remember: Bool) {
         state.withTrackedLock { state in
-            guard let entry = state.entries[identity], entry.completedAt == nil else { return }
+            guard let index = state.entries.index(forKey: identity), state.entries.values[index].completedAt == nil
+            else { return }
             guard remember else {
-                state.entries[identity] = nil
+                state.entries.remove(at: index)
                 return
             }
-            state.entries[identity]?.completedAt = now
+            state.entries.values[index].completedAt = now
             state.completions.append((identity, now))
             expire(&state, now: now)
         }
     }
 
     private func expire(_ state: inout State, now: ContinuousClock.Instant) {
-        while state.head < state.completions.count, state.completions[state.head].at + window <= now {
+        let cutoff = now - window
+        while state.head < state.completions.count, state.completions[state.head].at <= cutoff {
             let (identity, at) = state.completions[state.head]
-            if state.entries[identity]?.completedAt == at { state.entries[identity] = nil }
+            if let index = state.entries.index(forKey: identity), state.entries.values[index].completedAt == at {
+                state.entries.remove(at: index)
+            }
             state.head += 1
         }
         // Drops the expired prefix once it is most of the list, so the list stays proportional to the table.

@@ -22,12 +22,22 @@ public struct ClickIdentity: Sendable, Hashable {
     ///
     /// - Parameter url: The tracking link, as received.
     public init(_ url: URL) {
+        let scheme = (url.scheme ?? "").lowercased()
         var host = (url.host(percentEncoded: true) ?? "").lowercased()
         if host.hasSuffix(".") { host.removeLast() }
-        var key = (url.scheme ?? "").lowercased() + "://" + host
+        let path = url.path(percentEncoded: true)
+        let query = url.query(percentEncoded: true)
+        var key = ""
+        key.reserveCapacity(scheme.utf8.count + host.utf8.count + path.utf8.count + (query?.utf8.count ?? 0) + 16)
+        key += scheme
+        key += "://"
+        key += host
         if let port = url.port { key += ":\(port)" }
-        key += url.path(percentEncoded: true)
-        if let query = url.query(percentEncoded: true) { key += "?" + query }
+        key += path
+        if let query {
+            key += "?"
+            key += query
+        }
         self.key = key
     }
 }

@@ -143,9 +143,7 @@ final class LinkBroadcaster: Sendable {
                 return (link, Array(state.subscribers.values))
             }
             guard let (link, subscribers) = next else { return }
-            var userInfo: [AnyHashable: Any] = [:]
-            for (key, value) in link.userInfo { userInfo[key] = value }
-            center.post(name: .PIORsysWebURLResolved, object: nil, userInfo: userInfo)
+            center.post(name: .PIORsysWebURLResolved, object: nil, userInfo: link.userInfo)
             for subscriber in subscribers { subscriber.yield(link) }
             events.emit(.delivered, link.requestedURL)
             let flushed = state.withTrackedLock { state in

@@ -16,7 +16,7 @@ public struct LinkEvent: Sendable, Hashable, CustomStringConvertible {
     /// What happened: an open set of static members; keep a `default` case when you switch over it.
     public struct Kind: Sendable, Hashable, CustomStringConvertible {
         enum Storage: Sendable, Hashable {
-            case received, coalesced, refused
+            case received, coalesced, joined, refused
             case requestSent, answered, retrying, redirected
             case resolved, failed
             case delivered, held, released
@@ -32,8 +32,12 @@ public struct LinkEvent: Sendable, Hashable, CustomStringConvertible {
 
         /// A link was handed to the manager and recognised as one it handles.
         public static var received: Self { .init(.received) }
-        /// The link joined an activation of the same click in flight or within the duplicate window: no request.
+        /// The link joined an activation of the same click in this process, in flight or within the duplicate
+        /// window: no request.
         public static var coalesced: Self { .init(.coalesced) }
+        /// Another process of the fleet resolved the click (a shared ``ClaimStore``): the link gets that process's
+        /// outcome and no request is sent here. Its ``resolved`` or ``failed`` event follows, with that outcome.
+        public static var joined: Self { .init(.joined) }
         /// The link was refused before any request: ``LinkEvent/errorCode`` says why (policy, shutdown, not a
         /// pub-web link).
         public static var refused: Self { .init(.refused) }
@@ -69,6 +73,7 @@ public struct LinkEvent: Sendable, Hashable, CustomStringConvertible {
             switch storage {
             case .received: "received"
             case .coalesced: "coalesced"
+            case .joined: "joined"
             case .refused: "refused"
             case .requestSent: "requestSent"
             case .answered: "answered"

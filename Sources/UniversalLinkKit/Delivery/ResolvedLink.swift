@@ -39,10 +39,10 @@ public struct ResolvedLink: Sendable, Hashable {
     /// The notification's userInfo, as Responsys' SDK posts it: ``PIORequestedWebURL`` and the deep and web links
     /// as `String` (a link absent when `nil`), ``PIORequestedWebURLIsPubWebType`` as `Bool`, ``PIOErrorResolveWebURL``
     /// as ``LinkError`` (absent when `nil`).
-    package var userInfo: [String: Any] {
-        var info: [String: Any] = [
-            PIORequestedWebURL: requestedURL.absoluteString, PIORequestedWebURLIsPubWebType: isPubWeb,
-        ]
+    package var userInfo: [AnyHashable: Any] {
+        var info = [AnyHashable: Any](minimumCapacity: 5)
+        info[PIORequestedWebURL] = requestedURL.absoluteString
+        info[PIORequestedWebURLIsPubWebType] = isPubWeb
         if let deepLinkURL { info[PIOResolvedDeeplinkURL] = deepLinkURL.absoluteString }
         if let webLinkURL { info[PIOResolvedWeblinkURL] = webLinkURL.absoluteString }
         if let error { info[PIOErrorResolveWebURL] = error }

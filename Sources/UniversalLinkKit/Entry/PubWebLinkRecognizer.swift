@@ -47,9 +47,12 @@ package struct PubWebLinkRecognizer: Sendable, Hashable {
 
     /// Trailing slashes dropped, leading slashes collapsed to one, an empty path as `/`.
     static func normalise(_ path: String) -> String {
-        var trimmed = Substring(path)
-        while trimmed.hasPrefix("/") { trimmed.removeFirst() }
-        while trimmed.hasSuffix("/") { trimmed.removeLast() }
-        return "/" + trimmed
+        let utf8 = path.utf8
+        let slash = UInt8(ascii: "/")
+        guard let first = utf8.firstIndex(where: { $0 != slash }), let last = utf8.lastIndex(where: { $0 != slash })
+        else { return "/" }
+        // A path that is already in this form (the usual `/pub/acc`) is returned as it is.
+        if first == utf8.index(after: utf8.startIndex), utf8.index(after: last) == utf8.endIndex { return path }
+        return "/" + path[first...last]
     }
 }

@@ -51,7 +51,7 @@ struct FleetClaims: Sendable {
             }
             switch claim {
             case let .settled(outcome):
-                events.emit(.coalesced, url, reason: "resolved by another process")
+                events.emit(.joined, url)
                 return Result(link: outcome.resolvedLink(for: url), isDuplicate: true)
             case let .won(ticket):
                 return Result(link: await resolve(), ticket: ticket)
@@ -66,7 +66,7 @@ struct FleetClaims: Sendable {
                     return await failed(error, resolution, resolve: resolve)
                 }
                 if let outcome {
-                    events.emit(.coalesced, url, reason: "resolved by another process")
+                    events.emit(.joined, url)
                     return Result(link: outcome.resolvedLink(for: url), isDuplicate: true)
                 }
                 // The holder's lease ended with no outcome: claim again, and take the click over if it is free.

@@ -309,25 +309,25 @@ public final class LinkManager: Sendable {
             events.emit(.coalesced, url)
             return LinkHandle(url: url, flight: flight, isDuplicate: true)
         case let .started(flight):
-            // The one task of a resolution: it outlives a caller who gives up (its other callers and its
-            // notification still need it), and the PushIOManager-shaped entry points have no caller task to run it
-            // on. A tapped link is user-initiated work: it must not queue behind the host's background jobs.
-            flight.attach(Task(priority: .userInitiated) { [self] in await run(flight) })
+            flight.attach(start(flight))
             return LinkHandle(url: url, flight: flight, isDuplicate: false)
         }
     }
 
-    /// The body of a flight's task: the fleet step when a claim store is set, the resolution, then the finish.
-    private func run(_ flight: Flight) async {
+    /// Starts the one task of a flight: the resolver's, or with a claim store the fleet step's, which resolves
+    /// through the resolver when it must. The task outlives a caller who gives up (its other callers and its
+    /// notification still need it), and the PushIOManager-shaped entry points have no caller task to run it on.
+    private func start(_ flight: Flight) -> Task<Void, Never> {
         let resolution = flight.resolution
         guard let fleet else {
-            finish(flight, with: FleetClaims.Result(link: await resolver.resolve(resolution)))
-            return
+            return resolver.resolve(resolution) { [self] link in finish(flight, with: FleetClaims.Result(link: link)) }
         }
-        let result = await fleet.resolve(resolution) { await resolver.resolve(resolution) }
-        finish(flight, with: result)
-        // After the callers here have their answer: they never wait on the store's publish.
-        if let ticket = result.ticket { fleet.settle(result.link, of: resolution.identity, ticket: ticket) }
+        return Task(priority: .userInitiated) { [self] in
+            let result = await fleet.resolve(resolution) { await resolver.resolve(resolution) }
+            finish(flight, with: result)
+            // After the callers here have their answer: they never wait on the store's publish.
+            if let ticket = result.ticket { fleet.settle(result.link, of: resolution.identity, ticket: ticket) }
+        }
     }
 
     /// Ends a flight: reports it, delivers its link, completes its claim and hands the outcome to its callers.

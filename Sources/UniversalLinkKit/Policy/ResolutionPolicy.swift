@@ -121,7 +121,11 @@ public struct ResolutionPolicy: Sendable, Hashable {
 
     /// The host as DNS and the transport see it: internationalised names in punycode, IPv6 literals in brackets.
     static func encodedHost(of url: URL) -> String? {
-        URLComponents(url: url, resolvingAgainstBaseURL: false)?.encodedHost ?? url.host(percentEncoded: true)
+        guard let host = url.host(percentEncoded: true) else { return nil }
+        // An ASCII name without escapes is already in that form; the URL's accessor gives the others percent-encoded
+        // and IPv6 literals without brackets, so `URLComponents` reads them.
+        let isPlain = host.utf8.allSatisfy { $0 < 0x80 && $0 != UInt8(ascii: "%") && $0 != UInt8(ascii: ":") }
+        return isPlain ? host : URLComponents(url: url, resolvingAgainstBaseURL: false)?.encodedHost ?? host
     }
 
     /// Lower-case letters, digits, `-` and `_` in dot-separated non-empty labels of at most 63 bytes, 253 bytes in
@@ -149,7 +153,8 @@ public struct ResolutionPolicy: Sendable, Hashable {
     /// so `127.1`, `2130706433`, `0x7f.0.0.1` and `0177.0.0.1` all are. Decided on the host's bytes: only ASCII
     /// digits are IPv4 digits.
     static func isIPv4Literal(_ host: String) -> Bool {
-        let last = host.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).last ?? []
+        let utf8 = host.utf8
+        let last = utf8[(utf8.lastIndex(of: UInt8(ascii: ".")).map(utf8.index(after:)) ?? utf8.startIndex)...]
         guard !last.isEmpty else { return false }
         let isDigit = { (byte: UInt8) in UInt8(ascii: "0")...UInt8(ascii: "9") ~= byte }
         if last.allSatisfy(isDigit) { return true }

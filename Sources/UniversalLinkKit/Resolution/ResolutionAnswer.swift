@@ -1,11 +1,13 @@
 import Foundation
+internal import _LinkKitText
 
 /// The Response Handler's JSON answer, decoded strictly and screened for unsafe links.
 ///
-/// Accepted: a JSON object whose `webLinkUrl` and `mobileDeepLinkUrl` are each a string, `null`, empty or
-/// absent; other keys are ignored. Anything else is ``LinkError/Code/invalidResponse``. A deep link must be an
-/// absolute URL with a safe scheme, a web link an absolute `http(s)` URL with a host: a link that is not is dropped
-/// and reported as ``LinkError/Code/unsafeLink`` beside the other one, or as the error when none is left.
+/// Accepted: UTF-8 JSON text (RFC 8259, read by the package's one JSON reader) that is an object whose
+/// `webLinkUrl` and `mobileDeepLinkUrl` are each a string, `null`, empty or absent; other keys are ignored. Anything
+/// else is ``LinkError/Code/invalidResponse``. A deep link must be an absolute URL with a safe scheme, a web link an
+/// absolute `http(s)` URL with a host: a link that is not is dropped and reported as ``LinkError/Code/unsafeLink``
+/// beside the other one, or as the error when none is left.
 struct ResolutionAnswer: Sendable, Hashable {
     var deepLinkURL: URL?
     var webLinkURL: URL?
@@ -20,24 +22,27 @@ struct ResolutionAnswer: Sendable, Hashable {
     /// - Throws: ``LinkError`` with `invalidResponse`, `missingDestination` or `unsafeLink` (when every link
     ///   present was unsafe).
     static func decode(_ body: some Collection<UInt8>, for url: URL) throws(LinkError) -> ResolutionAnswer {
-        let object: Any
+        let root: JSONNode
         do {
-            object = try JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed])
+            // A value takes at least a byte, so the size bounds the values; 512 levels, as JSONSerialization allows.
+            root = try JSONReader.read(body, limits: .init(bytes: body.count, depth: 512, values: body.count + 1)).root
         } catch {
-            throw invalid(url, "the body is not JSON (\(body.count) bytes)")
+            let place = "line \(error.line), column \(error.column)"
+            throw invalid(url, "the body is not JSON (\(body.count) bytes); \(place): \(error.message)")
         }
-        guard let dictionary = object as? [String: Any] else {
-            throw invalid(url, "expected a JSON object, found \(typeName(object))")
+        guard root.kind == .object else {
+            throw invalid(url, "expected a JSON object, found \(typeName(root))")
         }
-        let web = try stringValue(dictionary, "webLinkUrl", url)
-        let deep = try stringValue(dictionary, "mobileDeepLinkUrl", url)
+        let web = try stringValue(root, "webLinkUrl", url)
+        let deep = try stringValue(root, "mobileDeepLinkUrl", url)
         var answer = ResolutionAnswer()
         var dropped: [String] = []
         if let deep {
-            if let link = LinkSafety.absoluteURL(deep), !LinkSafety.isUnsafe(link) {
+            let link = LinkSafety.absoluteURL(deep)
+            if let link, !LinkSafety.isUnsafe(link) {
                 answer.deepLinkURL = link
             } else {
-                let why = LinkSafety.absoluteURL(deep) == nil ? "not an absolute URL" : "unsafe scheme"
+                let why = link == nil ? "not an absolute URL" : "unsafe scheme"
                 dropped.append("mobileDeepLinkUrl \(quoted(deep)) (\(why))")
             }
         }
@@ -68,11 +73,12 @@ struct ResolutionAnswer: Sendable, Hashable {
         return answer
     }
 
-    private static func stringValue(_ dictionary: [String: Any], _ key: String, _ url: URL) throws(LinkError) -> String? {
-        guard let value = dictionary[key] else { return nil }
-        if let string = value as? String { return string.isEmpty ? nil : string }
-        if value is NSNull { return nil }
-        throw invalid(url, "\(key): expected a string or null, found \(typeName(value))")
+    private static func stringValue(_ object: JSONNode, _ key: String, _ url: URL) throws(LinkError) -> String? {
+        guard let value = object.member(key), !value.isNull else { return nil }
+        guard let string = value.string else {
+            throw invalid(url, "\(key): expected a string or null, found \(typeName(value))")
+        }
+        return string.isEmpty ? nil : string
     }
 
     private static func quoted(_ string: String) -> String {
@@ -88,14 +94,13 @@ struct ResolutionAnswer: Sendable, Hashable {
         )
     }
 
-    private static func typeName(_ value: Any) -> String {
-        switch value {
-        case is String: "a string"
-        case is [Any]: "an array"
-        case is [String: Any]: "an object"
-        case is NSNull: "null"
-        case is NSNumber: "a number or boolean"
-        default: "a \(type(of: value))"
+    private static func typeName(_ value: JSONNode) -> String {
+        switch value.kind {
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        case .null: "null"
+        case .number, .boolean: "a number or boolean"
         }
     }
 }

@@ -12,6 +12,7 @@ import Foundation
 ///   delay) leaves the retried request some time before the deadline. The retry asks for a fresh connection.
 struct ResolutionAttempt: Sendable {
     let configuration: LinkManager.Configuration.Resolution
+    let headerFields: [String: String]
     let transport: any LinkTransport
     let clock: LinkClock
     let deadline: Deadline
@@ -91,7 +92,7 @@ struct ResolutionAttempt: Sendable {
         guard now < deadline.instant else { throw DeadlineExceeded() }
         let request = TransportRequest(
             url: url,
-            headerFields: ["Accept": "application/json", "User-Agent": configuration.userAgent],
+            headerFields: headerFields,
             allowsLocalAddresses: configuration.policy.allowsLocalHosts,
             allowsReusedConnection: attempt == 1,
             // The transport keeps the system's clock, which an injected clock need not follow: the time left.
