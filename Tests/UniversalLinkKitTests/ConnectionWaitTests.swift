@@ -17,7 +17,7 @@ struct ConnectionWaitTests {
             if request.query == "_ri_=first" { gate.wait() }
             return .json(#"{"webLinkUrl":"https://www.example.com/p"}"#)
         }
-        let transport = try #require(CurlTransport.make(configuration: .init(maximumConnectionsPerHost: 1)))
+        let transport = try #require(CurlTransport.make(configuration: .init(maximumConcurrentRequestsPerHost: 1)))
         defer { transport.shutdown() }
         let first = Task {
             try await transport.send(

@@ -1,4 +1,5 @@
 import Foundation
+import UniversalLinkKit
 internal import _LinkKitText
 
 /// Judges a host's HTTPS as Apple's App Transport Security does (what `nscurl --ats-diagnostics` checks on macOS):

@@ -1,4 +1,5 @@
 import Foundation
+import UniversalLinkKit
 import Synchronization
 internal import _CLibcurl
 internal import _LinkKitLocking
