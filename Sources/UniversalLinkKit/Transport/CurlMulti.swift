@@ -190,6 +190,11 @@ final class CurlMulti: Sendable {
             ulk_transfer_free(Self.transfer(address))
         }
         for (_, waiting) in waiting { waiting.continuation.resume(throwing: CancellationError()) }
+    }
+
+    /// The handle outlives the driving thread (which holds `self` until it ends), so a late ``shutdown()`` or
+    /// wakeup never reaches a freed handle.
+    deinit {
         ulk_multi_free(handle)
     }
 

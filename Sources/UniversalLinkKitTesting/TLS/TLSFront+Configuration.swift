@@ -48,6 +48,12 @@ extension TLSFront {
         package var securityLevel = 0
         /// What connections do. Default ``Behavior/honest``.
         package var behavior = Behavior.honest
+        /// Whether HTTP/2 is offered by ALPN (`h2` before `http/1.1`): a client that asks for it gets an HTTP/2
+        /// server (nghttp2, loaded at run time) whose requests the upstream answers, each on an upstream connection
+        /// of its own. Default `false`.
+        package var offersHTTP2 = false
+        /// The HTTP/2 streams one connection may carry at once (`SETTINGS_MAX_CONCURRENT_STREAMS`). Default 100.
+        package var maximumHTTP2Streams = 100
 
         /// A front presenting `certificate`, with every other setting at its default.
         ///

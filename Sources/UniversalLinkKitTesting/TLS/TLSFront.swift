@@ -9,7 +9,9 @@ internal import _LinkKitLocking
 /// Each connection gets its own thread (blocking I/O stays off the Swift concurrency pool) and its own upstream
 /// connection, opened after the handshake. The front presents a ``TestPKI`` certificate, speaks the versions and
 /// ciphers its ``Configuration`` allows, and misbehaves on demand (``Behavior``). It counts connections accepted,
-/// handshakes completed and handshakes failed, so a test can assert how many connections a client opened.
+/// handshakes completed, failed and resumed, and HTTP/2 connections and streams, so a test can assert how many
+/// connections a client opened and whether it multiplexed. With ``Configuration/offersHTTP2`` it speaks HTTP/2 to a
+/// client that asks for it by ALPN.
 ///
 /// ```swift
 /// // snippet: skip
@@ -51,6 +53,8 @@ package final class TLSFront: Sendable {
                         settings.cipher_list = ciphers
                         settings.ciphersuites = suites
                         settings.security_level = Int32(configuration.securityLevel)
+                        settings.offers_http2 = configuration.offersHTTP2 ? 1 : 0
+                        settings.max_streams = Int32(configuration.maximumHTTP2Streams)
                         switch configuration.behavior {
                         case .honest: settings.behaviour = Int32(ULK_TLS_NORMAL)
                         case .silent: settings.behaviour = Int32(ULK_TLS_SILENT)
@@ -107,6 +111,12 @@ package final class TLSFront: Sendable {
     package var failedHandshakeCount: Int { Int(ulk_tls_server_count(handle, Int32(ULK_TLS_FAILED_HANDSHAKES))) }
     /// Connections whose thread has finished with them.
     package var closedCount: Int { Int(ulk_tls_server_count(handle, Int32(ULK_TLS_CLOSED))) }
+    /// Handshakes that resumed an earlier TLS session.
+    package var resumedHandshakeCount: Int { Int(ulk_tls_server_count(handle, Int32(ULK_TLS_RESUMED))) }
+    /// Connections that chose HTTP/2 by ALPN.
+    package var http2ConnectionCount: Int { Int(ulk_tls_server_count(handle, Int32(ULK_TLS_HTTP2_CONNECTIONS))) }
+    /// HTTP/2 requests (streams) received.
+    package var http2StreamCount: Int { Int(ulk_tls_server_count(handle, Int32(ULK_TLS_HTTP2_STREAMS))) }
 
     /// A counter ``wait(until:reaches:timeout:)`` waits on.
     package enum Counter: Sendable {
@@ -118,6 +128,8 @@ package final class TLSFront: Sendable {
         case failedHandshakes
         /// ``closedCount``.
         case closed
+        /// ``http2StreamCount``.
+        case http2Streams
     }
 
     /// Waits, on a thread of its own, until `counter` reaches `value`: woken by the connection that moves it.
@@ -134,6 +146,7 @@ package final class TLSFront: Sendable {
         case .handshakes: Int32(ULK_TLS_HANDSHAKES)
         case .failedHandshakes: Int32(ULK_TLS_FAILED_HANDSHAKES)
         case .closed: Int32(ULK_TLS_CLOSED)
+        case .http2Streams: Int32(ULK_TLS_HTTP2_STREAMS)
         }
         let milliseconds = Int(timeout.components.seconds) * 1000 + Int(timeout.components.attoseconds / 1_000_000_000_000_000)
         return await withCheckedContinuation { continuation in
