@@ -1,4 +1,7 @@
+import Dispatch
 import Foundation
+import Synchronization
+import _LinkKitLocking
 import Testing
 import UniversalLinkKitTesting
 @testable import UniversalLinkKit
@@ -226,4 +229,79 @@ struct TLSTransportTests {
         #expect(server.front.handshakeCount == 2)
         #expect(server.front.resumedHandshakeCount == 1)
     }
+
+    @Test func aBurstOverHTTP2IsMultiplexedOnOneConnection() async throws {
+        let server = try Server { $0.offersHTTP2 = true }
+        let transport = try server.transport()
+        defer { transport.shutdown() }
+        let resolver = Self.resolver(transport)
+        let resolved = await withTaskGroup(of: Bool.self) { group in
+            for index in 0..<100 {
+                group.addTask { (try? await resolver.resolve(server.link(index))) != nil }
+            }
+            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(resolved == 100)
+        #expect(server.stub.requestCount == 100)
+        #expect(server.front.http2StreamCount == 100)
+        #expect(server.front.connectionCount == 1, "\(server.front.connectionCount) connections")
+        #expect(server.front.handshakeCount == 1)
+    }
+
+    /// Over HTTP/2 the per-host limit bounds the streams in flight, not only the connections.
+    @Test func thePerHostLimitBoundsTheStreamsOfOneHTTP2Connection() async throws {
+        let server = try Server { $0.offersHTTP2 = true }
+        let held = PeakCounter()
+        let release = DispatchSemaphore(value: 0)
+        server.stub.setResponder { _ in
+            held.increment()
+            release.wait()
+            held.decrement()
+            return nil
+        }
+        let transport = try server.transport(perHost: 4)
+        defer { transport.shutdown() }
+        let resolver = Self.resolver(transport)
+        let burst = Task {
+            await withTaskGroup(of: Bool.self) { group in
+                for index in 0..<40 {
+                    group.addTask { (try? await resolver.resolve(server.link(index))) != nil }
+                }
+                return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+        }
+        #expect(await server.stub.waitForRequests(4, timeout: .seconds(300)))
+        for _ in 0..<40 { release.signal() }
+        #expect(await burst.value == 40)
+        #expect(held.peak <= 4, "\(held.peak) requests held at once")
+        #expect(server.front.http2ConnectionCount == 1)
+    }
+
+    /// The request count of the pre-request callback holds over HTTP/2: a 503 is retried once, and no link
+    /// reaches the server a third time.
+    @Test func overHTTP2ALinkAnswered503ReachesTheServerTwice() async throws {
+        let server = try Server { $0.offersHTTP2 = true }
+        server.stub.setDefaultBehavior(.status(503))
+        let transport = try server.transport()
+        defer { transport.shutdown() }
+        let resolver = Self.resolver(transport)
+        await withTaskGroup(of: Void.self) { group in
+            for index in 0..<20 {
+                group.addTask { _ = await Self.failure(resolver, server.link(index)) }
+            }
+        }
+        for index in 0..<20 {
+            #expect(server.stub.requestCount(for: "/pub/acc?_ri_=\(index)") == 2)
+        }
+        #expect(server.front.http2ConnectionCount >= 1)
+    }
+}
+
+/// How many are in at once, and the most there ever were.
+private final class PeakCounter: Sendable {
+    private let state = Mutex((now: 0, peak: 0))
+
+    func increment() { state.withTrackedLock { $0.now += 1; $0.peak = max($0.peak, $0.now) } }
+    func decrement() { state.withTrackedLock { $0.now -= 1 } }
+    var peak: Int { state.withTrackedLock { $0.peak } }
 }

@@ -168,7 +168,8 @@ public final class CurlTransport: LinkTransport {
         }
         guard let transfer else { throw TransportError(.noAnswer, detail: "libcurl could not set up the request") }
         let trusted = withOptionalCString(configuration.caFile) { caFile in
-            ulk_transfer_set_trust(transfer, caFile, configuration.usesHTTP2 ? 1 : 0)
+            // Over plain http a waiting transfer would wait for the first answer to learn there is no multiplexing.
+            ulk_transfer_set_trust(transfer, caFile, configuration.usesHTTP2 && scheme == "https" ? 1 : 0)
         }
         guard trusted == 0 else {
             ulk_transfer_free(transfer)
