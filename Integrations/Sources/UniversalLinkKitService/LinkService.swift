@@ -66,6 +66,8 @@ public struct LinkService: Sendable {
     /// The metrics `/metrics` exposes.
     public let metrics: LinkMetrics
     private let postgres: PostgresClient?
+    /// The manager's transport, trusting ``LinkServiceConfiguration/caFile``; `nil` where libcurl cannot be loaded.
+    private let transport: CurlTransport?
     private let connections: ConnectionGuard
 
     /// Builds the service.
@@ -131,8 +133,13 @@ public struct LinkService: Sendable {
             counts(event)
             spans.record(event)
         }
+        // The service's own transport: the CA file's roots and the per-host limit. It stops with the service.
+        let transport = CurlTransport.make(configuration: .init(
+            maximumConcurrentRequestsPerHost: configuration.maximumConcurrentRequestsPerHost, caFile: configuration.caFile))
+        self.transport = transport
         manager = LinkManager(
             configuration: managerConfiguration,
+            transport: transport,
             router: try configuration.routesFile.map(Self.loadRouter(from:))
         )
         routes = LinkRoutes(

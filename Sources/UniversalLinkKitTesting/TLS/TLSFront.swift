@@ -22,11 +22,11 @@ internal import _LinkKitLocking
 /// // request front.url("/pub/acc?_ri_=1"), trusting pki.rootFile
 /// #expect(front.connectionCount <= 16)
 /// ```
-package final class TLSFront: Sendable {
+public final class TLSFront: Sendable {
     /// The port TLS is served on.
-    package let port: UInt16
+    public let port: UInt16
     /// What the front was started with.
-    package let configuration: Configuration
+    public let configuration: Configuration
     /// The C server, as a bit pattern; freed when the front is released (stopping leaves its counters readable).
     private let server: UInt
 
@@ -36,7 +36,7 @@ package final class TLSFront: Sendable {
     ///   - upstreamPort: The plain server's port.
     ///   - configuration: Certificate, protocols, ciphers and behaviour.
     /// - Throws: ``TLSTestError`` when OpenSSL refuses a setting or the port cannot be opened.
-    package init(upstreamPort: UInt16, configuration: Configuration) throws(TLSTestError) {
+    public init(upstreamPort: UInt16, configuration: Configuration) throws(TLSTestError) {
         let chain = configuration.chainFile
             ?? (configuration.sendsIntermediate ? configuration.certificate.chainFile : configuration.certificate.leafFile)
         var error = [CChar](repeating: 0, count: 512)
@@ -80,7 +80,7 @@ package final class TLSFront: Sendable {
     ///   - upstream: The stub whose port the bytes go to.
     ///   - configuration: Certificate, protocols, ciphers and behaviour.
     /// - Throws: ``TLSTestError`` when OpenSSL refuses a setting or the port cannot be opened.
-    package convenience init(upstream: ResponseHandlerStub, configuration: Configuration) throws(TLSTestError) {
+    public convenience init(upstream: ResponseHandlerStub, configuration: Configuration) throws(TLSTestError) {
         try self.init(upstreamPort: UInt16(upstream.port), configuration: configuration)
     }
 
@@ -91,7 +91,7 @@ package final class TLSFront: Sendable {
     private var handle: OpaquePointer { OpaquePointer(bitPattern: server)! }  // Set once from a non-nil pointer.
 
     /// `https://127.0.0.1:PORT`.
-    package var baseURL: URL {
+    public var baseURL: URL {
         URL(string: "https://127.0.0.1:\(port)")!  // A literal with a number: always a URL.
     }
 
@@ -99,27 +99,27 @@ package final class TLSFront: Sendable {
     ///
     /// - Parameter pathAndQuery: The path, with its query if any.
     /// - Returns: The URL.
-    package func url(_ pathAndQuery: String) -> URL {
+    public func url(_ pathAndQuery: String) -> URL {
         URL(string: baseURL.absoluteString + pathAndQuery) ?? baseURL
     }
 
     /// TCP connections accepted so far.
-    package var connectionCount: Int { Int(ulk_tls_server_count(handle, Int32(ULK_TLS_CONNECTIONS))) }
+    public var connectionCount: Int { Int(ulk_tls_server_count(handle, Int32(ULK_TLS_CONNECTIONS))) }
     /// Handshakes completed so far.
-    package var handshakeCount: Int { Int(ulk_tls_server_count(handle, Int32(ULK_TLS_HANDSHAKES))) }
+    public var handshakeCount: Int { Int(ulk_tls_server_count(handle, Int32(ULK_TLS_HANDSHAKES))) }
     /// Handshakes that failed or were abandoned so far (a silent or hostile connection counts when it ends).
-    package var failedHandshakeCount: Int { Int(ulk_tls_server_count(handle, Int32(ULK_TLS_FAILED_HANDSHAKES))) }
+    public var failedHandshakeCount: Int { Int(ulk_tls_server_count(handle, Int32(ULK_TLS_FAILED_HANDSHAKES))) }
     /// Connections whose thread has finished with them.
-    package var closedCount: Int { Int(ulk_tls_server_count(handle, Int32(ULK_TLS_CLOSED))) }
+    public var closedCount: Int { Int(ulk_tls_server_count(handle, Int32(ULK_TLS_CLOSED))) }
     /// Handshakes that resumed an earlier TLS session.
-    package var resumedHandshakeCount: Int { Int(ulk_tls_server_count(handle, Int32(ULK_TLS_RESUMED))) }
+    public var resumedHandshakeCount: Int { Int(ulk_tls_server_count(handle, Int32(ULK_TLS_RESUMED))) }
     /// Connections that chose HTTP/2 by ALPN.
-    package var http2ConnectionCount: Int { Int(ulk_tls_server_count(handle, Int32(ULK_TLS_HTTP2_CONNECTIONS))) }
+    public var http2ConnectionCount: Int { Int(ulk_tls_server_count(handle, Int32(ULK_TLS_HTTP2_CONNECTIONS))) }
     /// HTTP/2 requests (streams) received.
-    package var http2StreamCount: Int { Int(ulk_tls_server_count(handle, Int32(ULK_TLS_HTTP2_STREAMS))) }
+    public var http2StreamCount: Int { Int(ulk_tls_server_count(handle, Int32(ULK_TLS_HTTP2_STREAMS))) }
 
     /// A counter ``wait(until:reaches:timeout:)`` waits on.
-    package enum Counter: Sendable {
+    public enum Counter: Sendable {
         /// ``connectionCount``.
         case connections
         /// ``handshakeCount``.
@@ -140,7 +140,7 @@ package final class TLSFront: Sendable {
     ///   - timeout: The most to wait.
     /// - Returns: The counter's value when the wait ended (at least `value` unless it timed out or the front
     ///   stopped).
-    package func wait(until counter: Counter, reaches value: Int, timeout: Duration = .seconds(30)) async -> Int {
+    public func wait(until counter: Counter, reaches value: Int, timeout: Duration = .seconds(30)) async -> Int {
         let which: Int32 = switch counter {
         case .connections: Int32(ULK_TLS_CONNECTIONS)
         case .handshakes: Int32(ULK_TLS_HANDSHAKES)
@@ -159,7 +159,7 @@ package final class TLSFront: Sendable {
     }
 
     /// Stops accepting, ends every connection and waits for their threads; the counters stay readable.
-    package func shutdown() {
+    public func shutdown() {
         ulk_tls_server_stop(handle)
     }
 }
