@@ -186,13 +186,15 @@ public final class CurlTransport: LinkTransport {
                 // time still left.
                 try await Task.sleep(until: deadline, clock: .continuous)
             }
+            // libcurl's messages name the made-up name it connected to: name the host and its addresses instead.
+            var named = error
+            named.detail = error.detail.replacingOccurrences(of: pin.name, with: "\(host) (\(pin.allowed))")
             if error.kind == .tls {
                 let reason = await TLSFailureReason.describe(
-                    error, url: request.url, host: host, pin: pin, deadline: request.deadline)
+                    named, url: request.url, host: host, pin: pin, deadline: request.deadline)
                 throw TransportError(.tls, detail: reason)
             }
-            // libcurl's messages name the made-up name it connected to: name the host and its addresses instead.
-            throw TransportError(error.kind, detail: error.detail.replacingOccurrences(of: pin.name, with: "\(host) (\(pin.allowed))"))
+            throw named
         }
     }
 }
