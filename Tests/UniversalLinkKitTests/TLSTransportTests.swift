@@ -277,6 +277,20 @@ struct TLSTransportTests {
         #expect(server.front.http2ConnectionCount == 1)
     }
 
+    /// Over HTTP/2 the body cap and the deadline hold as over HTTP/1.1.
+    @Test func overHTTP2ABodyOverTheCapIsTooLargeAndASilentAnswerEndsAtTheDeadline() async throws {
+        let server = try Server { $0.offersHTTP2 = true }
+        server.stub.enqueue([.hugeBody(bytes: 4 << 20)], for: "/pub/acc?_ri_=1")
+        server.stub.enqueue([.noResponse], for: "/pub/acc?_ri_=2")
+        let transport = try server.transport()
+        defer { transport.shutdown() }
+        let tooLarge = try #require(await Self.failure(Self.resolver(transport), server.link(1)))
+        #expect(tooLarge.code == .responseTooLarge, "\(tooLarge)")
+        let silent = try #require(await Self.failure(Self.resolver(transport, timeout: .milliseconds(500)), server.link(2)))
+        #expect(silent.code == .timeout, "\(silent)")
+        #expect(server.front.http2ConnectionCount == 1)
+    }
+
     /// The request count of the pre-request callback holds over HTTP/2: a 503 is retried once, and no link
     /// reaches the server a third time.
     @Test func overHTTP2ALinkAnswered503ReachesTheServerTwice() async throws {
