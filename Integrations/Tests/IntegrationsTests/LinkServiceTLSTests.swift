@@ -51,10 +51,18 @@ struct LinkServiceTLSTests {
         let service = try ServiceProcess(environment: Self.local)
         defer { service.stop() }
         let port = try await service.port()
-        let (status, data) = try await LinkServiceProcessTests.request("http://127.0.0.1:\(port)/resolve", body: handler.body)
+        // `GET /open` answers with the code's status; `POST /resolve` with 200 and the whole result.
+        let link = handler.front.url("/pub/acc?_ri_=deep").absoluteString
+        let (status, data) = try await LinkServiceProcessTests.request(
+            "http://127.0.0.1:\(port)/open?url=" + ServiceFixture.encoded(link))
         #expect(status == 502)
         let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        #expect((json["error"] as? [String: Any])?["code"] as? String == "tls", "\(json)")
+        let error = try #require(json["error"] as? [String: Any])
+        #expect(error["code"] as? String == "tls", "\(json)")
+        #expect((error["message"] as? String)?.contains("which is not trusted") == true, "\(json)")
+        let resolved = try await LinkServiceProcessTests.request("http://127.0.0.1:\(port)/resolve", body: handler.body)
+        #expect(resolved.status == 200)
+        #expect(String(decoding: resolved.body, as: UTF8.self).contains(#""code":"tls""#))
         #expect(handler.stub.requestCount == 0)
     }
 
