@@ -4,7 +4,7 @@ internal import _COpenSSL
 internal import _LinkKitLocking
 
 /// A real TLS server on 127.0.0.1 in front of a plain HTTP/1.1 server (``ResponseHandlerStub``,
-/// ``AssociationFileServer``): it terminates TLS on its own port and pumps the bytes to and from the upstream's.
+/// `AssociationFileServer`): it terminates TLS on its own port and pumps the bytes to and from the upstream's.
 ///
 /// Each connection gets its own thread (blocking I/O stays off the Swift concurrency pool) and its own upstream
 /// connection, opened after the handshake. The front presents a ``TestPKI`` certificate, speaks the versions and
