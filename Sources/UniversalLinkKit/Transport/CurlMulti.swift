@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Synchronization
 internal import _CLibcurl
@@ -45,6 +46,13 @@ final class CurlMulti: Sendable {
     private let state = Mutex(State())
     /// The multi handle's address; touched by the driving thread only, except for the thread-safe wakeup.
     private let multi: UInt
+    /// Whether the handle is still there: the driving thread frees it as it ends, and a wakeup after that must not
+    /// reach it. Its own lock, held only for a wakeup (which libcurl makes thread-safe and non-blocking) or the free.
+    private let handleAlive = Mutex(true)
+    /// Signalled once the driving thread has released everything (transfers, connections, the handle).
+    private let ended = DispatchSemaphore(value: 0)
+    /// The driving thread, so that a shutdown it runs itself (a deinit) does not wait for itself.
+    private let driver = Mutex<pthread_t?>(nil)
     private let streamsPerHost: Int
     /// The clock of the deadlines and latency figures (the system's, or a test's).
     let clock: LinkClock
@@ -94,7 +102,7 @@ final class CurlMulti: Sendable {
                     continuation.resume(throwing: CancellationError())
                     return
                 }
-                ulk_multi_wakeup(handle)
+                wake()
                 // Cancelled before the handler below could find the transfer waiting.
                 if Task.isCancelled { abandon(address, serial: serial) }
             }
@@ -113,17 +121,31 @@ final class CurlMulti: Sendable {
             return waiting.continuation
         }
         guard let continuation else { return }
-        ulk_multi_wakeup(handle)
+        wake()
         continuation.resume(throwing: CancellationError())
     }
 
     /// Callers waiting for an answer.
     var waitingCount: Int { state.withTrackedLock { $0.waiting.count } }
 
-    /// Stops the thread; callers still waiting get `CancellationError`.
+    /// Stops the thread and waits until it has closed its connections and freed libcurl's handles (so a process
+    /// that exits right after is not tearing libcurl and OpenSSL down under it); callers still waiting get
+    /// `CancellationError`.
     func shutdown() {
         state.withTrackedLock { $0.stopped = true }
-        ulk_multi_wakeup(handle)
+        wake()
+        let onDriver = driver.withTrackedLock { $0.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+        guard !onDriver else { return }
+        ended.wait()
+        // For the next caller of shutdown(), if any.
+        ended.signal()
+    }
+
+    /// Wakes the driving thread, if its handle is still there.
+    private func wake() {
+        handleAlive.withTrackedLock { alive in
+            if alive { ulk_multi_wakeup(handle) }
+        }
     }
 
     /// The driving thread's own bookkeeping of the stream limit.
@@ -137,6 +159,8 @@ final class CurlMulti: Sendable {
     }
 
     private func drive() {
+        driver.withTrackedLock { $0 = pthread_self() }
+        defer { ended.signal() }
         var streams = Streams()
         while true {
             let (adds, removes, stopped) = state.withTrackedLock { state in
@@ -189,13 +213,11 @@ final class CurlMulti: Sendable {
             if streams.running[address] != nil { ulk_multi_remove(handle, Self.transfer(address)) }
             ulk_transfer_free(Self.transfer(address))
         }
+        handleAlive.withTrackedLock { alive in
+            alive = false
+            ulk_multi_free(handle)
+        }
         for (_, waiting) in waiting { waiting.continuation.resume(throwing: CancellationError()) }
-    }
-
-    /// The handle outlives the driving thread (which holds `self` until it ends), so a late ``shutdown()`` or
-    /// wakeup never reaches a freed handle.
-    deinit {
-        ulk_multi_free(handle)
     }
 
     /// Adds a transfer to libcurl, unless its deadline no longer leaves what its host's answers take: it then
