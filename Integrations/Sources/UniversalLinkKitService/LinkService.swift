@@ -224,6 +224,8 @@ public struct LinkService: Sendable {
     }
 
     private func serve(_ gracefulShutdownSignals: [UnixSignal]) async throws {
+        // Released once the manager's shutdown is over: nothing sends through it any more.
+        defer { transport?.shutdown() }
         var group = ServiceGroupConfiguration(
             services: [.init(service: application), .init(service: managerService)],
             gracefulShutdownSignals: gracefulShutdownSignals,
@@ -254,6 +256,8 @@ public struct LinkService: Sendable {
                 "claims.onFailure": .string(configuration.claimsOnFailure == .reject ? "reject" : "local"),
                 "claims.duplicateWindow": .string(DurationText.rounded(configuration.duplicateWindow)),
                 "tracing": .string(configuration.tracing.rawValue),
+                "transport.caFile": .string(configuration.caFile ?? "system roots"),
+                "transport.perHost": .stringConvertible(configuration.maximumConcurrentRequestsPerHost),
             ]
         )
         if configuration.logsFullURLs {
