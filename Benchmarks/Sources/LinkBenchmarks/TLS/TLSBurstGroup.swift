@@ -3,6 +3,8 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import NIOCore
+import NIOHTTP1
 import NIOSSL
 import UniversalLinkKit
 import UniversalLinkKitTesting
