@@ -16,6 +16,9 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         // Already a dependency of both peers; named so the RoutingKit subject can hand it a logger as Vapor does.
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+        // The TLS burst's peer client, and its TLS configuration (trusting the run's own root).
+        .package(url: "https://github.com/swift-server/async-http-client.git", exact: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", exact: "2.37.6"),
     ],
     targets: [
         .executableTarget(
@@ -28,6 +31,8 @@ let package = Package(
                 .product(name: "RoutingKit", package: "routing-kit"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             path: "Sources/LinkBenchmarks"
         ),

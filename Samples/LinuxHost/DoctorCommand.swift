@@ -121,13 +121,12 @@ enum DoctorCommand {
     }
 
     /// Runs `body` with a doctor on the resolver's default transport (`CurlTransport` on Linux: it never re-sends
-    /// a request by itself, so `--resolve` counts each click once), and releases the transport afterwards. With
-    /// `--ca-file`, on the doctor's libcurl client trusting that file's roots instead (one fresh connection per
-    /// request, so it never re-sends either), until the resolver's transport takes roots of its own.
+    /// a request by itself, so `--resolve` counts each click once), trusting `--ca-file`'s roots instead of the
+    /// system's when it is given, and releases the transport afterwards.
     private static func withDoctor<Result>(
         _ configuration: LinkDoctor.Configuration, _ body: (LinkDoctor) async -> Result
     ) async -> Result {
-        let transport: any LinkTransport = configuration.caFile.map { TLSFetchTransport(caFile: $0) }
+        let transport: any LinkTransport = configuration.caFile.flatMap { CurlTransport.make(configuration: .init(caFile: $0)) }
             ?? LinkResolver.defaultTransport()
         defer { transport.shutdown() }
         return await body(LinkDoctor(configuration: configuration, transport: transport))

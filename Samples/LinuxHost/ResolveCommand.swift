@@ -26,10 +26,13 @@ enum ResolveCommand {
             "execute-rsys-web-url", "resolve pub-web links and post the notification, as the SDK does when on")
         static let noExecuteRsysWebURL = OptionKey.flag(
             "no-execute-rsys-web-url", "hand every link to the opener (the browser on iOS) (default)")
+        static let caFile = OptionKey.optional(
+            "ca-file", "FILE", "trust the root certificates in this PEM file instead of the system's (a private CA)",
+            as: .caFile)
 
         /// What `kind` declares: `resolve` has no `executeRsysWebURL` switch.
         static func all(_ kind: Kind) -> [any DeclaredOption] {
-            let common: [any DeclaredOption] = [json, timeout, allowLoopback, allowHTTP, brandedDomain]
+            let common: [any DeclaredOption] = [json, timeout, allowLoopback, allowHTTP, brandedDomain, caFile]
             return kind == .resolve ? common : common + [executeRsysWebURL, noExecuteRsysWebURL]
         }
     }
@@ -76,12 +79,18 @@ enum ResolveCommand {
             configuration.executeRsysWebURL = switches.last?.name == Options.executeRsysWebURL.declaration.name
         }
 
+        // Read (and the file checked) before anything is sent: a wrong file is a usage error.
+        let caFile = try parsed.value(Options.caFile)
+        let transport: (any LinkTransport)? = caFile.flatMap { CurlTransport.make(configuration: .init(caFile: $0)) }
+        defer { transport?.shutdown() }
+
         let center = NotificationCenter()
         // The observer is in place before anything reaches the manager: no notification can be missed.
         let observer = HostObserver(center: center, printing: json ? .never : .inInputOrder)
         defer { observer.stop() }
         // What the opener got is each outcome's `openedURL`, printed with its input.
-        let manager = LinkManager(configuration: configuration, notificationCenter: center, opener: URLOpener { _ in true })
+        let manager = LinkManager(
+            configuration: configuration, transport: transport, notificationCenter: center, opener: URLOpener { _ in true })
 
         var handed: [(input: String, handle: LinkHandle?, refusal: String?)] = []
         for input in parsed.positionals {

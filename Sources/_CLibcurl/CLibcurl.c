@@ -42,6 +42,9 @@ static struct {
     int (*multi_wakeup)(void *);
     int (*multi_timeout)(void *, long *);
     curl_msg *(*multi_info_read)(void *, int *);
+    void *(*share_init)(void);
+    int (*share_setopt)(void *, int, ...);
+    int (*share_cleanup)(void *);
 } api;
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
@@ -76,6 +79,9 @@ static void load(void) {
     LOAD(multi_wakeup, "curl_multi_wakeup")
     LOAD(multi_timeout, "curl_multi_timeout")
     LOAD(multi_info_read, "curl_multi_info_read")
+    LOAD(share_init, "curl_share_init")
+    LOAD(share_setopt, "curl_share_setopt")
+    LOAD(share_cleanup, "curl_share_cleanup")
     // Reference counted by libcurl: harmless when FoundationNetworking has initialised it already.
     if (api.global_init(GLOBAL_DEFAULT) != 0) return;
     void *probe = api.easy_init();
@@ -117,6 +123,7 @@ static size_t on_header(char *data, size_t size, size_t count, void *user) {
         }
         t->status = code;
         t->got_status = 1;
+        t->head_done = 0;
         t->head_len = 0;
         t->encoded = 0;
         t->content_length = -1;
@@ -131,6 +138,7 @@ static size_t on_header(char *data, size_t size, size_t count, void *user) {
         // reading (or wait for a close that never comes): the body is not read, the connection is closed. A 2xx
         // answer so framed is refused; any other answer is complete at its head anyway (only a 2xx body is read).
         if (t->chunked && t->length_headers > 0) t->bad_framing = 1;
+        if (t->status >= 200) t->head_done = 1;
         if (t->bad_framing && t->status >= 200) {
             if (t->status >= 300) t->finished_early = 1;
             return 0;
@@ -174,6 +182,7 @@ static size_t on_header(char *data, size_t size, size_t count, void *user) {
 static size_t on_body(char *data, size_t size, size_t count, void *user) {
     ulk_transfer *t = user;
     size_t length = size * count;
+    t->head_done = 1;
     if (t->status < 200 || t->status >= 300) {
         // Only a 2xx body is read: stop here, the status and headers are the whole answer.
         t->finished_early = 1;
@@ -330,40 +339,90 @@ void ulk_transfer_free(ulk_transfer *t) {
     free(t);
 }
 
-void *ulk_multi_create(long max_host_connections, long max_total_connections, long max_cached) {
+// curl.h's share and multi option numbers.
+enum {
+    SHOPT_SHARE = 1, SHOPT_LOCKFUNC = 3, SHOPT_UNLOCKFUNC = 4, SHOPT_USERDATA = 5, LOCK_DATA_SSL_SESSION = 4,
+    OPT_SHARE = 10100, MOPT_PIPELINING = 3, MOPT_MAX_CONCURRENT_STREAMS = 16, PIPE_MULTIPLEX = 2,
+};
+
+/// The multi handle and the share handle of its transfers' TLS sessions.
+typedef struct { void *multi; void *share; pthread_mutex_t lock; } ulk_multi;
+
+// The share handle is locked although one thread drives the multi handle: a transfer's easy handle is freed on
+// whichever thread finishes with it.
+static void share_lock(void *easy, int data, int access, void *user) {
+    (void)easy; (void)data; (void)access;
+    pthread_mutex_lock(&((ulk_multi *)user)->lock);
+}
+
+static void share_unlock(void *easy, int data, void *user) {
+    (void)easy; (void)data;
+    pthread_mutex_unlock(&((ulk_multi *)user)->lock);
+}
+
+void *ulk_multi_create(long max_host_connections, long max_total_connections, long max_cached, long max_streams) {
     if (ulk_curl_load() != 0) return NULL;
-    void *m = api.multi_init();
+    ulk_multi *m = calloc(1, sizeof(ulk_multi));
     if (!m) return NULL;
-    api.multi_setopt(m, MOPT_MAX_HOST_CONNECTIONS, max_host_connections);
-    api.multi_setopt(m, MOPT_MAX_TOTAL_CONNECTIONS, max_total_connections);
-    api.multi_setopt(m, MOPT_MAXCONNECTS, max_cached);
+    m->multi = api.multi_init();
+    if (!m->multi) { free(m); return NULL; }
+    pthread_mutex_init(&m->lock, NULL);
+    api.multi_setopt(m->multi, MOPT_MAX_HOST_CONNECTIONS, max_host_connections);
+    api.multi_setopt(m->multi, MOPT_MAX_TOTAL_CONNECTIONS, max_total_connections);
+    api.multi_setopt(m->multi, MOPT_MAXCONNECTS, max_cached);
+    api.multi_setopt(m->multi, MOPT_PIPELINING, (long)PIPE_MULTIPLEX);
+    api.multi_setopt(m->multi, MOPT_MAX_CONCURRENT_STREAMS, max_streams);
+    m->share = api.share_init();
+    if (m->share) {
+        int failed = 0;
+        failed |= api.share_setopt(m->share, SHOPT_LOCKFUNC, share_lock);
+        failed |= api.share_setopt(m->share, SHOPT_UNLOCKFUNC, share_unlock);
+        failed |= api.share_setopt(m->share, SHOPT_USERDATA, m);
+        failed |= api.share_setopt(m->share, SHOPT_SHARE, (long)LOCK_DATA_SSL_SESSION);
+        // Without a working share, each connection makes a full handshake: slower, never wrong.
+        if (failed) { api.share_cleanup(m->share); m->share = NULL; }
+    }
     return m;
 }
 
-void ulk_multi_free(void *multi) { if (multi) api.multi_cleanup(multi); }
-int ulk_multi_add(void *multi, ulk_transfer *t) { return api.multi_add_handle(multi, t->easy); }
-int ulk_multi_remove(void *multi, ulk_transfer *t) { return api.multi_remove_handle(multi, t->easy); }
+void ulk_multi_free(void *multi) {
+    ulk_multi *m = multi;
+    if (!m) return;
+    api.multi_cleanup(m->multi);
+    if (m->share) api.share_cleanup(m->share);
+    pthread_mutex_destroy(&m->lock);
+    free(m);
+}
+
+int ulk_multi_add(void *multi, ulk_transfer *t) {
+    ulk_multi *m = multi;
+    if (m->share) api.easy_setopt(t->easy, OPT_SHARE, m->share);
+    return api.multi_add_handle(m->multi, t->easy);
+}
+
+int ulk_multi_remove(void *multi, ulk_transfer *t) { return api.multi_remove_handle(((ulk_multi *)multi)->multi, t->easy); }
 
 int ulk_multi_perform(void *multi) {
     int running = 0;
-    api.multi_perform(multi, &running);
+    api.multi_perform(((ulk_multi *)multi)->multi, &running);
     return running;
 }
 
 int ulk_multi_poll(void *multi, int max_ms) {
+    void *handle = ((ulk_multi *)multi)->multi;
     long timeout = -1;
-    api.multi_timeout(multi, &timeout);
+    api.multi_timeout(handle, &timeout);
     int wait = (timeout < 0 || timeout > max_ms) ? max_ms : (int)timeout;
     int ready = 0;
-    return api.multi_poll(multi, NULL, 0, wait, &ready);
+    return api.multi_poll(handle, NULL, 0, wait, &ready);
 }
 
-int ulk_multi_wakeup(void *multi) { return api.multi_wakeup(multi); }
+int ulk_multi_wakeup(void *multi) { return api.multi_wakeup(((ulk_multi *)multi)->multi); }
 
 ulk_transfer *ulk_multi_next_done(void *multi, int *code) {
     int left = 0;
     curl_msg *msg;
-    while ((msg = api.multi_info_read(multi, &left))) {
+    while ((msg = api.multi_info_read(((ulk_multi *)multi)->multi, &left))) {
         if (msg->msg != MSG_DONE) continue;
         ulk_transfer *t = NULL;
         api.easy_getinfo(msg->easy, INFO_PRIVATE, (char **)&t);
@@ -374,6 +433,37 @@ ulk_transfer *ulk_multi_next_done(void *multi, int *code) {
 }
 
 const char *ulk_strerror(int code) { return api.easy_strerror ? api.easy_strerror(code) : "libcurl not loaded"; }
+
+enum { OPT_SSLVERSION_ = 32, OPT_CAINFO_ = 10065, OPT_CAPATH_ = 10097, OPT_PIPEWAIT = 237, SSLVERSION_TLS12 = 6,
+       HTTP_VERSION_2TLS = 4, CURLE_OUT_OF_MEMORY = 27 };
+
+int ulk_transfer_set_trust(ulk_transfer *t, const char *ca_file, int http2) {
+    void *e = t->easy;
+    int failed = 0;
+    failed |= api.easy_setopt(e, OPT_SSLVERSION_, (long)SSLVERSION_TLS12);
+    if (ca_file) {
+        failed |= api.easy_setopt(e, OPT_CAINFO_, ca_file);
+        failed |= api.easy_setopt(e, OPT_CAPATH_, (char *)NULL);
+    }
+    if (http2) {
+        failed |= api.easy_setopt(e, OPT_HTTP_VERSION, (long)HTTP_VERSION_2TLS);
+        failed |= api.easy_setopt(e, OPT_PIPEWAIT, 1L);
+    }
+    return failed;
+}
+
+int ulk_transfer_arm(ulk_transfer *t) {
+    if (!t->deadline_ns) return 0;
+    long long left = t->deadline_ns - monotonic_ns();
+    if (left <= 0) return -1;
+    long within_ms = (long)((left + 999999) / 1000000);
+    api.easy_setopt(t->easy, OPT_TIMEOUT_MS, within_ms > 0 ? within_ms : 1L);
+    return 0;
+}
+
+void ulk_transfer_settle(ulk_transfer *t, int code) {
+    if (code == CURLE_OUT_OF_MEMORY && !t->head_done) t->head_over_cap = 1;
+}
 
 // Option and info numbers of the TLS checks, from curl.h.
 enum {

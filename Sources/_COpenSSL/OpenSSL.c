@@ -78,6 +78,10 @@ static void load(void) {
     LOAD(ssl, SSL_pending, "SSL_pending")
     LOAD(ssl, SSL_get_error, "SSL_get_error")
     LOAD(ssl, SSL_shutdown, "SSL_shutdown")
+    LOAD(ssl, SSL_session_reused, "SSL_session_reused")
+    LOAD(ssl, SSL_CTX_set_alpn_select_cb, "SSL_CTX_set_alpn_select_cb")
+    LOAD(ssl, SSL_select_next_proto, "SSL_select_next_proto")
+    LOAD(ssl, SSL_get0_alpn_selected, "SSL_get0_alpn_selected")
     load_result = 0;
 }
 

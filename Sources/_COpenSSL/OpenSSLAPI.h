@@ -59,6 +59,12 @@ typedef struct {
     int (*SSL_pending)(const void *);
     int (*SSL_get_error)(const void *, int);
     int (*SSL_shutdown)(void *);
+    int (*SSL_session_reused)(const void *);
+    void (*SSL_CTX_set_alpn_select_cb)(void *, int (*)(void *, const unsigned char **, unsigned char *,
+                                                         const unsigned char *, unsigned int, void *), void *);
+    int (*SSL_select_next_proto)(unsigned char **, unsigned char *, const unsigned char *, unsigned int,
+                                 const unsigned char *, unsigned int);
+    void (*SSL_get0_alpn_selected)(const void *, const unsigned char **, unsigned int *);
 } ulk_openssl_api;
 
 /// Filled by ulk_ssl_load; read only after it returned 0.

@@ -2,6 +2,7 @@
 // server, one thread per connection, with configurable certificates, protocols and hostile behaviours.
 #include "COpenSSL.h"
 #include "OpenSSLAPI.h"
+#include "TLSServerParts.h"
 
 #include <errno.h>
 #include <netinet/in.h>
@@ -18,22 +19,7 @@
 #include <fcntl.h>
 
 enum { SSL_CTRL_SET_MIN_PROTO_VERSION = 123, SSL_CTRL_SET_MAX_PROTO_VERSION = 124, SSL_FILETYPE_PEM = 1,
-       SSL_ERROR_WANT_READ = 2, SSL_ERROR_WANT_WRITE = 3, MAX_OPEN = 1024 };
-
-struct ulk_tls_server {
-    ulk_tls_server_config config;  // its strings are copies the server owns
-    void *ctx;
-    int listener;
-    int port;
-    int wake[2];                   // readable for good once the server stops
-    pthread_t accept_thread;
-    pthread_mutex_t lock;
-    pthread_cond_t changed;        // a counter moved or a connection thread ended
-    long counts[4];
-    int live_threads;
-    int stopping;
-    int open[MAX_OPEN];            // descriptors of live connections (client and upstream), -1 when free
-};
+       SSL_ERROR_WANT_READ = 2, SSL_ERROR_WANT_WRITE = 3, SSL_TLSEXT_ERR_OK = 0, SSL_TLSEXT_ERR_NOACK = 3 };
 
 static char *copy(const char *text) { return text ? strdup(text) : NULL; }
 
@@ -44,7 +30,7 @@ static void free_config(ulk_tls_server_config *config) {
     free((char *)config->ciphersuites);
 }
 
-static void count(ulk_tls_server *server, int counter) {
+void ulk_tls_count(ulk_tls_server *server, int counter) {
     pthread_mutex_lock(&server->lock);
     server->counts[counter] += 1;
     pthread_cond_broadcast(&server->changed);
@@ -52,7 +38,7 @@ static void count(ulk_tls_server *server, int counter) {
 }
 
 /// Registers a descriptor, so that stopping can wake a thread blocked on it; 0 when the server is stopping.
-static int track(ulk_tls_server *server, int fd) {
+int ulk_tls_track(ulk_tls_server *server, int fd) {
     int tracked = 0;
     pthread_mutex_lock(&server->lock);
     if (!server->stopping) {
@@ -65,7 +51,7 @@ static int track(ulk_tls_server *server, int fd) {
 }
 
 /// Unregisters and closes: under the lock first, so that stopping never shuts a reused descriptor number down.
-static void release(ulk_tls_server *server, int fd) {
+void ulk_tls_release(ulk_tls_server *server, int fd) {
     if (fd < 0) return;
     pthread_mutex_lock(&server->lock);
     for (int i = 0; i < MAX_OPEN; i++) {
@@ -75,7 +61,7 @@ static void release(ulk_tls_server *server, int fd) {
     close(fd);
 }
 
-static int send_all(int fd, const unsigned char *bytes, size_t length) {
+int ulk_tls_send_all(int fd, const unsigned char *bytes, size_t length) {
     while (length > 0) {
         ssize_t sent = send(fd, bytes, length, MSG_NOSIGNAL);
         if (sent < 0) {
@@ -139,7 +125,7 @@ static void close_after_first_message(ulk_tls_server *server, int fd) {
         if (produced >= 5) {
             size_t first = 5 + (((size_t)answer[3] << 8) | answer[4]);
             if (first > (size_t)produced) first = (size_t)produced;
-            send_all(fd, answer, first);
+            ulk_tls_send_all(fd, answer, first);
             answered = 1;
         }
     }
@@ -158,7 +144,7 @@ static void stay_silent(ulk_tls_server *server, int fd) {
     }
 }
 
-static int connect_upstream(int port) {
+int ulk_tls_connect_upstream(int port) {
     int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0) return -1;
     struct sockaddr_in address;
@@ -172,7 +158,7 @@ static int connect_upstream(int port) {
     return fd;
 }
 
-static int ssl_write_all(void *ssl, const unsigned char *bytes, size_t length) {
+int ulk_tls_ssl_write_all(void *ssl, const unsigned char *bytes, size_t length) {
     while (length > 0) {
         int n = ulk_ssl.SSL_write(ssl, bytes, length > (1 << 30) ? (1 << 30) : (int)length);
         if (n <= 0) return -1;
@@ -188,14 +174,25 @@ static void terminate_tls(ulk_tls_server *server, int fd) {
     if (!ssl) return;
     ulk_ssl.SSL_set_fd(ssl, fd);
     if (ulk_ssl.SSL_accept(ssl) != 1) {
-        count(server, ULK_TLS_FAILED_HANDSHAKES);
+        ulk_tls_count(server, ULK_TLS_FAILED_HANDSHAKES);
         ulk_ssl.SSL_free(ssl);
         ulk_ssl.ERR_clear_error();
         return;
     }
-    count(server, ULK_TLS_HANDSHAKES);
-    int upstream = connect_upstream(server->config.upstream_port);
-    if (upstream >= 0 && !track(server, upstream)) { close(upstream); upstream = -1; }
+    ulk_tls_count(server, ULK_TLS_HANDSHAKES);
+    if (ulk_ssl.SSL_session_reused(ssl)) ulk_tls_count(server, ULK_TLS_RESUMED);
+    const unsigned char *protocol = NULL;
+    unsigned int protocol_length = 0;
+    ulk_ssl.SSL_get0_alpn_selected(ssl, &protocol, &protocol_length);
+    if (protocol_length == 2 && memcmp(protocol, "h2", 2) == 0) {
+        ulk_tls_count(server, ULK_TLS_HTTP2_CONNECTIONS);
+        ulk_h2_serve(server, ssl, fd);
+        ulk_ssl.SSL_free(ssl);
+        ulk_ssl.ERR_clear_error();
+        return;
+    }
+    int upstream = ulk_tls_connect_upstream(server->config.upstream_port);
+    if (upstream >= 0 && !ulk_tls_track(server, upstream)) { close(upstream); upstream = -1; }
     if (upstream < 0) {
         ulk_ssl.SSL_shutdown(ssl);
         ulk_ssl.SSL_free(ssl);
@@ -223,7 +220,7 @@ static void terminate_tls(ulk_tls_server *server, int fd) {
                 if (error == SSL_ERROR_WANT_READ || error == SSL_ERROR_WANT_WRITE) continue;
                 break;  // the client closed or failed
             }
-            if (send_all(upstream, buffer, (size_t)n) != 0) break;
+            if (ulk_tls_send_all(upstream, buffer, (size_t)n) != 0) break;
         }
         if (from_upstream) {
             ssize_t n = recv(upstream, buffer, sizeof buffer, 0);
@@ -235,7 +232,7 @@ static void terminate_tls(ulk_tls_server *server, int fd) {
                 length = (size_t)(server->config.truncate_after - forwarded);
                 truncated = 1;
             }
-            if (length > 0 && ssl_write_all(ssl, buffer, length) != 0) break;
+            if (length > 0 && ulk_tls_ssl_write_all(ssl, buffer, length) != 0) break;
             forwarded += (long long)length;
             if (truncated) break;
         }
@@ -245,7 +242,47 @@ static void terminate_tls(ulk_tls_server *server, int fd) {
     if (upstream_closed || truncated) ulk_ssl.SSL_shutdown(ssl);
     ulk_ssl.SSL_free(ssl);
     ulk_ssl.ERR_clear_error();
-    release(server, upstream);
+    ulk_tls_release(server, upstream);
+}
+
+typedef struct { ulk_tls_server *server; void *(*body)(void *); void *argument; } spawned;
+
+static void *run_spawned(void *argument) {
+    spawned start = *(spawned *)argument;
+    free(argument);
+    start.body(start.argument);
+    pthread_mutex_lock(&start.server->lock);
+    start.server->live_threads -= 1;
+    pthread_cond_broadcast(&start.server->changed);
+    pthread_mutex_unlock(&start.server->lock);
+    return NULL;
+}
+
+int ulk_tls_spawn(ulk_tls_server *server, void *(*body)(void *), void *argument) {
+    spawned *start = malloc(sizeof *start);
+    if (!start) return -1;
+    *start = (spawned){ server, body, argument };
+    pthread_mutex_lock(&server->lock);
+    int stopping = server->stopping;
+    if (!stopping) server->live_threads += 1;
+    pthread_mutex_unlock(&server->lock);
+    if (stopping) { free(start); return -1; }
+    pthread_attr_t attributes;
+    pthread_attr_init(&attributes);
+    pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
+    pthread_attr_setstacksize(&attributes, 256 * 1024);
+    pthread_t thread;
+    int failed = pthread_create(&thread, &attributes, run_spawned, start) != 0;
+    pthread_attr_destroy(&attributes);
+    if (failed) {
+        free(start);
+        pthread_mutex_lock(&server->lock);
+        server->live_threads -= 1;
+        pthread_cond_broadcast(&server->changed);
+        pthread_mutex_unlock(&server->lock);
+        return -1;
+    }
+    return 0;
 }
 
 typedef struct { ulk_tls_server *server; int fd; } connection_start;
@@ -257,17 +294,17 @@ static void *serve(void *argument) {
     switch (server->config.behaviour) {
     case ULK_TLS_SILENT:
         stay_silent(server, start.fd);
-        count(server, ULK_TLS_FAILED_HANDSHAKES);
+        ulk_tls_count(server, ULK_TLS_FAILED_HANDSHAKES);
         break;
     case ULK_TLS_CLOSE_AFTER_FIRST_MESSAGE:
         close_after_first_message(server, start.fd);
-        count(server, ULK_TLS_FAILED_HANDSHAKES);
+        ulk_tls_count(server, ULK_TLS_FAILED_HANDSHAKES);
         break;
     default:
         terminate_tls(server, start.fd);
         break;
     }
-    release(server, start.fd);
+    ulk_tls_release(server, start.fd);
     pthread_mutex_lock(&server->lock);
     server->counts[ULK_TLS_CLOSED] += 1;
     server->live_threads -= 1;
@@ -296,7 +333,7 @@ static void *accept_loop(void *argument) {
         int one = 1;
         setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
         connection_start *start = malloc(sizeof *start);
-        if (!start || !track(server, fd)) { free(start); close(fd); continue; }
+        if (!start || !ulk_tls_track(server, fd)) { free(start); close(fd); continue; }
         start->server = server;
         start->fd = fd;
         pthread_mutex_lock(&server->lock);
@@ -307,7 +344,7 @@ static void *accept_loop(void *argument) {
         pthread_t thread;
         if (pthread_create(&thread, &attributes, serve, start) != 0) {
             free(start);
-            release(server, fd);
+            ulk_tls_release(server, fd);
             pthread_mutex_lock(&server->lock);
             server->live_threads -= 1;
             pthread_mutex_unlock(&server->lock);
@@ -334,6 +371,22 @@ static int listen_loopback(int *port) {
     return fd;
 }
 
+/// ALPN: "h2" when the server offers HTTP/2 and the client asks for it, else "http/1.1" or no protocol at all.
+static int select_protocol(void *ssl, const unsigned char **out, unsigned char *out_length, const unsigned char *in,
+                           unsigned int in_length, void *argument) {
+    (void)ssl;
+    const ulk_tls_server_config *config = argument;
+    static const unsigned char both[] = "\x02h2\x08http/1.1";
+    static const unsigned char http1[] = "\x08http/1.1";
+    const unsigned char *offered = config->offers_http2 ? both : http1;
+    unsigned int offered_length = config->offers_http2 ? sizeof both - 1 : sizeof http1 - 1;
+    unsigned char *chosen = NULL;
+    if (ulk_ssl.SSL_select_next_proto(&chosen, out_length, offered, offered_length, in, in_length) != 1)
+        return SSL_TLSEXT_ERR_NOACK;
+    *out = chosen;
+    return SSL_TLSEXT_ERR_OK;
+}
+
 static void *make_context(const ulk_tls_server_config *config, char *error, size_t error_length) {
     void *ctx = ulk_ssl.SSL_CTX_new(ulk_ssl.TLS_server_method());
     if (!ctx) { ulk_ssl_error(error, error_length); return NULL; }
@@ -353,6 +406,7 @@ static void *make_context(const ulk_tls_server_config *config, char *error, size
     else if (ulk_ssl.SSL_CTX_use_PrivateKey_file(ctx, config->key_file, SSL_FILETYPE_PEM) != 1
              || ulk_ssl.SSL_CTX_check_private_key(ctx) != 1)
         step = "private key";
+    if (!step) ulk_ssl.SSL_CTX_set_alpn_select_cb(ctx, select_protocol, (void *)config);
     if (step) {
         char reason[200];
         ulk_ssl_error(reason, sizeof reason);
@@ -381,8 +435,11 @@ ulk_tls_server *ulk_tls_server_start(const ulk_tls_server_config *config, char *
     pthread_condattr_setclock(&clock, CLOCK_MONOTONIC);
     pthread_cond_init(&server->changed, &clock);
     pthread_condattr_destroy(&clock);
-    server->ctx = make_context(&server->config, error, error_length);
-    int failed = !server->ctx;
+    int failed = config->offers_http2 && ulk_nghttp2_load(error, error_length) != 0;
+    if (!failed) {
+        server->ctx = make_context(&server->config, error, error_length);
+        failed = !server->ctx;
+    }
     if (!failed && pipe(server->wake) != 0) { snprintf(error, error_length, "pipe: %s", strerror(errno)); failed = 1; }
     if (!failed) {
         fcntl(server->wake[0], F_SETFD, FD_CLOEXEC);

@@ -108,6 +108,20 @@ struct LinkDoctorDomainTests {
         #expect(!findings.codes.contains("assetlinks.tooLarge"))
     }
 
+    /// One header line longer than libcurl's own limit (100 KiB) is over the header cap as a 90 KB one is: the
+    /// file is unreadable for its headers, never "missing".
+    @Test(arguments: [90_000, 200_000])
+    func anOversizedHeaderLineIsAHeaderBlockOverTheCap(_ length: Int) async throws {
+        let standIns = try StandIns(clean: false)
+        let oversized = Behavior.status(
+            200, headers: [("Content-Type", "application/json"), ("X-Padding", String(repeating: "a", count: length))],
+            body: Fixtures.responsysAASA)
+        standIns.files.answer(oversized, at: AssociationFileServer.wellKnownPath)
+        let findings = await standIns.doctor().checkDomain(standIns.check())
+        #expect(findings.codes.contains("aasa.headersTooLarge"), "\(findings.codes)")
+        #expect(!findings.codes.contains("aasa.wellKnownMissing"), "\(findings.codes)")
+    }
+
     /// A keep-alive connection the server closed without `Connection: close` fails the next request sent on it
     /// before any answer: the doctor sends it once more, on a fresh connection, instead of reporting that the
     /// domain blocks Apple's fetcher.

@@ -175,12 +175,12 @@ struct CommandLineTests {
         let network = ["--timeout", "1", "--allow-loopback", "--allow-http"]
         let roots = try TestPKI()
         let invocations: [[String]] = [
-            ["resolve", "--json", "--branded-domain", "x.invalid"] + network + ["not a url"],
+            ["resolve", "--json", "--branded-domain", "x.invalid", "--ca-file", roots.rootFile] + network + ["not a url"],
             ["resolve"] + network + ["not a url"],
-            ["inapp", "--json", "--branded-domain", "x.invalid", "--execute-rsys-web-url", "--no-execute-rsys-web-url"]
-                + network + ["not a url"],
-            ["push", "--json", "--branded-domain", "x.invalid", "--no-execute-rsys-web-url", "--execute-rsys-web-url"]
-                + network + ["{}"],
+            ["inapp", "--json", "--branded-domain", "x.invalid", "--execute-rsys-web-url", "--no-execute-rsys-web-url",
+             "--ca-file", roots.rootFile] + network + ["not a url"],
+            ["push", "--json", "--branded-domain", "x.invalid", "--no-execute-rsys-web-url", "--execute-rsys-web-url",
+             "--ca-file", roots.rootFile] + network + ["{}"],
             ["serve", "--port", "\(taken.port)"],
             ["route", "--table", table, "--can-route", "--explain", "--disable-group", "g", "myapp://x"],
             ["aasa", "match", "--file", aasa, "--app", app, "--domain", "news.example.com", "--legacy", "--json",

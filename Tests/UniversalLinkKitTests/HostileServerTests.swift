@@ -244,4 +244,24 @@ struct HeaderBlockCapTests {
         transport.shutdown()
         roomy.shutdown()
     }
+
+    /// A header line longer than libcurl's own limit (100 KiB) is refused by libcurl before the header cap sees
+    /// it; it is over the cap all the same, as a shorter one over 64 KiB is.
+    @Test(arguments: [90_000, 200_000])
+    func anOversizedHeaderLineIsAnAnswerTooLarge(_ length: Int) async throws {
+        let stub = try ResponseHandlerStub()
+        defer { stub.shutdown() }
+        stub.setDefaultBehavior(.status(
+            200, headers: [("Content-Type", "application/json"), ("X-Padding", String(repeating: "a", count: length))],
+            body: #"{"webLinkUrl":"https://www.example.com/p"}"#))
+        let transport = try #require(CurlTransport.make())
+        defer { transport.shutdown() }
+        let result = await HostileServerTests.outcome(HostileServerTests.resolver(transport), stub.url("/pub/acc?_ri_=header\(length)"))
+        guard case .failure(let error) = result else {
+            Issue.record("resolved despite a \(length)-byte header line")
+            return
+        }
+        #expect(error.code == .responseTooLarge, "\(error)")
+        #expect(stub.requestCount == 1)
+    }
 }

@@ -13,6 +13,7 @@ struct LinkErrorTests {
         (.unsafeLink, "unsafeLink", 7),
         (.missingDestination, "missingDestination", 8),
         (.cancelled, "cancelled", 9),
+        (.tls, "tls", 13),
     ])
     func codesAreSpelledAsTheirNamesAndBridgeToStableIntegers(code: LinkError.Code, name: String, number: Int) {
         let error = LinkError(code: code, message: "what happened")

@@ -4,7 +4,7 @@ import Foundation
 /// table, or one JSON object per measurement with `--json`.
 @main
 struct LinkBenchmarks {
-    static let groups = ["routing", "resolution", "aasa", "broadcast", "manager"]
+    static let groups = ["routing", "resolution", "aasa", "broadcast", "manager", "tls"]
 
     static func main() async throws {
         var json = false
@@ -30,6 +30,9 @@ struct LinkBenchmarks {
                 let iterations = arguments.first.flatMap { Int($0) } ?? 1_000
                 Profile.run(name, iterations: iterations)
                 return
+            case "--tls-urlsession-child":
+                // The URLSession burst of group `tls`, in the child that group starts.
+                await TLSBurstGroup.urlSessionChild(port: arguments.popFirst() ?? "0")
             case "-h", "--help":
                 print(helpText)
                 return
@@ -55,6 +58,7 @@ struct LinkBenchmarks {
             case "aasa": AASAGroup.run(report: report)
             case "broadcast": BroadcastGroup.run(report: report)
             case "manager": await ManagerGroup.run(rounds: Timer.batches).forEach(report)
+            case "tls": try await TLSBurstGroup.run(rounds: Timer.batches).forEach(report)
             default: break
             }
         }
@@ -65,7 +69,7 @@ struct LinkBenchmarks {
         usage: link-benchmarks [--json] [--filter GROUP]... [--quick]
                link-benchmarks --profile NAME [ITERATIONS]
           --json          one JSON object per measurement instead of the table
-          --filter GROUP  only this group (routing, resolution, aasa, broadcast, manager); repeatable
+          --filter GROUP  only this group (routing, resolution, aasa, broadcast, manager, tls); repeatable
           --quick         fewer, shorter batches (smoke runs only)
           --profile NAME  run one case untimed for callgrind. NAME is one of:
                           \(Profile.names.joined(separator: ", "))

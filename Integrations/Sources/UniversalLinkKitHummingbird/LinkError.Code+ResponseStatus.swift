@@ -10,7 +10,7 @@ extension LinkError.Code {
     /// | 400 Bad Request | `notPubWebLink`: not a pub-web app link (nothing was requested) |
     /// | 403 Forbidden | `hostNotAllowed`: the policy refused the host or scheme |
     /// | 404 Not Found | `missingDestination`: the answer named no destination |
-    /// | 502 Bad Gateway | `network`, `httpStatus`, `invalidResponse`, `responseTooLarge`, `unsafeLink`: the Response Handler failed |
+    /// | 502 Bad Gateway | `network`, `tls`, `httpStatus`, `invalidResponse`, `responseTooLarge`, `unsafeLink`: the Response Handler failed |
     /// | 503 Service Unavailable | `shuttingDown`, `cancelled` |
     /// | 504 Gateway Timeout | `timeout` |
     ///
@@ -31,7 +31,7 @@ extension LinkError.Code {
         case .missingDestination: .notFound
         case .timeout: .gatewayTimeout
         case .shuttingDown, .cancelled, .claimStoreUnavailable: .serviceUnavailable
-        case .network, .httpStatus, .invalidResponse, .responseTooLarge, .unsafeLink: .badGateway
+        case .network, .tls, .httpStatus, .invalidResponse, .responseTooLarge, .unsafeLink: .badGateway
         default: .badGateway
         }
     }

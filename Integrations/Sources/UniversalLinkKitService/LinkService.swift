@@ -66,6 +66,8 @@ public struct LinkService: Sendable {
     /// The metrics `/metrics` exposes.
     public let metrics: LinkMetrics
     private let postgres: PostgresClient?
+    /// The manager's transport, trusting ``LinkServiceConfiguration/caFile``; `nil` where libcurl cannot be loaded.
+    private let transport: CurlTransport?
     private let connections: ConnectionGuard
 
     /// Builds the service.
@@ -131,8 +133,13 @@ public struct LinkService: Sendable {
             counts(event)
             spans.record(event)
         }
+        // The service's own transport: the CA file's roots and the per-host limit. It stops with the service.
+        let transport = CurlTransport.make(configuration: .init(
+            maximumConcurrentRequestsPerHost: configuration.maximumConcurrentRequestsPerHost, caFile: configuration.caFile))
+        self.transport = transport
         manager = LinkManager(
             configuration: managerConfiguration,
+            transport: transport,
             router: try configuration.routesFile.map(Self.loadRouter(from:))
         )
         routes = LinkRoutes(
@@ -217,6 +224,8 @@ public struct LinkService: Sendable {
     }
 
     private func serve(_ gracefulShutdownSignals: [UnixSignal]) async throws {
+        // Released once the manager's shutdown is over: nothing sends through it any more.
+        defer { transport?.shutdown() }
         var group = ServiceGroupConfiguration(
             services: [.init(service: application), .init(service: managerService)],
             gracefulShutdownSignals: gracefulShutdownSignals,
@@ -247,6 +256,8 @@ public struct LinkService: Sendable {
                 "claims.onFailure": .string(configuration.claimsOnFailure == .reject ? "reject" : "local"),
                 "claims.duplicateWindow": .string(DurationText.rounded(configuration.duplicateWindow)),
                 "tracing": .string(configuration.tracing.rawValue),
+                "transport.caFile": .string(configuration.caFile ?? "system roots"),
+                "transport.perHost": .stringConvertible(configuration.maximumConcurrentRequestsPerHost),
             ]
         )
         if configuration.logsFullURLs {

@@ -31,6 +31,8 @@ import Darwin
 /// | `ULK_CLAIM_SECRET` | the key of the click hashes in the claims table, at least 16 bytes, the same on every replica; required with `ULK_POSTGRES_URL` | none |
 /// | `ULK_CLAIMS_ON_FAILURE` | when the database fails mid-run: `local` resolves with this process's claims (duplicates across replicas possible), `reject` answers `503 claimStoreUnavailable` | `local` |
 /// | `ULK_TRACING` | `w3c` continues the caller's W3C trace context (`traceparent`): the service's spans join the caller's trace, its log lines carry `trace_id` and `span_id`, each span is one `span` line at `debug`; `off` uses no tracer of its own (a host's bootstrapped one, if any). Nothing trace-related is sent to the Response Handler either way | `w3c` |
+/// | `ULK_CA_FILE` | a PEM file of root certificates trusted instead of the system's for the Response Handler's HTTPS (a staging server or a corporate TLS proxy with a private CA); missing or without a certificate: exit 2 | the system's roots |
+/// | `ULK_MAX_CONCURRENT_PER_HOST` | requests in progress to one Response Handler host at once (connections over HTTP/1.1, streams over HTTP/2), 1 to 1000 | `16` |
 /// | `ULK_DUPLICATE_WINDOW_SECONDS` | how long a resolved click answers its duplicates (in the process and, with `ULK_POSTGRES_URL`, fleet-wide), 0 to 3600 | `2` |
 ///
 /// Any other `ULK_` variable is refused as a probable typo.
@@ -100,6 +102,12 @@ public struct LinkServiceConfiguration: Sendable, Hashable {
     public var duplicateWindow: Duration
     /// How requests are traced (`ULK_TRACING`). Default ``TraceMode/w3c``.
     public var tracing: TraceMode
+    /// A PEM file of root certificates trusted instead of the system's for the Response Handler's HTTPS
+    /// (`ULK_CA_FILE`), or `nil`: the system's roots.
+    public var caFile: String?
+    /// The most requests in progress to one Response Handler host at once (`ULK_MAX_CONCURRENT_PER_HOST`):
+    /// connections over HTTP/1.1, streams over HTTP/2. Default 16.
+    public var maximumConcurrentRequestsPerHost: Int
 
     /// How `link-service` traces its requests.
     public enum TraceMode: String, Sendable, Hashable, CaseIterable {
@@ -139,6 +147,8 @@ public struct LinkServiceConfiguration: Sendable, Hashable {
     ///   - claimsOnFailure: What a resolution does when the claims database fails.
     ///   - duplicateWindow: How long a resolved click answers its duplicates.
     ///   - tracing: How requests are traced.
+    ///   - caFile: A PEM file of roots trusted instead of the system's.
+    ///   - maximumConcurrentRequestsPerHost: Requests in progress to one host at once.
     public init(
         host: String = "127.0.0.1",
         port: Int = 8080,
@@ -158,7 +168,9 @@ public struct LinkServiceConfiguration: Sendable, Hashable {
         claimSecret: [UInt8]? = nil,
         claimsOnFailure: ClaimStoreFailurePolicy = .resolveLocally,
         duplicateWindow: Duration = .seconds(2),
-        tracing: TraceMode = .w3c
+        tracing: TraceMode = .w3c,
+        caFile: String? = nil,
+        maximumConcurrentRequestsPerHost: Int = 16
     ) {
         self.host = host
         self.port = port
@@ -179,6 +191,8 @@ public struct LinkServiceConfiguration: Sendable, Hashable {
         self.claimsOnFailure = claimsOnFailure
         self.duplicateWindow = duplicateWindow
         self.tracing = tracing
+        self.caFile = caFile
+        self.maximumConcurrentRequestsPerHost = maximumConcurrentRequestsPerHost
     }
 
     /// The variables ``init(environment:fileDescriptorLimit:)`` reads; any other `ULK_` variable is refused.
@@ -186,7 +200,8 @@ public struct LinkServiceConfiguration: Sendable, Hashable {
         "HOST", "PORT", "LOG_LEVEL", "ULK_BRANDED_DOMAINS", "ULK_ALLOW_LOCAL", "ULK_TIMEOUT_SECONDS",
         "ULK_SHUTDOWN_GRACE_SECONDS", "ULK_DRAIN_SECONDS", "ULK_ROUTES_FILE", "ULK_LOG_FULL_URLS",
         "ULK_IDLE_TIMEOUT_SECONDS", "ULK_HEADER_TIMEOUT_SECONDS", "ULK_BODY_TIMEOUT_SECONDS", "ULK_MAX_CONNECTIONS", "ULK_POSTGRES_URL", "ULK_CLAIM_SECRET",
-        "ULK_CLAIMS_ON_FAILURE", "ULK_DUPLICATE_WINDOW_SECONDS", "ULK_TRACING",
+        "ULK_CLAIMS_ON_FAILURE", "ULK_DUPLICATE_WINDOW_SECONDS", "ULK_TRACING", "ULK_CA_FILE",
+        "ULK_MAX_CONCURRENT_PER_HOST",
     ]
 
     /// Descriptors kept out of the connection limit: the listening socket, the Response Handler connections, the
@@ -313,7 +328,30 @@ public struct LinkServiceConfiguration: Sendable, Hashable {
             }
             tracing = mode
         }
+        if let path = value("ULK_CA_FILE") { caFile = try Self.certificateFile("ULK_CA_FILE", path) }
+        if let text = value("ULK_MAX_CONCURRENT_PER_HOST") {
+            guard let limit = Int(text), (1...1000).contains(limit) else {
+                throw Error(
+                    variable: "ULK_MAX_CONCURRENT_PER_HOST",
+                    message: "expected a whole number of requests from 1 to 1000, found \"\(text)\"")
+            }
+            maximumConcurrentRequestsPerHost = limit
+        }
         try readClaims(value)
+    }
+
+    /// `path`, when it is a readable file of at most 8 MiB with at least one PEM certificate: checked at start, so
+    /// a wrong file stops the service before it takes a link instead of failing every resolution.
+    private static func certificateFile(_ variable: String, _ path: String) throws(Error) -> String {
+        let url = URL(fileURLWithPath: path)
+        let size = (try? url.resourceValues(forKeys: [.fileSizeKey, .isRegularFileKey]))
+        guard size?.isRegularFile == true, let data = try? Data(contentsOf: url) else {
+            throw Error(variable: variable, message: "'\(path)' is not a readable file")
+        }
+        guard data.count <= 8 << 20, String(decoding: data, as: UTF8.self).contains("-----BEGIN CERTIFICATE-----") else {
+            throw Error(variable: variable, message: "'\(path)' is not a PEM file of certificates (no -----BEGIN CERTIFICATE----- block)")
+        }
+        return path
     }
 
     /// `ULK_POSTGRES_URL`, `ULK_CLAIM_SECRET`, `ULK_CLAIMS_ON_FAILURE`: the fleet's claim store.

@@ -19,7 +19,7 @@ struct LinkErrorCodeResponseStatusTests {
     @Test(arguments: [
         (LinkError.Code.notPubWebLink, 400), (.hostNotAllowed, 403), (.missingDestination, 404), (.timeout, 504),
         (.shuttingDown, 503), (.cancelled, 503), (.claimStoreUnavailable, 503), (.network, 502), (.httpStatus, 502),
-        (.invalidResponse, 502), (.responseTooLarge, 502), (.unsafeLink, 502),
+        (.invalidResponse, 502), (.responseTooLarge, 502), (.unsafeLink, 502), (.tls, 502),
     ])
     func eachCodeHasTheContractsStatus(code: LinkError.Code, status: Int) {
         #expect(code.responseStatus.code == status)

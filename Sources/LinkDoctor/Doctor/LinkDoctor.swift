@@ -106,7 +106,8 @@ public struct LinkDoctor: Sendable {
     /// - Parameters:
     ///   - configuration: Settings.
     ///   - transport: Sends every request (association files and, with `--resolve`, resolutions). Default (`nil`):
-    ///     a new transport of the platform's default kind (`CurlTransport` on Linux), which never re-sends a
+    ///     a new transport of the platform's default kind (`CurlTransport` on Linux, trusting
+    ///     ``Configuration/caFile``'s roots when it is set), which never re-sends a
     ///     request by itself, so each resolution counts its click once. The doctor never shuts a transport down:
     ///     call `shutdown()` on the one you pass when you are done with it.
     ///   - clock: The clock of the per-fetch deadline.
@@ -119,7 +120,9 @@ public struct LinkDoctor: Sendable {
 
     /// A doctor on a wrapped clock, whose scheduler a test can watch.
     package init(configuration: Configuration = .init(), transport: (any LinkTransport)? = nil, clock: LinkClock) {
-        let transport = transport ?? LinkResolver.defaultTransport()
+        let transport = transport
+            ?? configuration.caFile.flatMap { CurlTransport.make(configuration: .init(caFile: $0)) }
+            ?? LinkResolver.defaultTransport()
         self.configuration = configuration
         self.transport = transport
         self.clock = clock

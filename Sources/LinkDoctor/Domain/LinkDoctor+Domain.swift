@@ -248,7 +248,7 @@ extension LinkDoctor {
         while base.hasSuffix("/") { base.removeLast() }
         let text = "\(base)/a/v1/\(domain)"
         guard let url = URL(string: text) else { return (text, .failed("not a URL"), nil) }
-        let fetcher = configuration.caFile.map { trustingFetcher(caFile: $0, verifies: true) } ?? self.fetcher
+        let fetcher = configuration.caFile.map { trustingFetcher(caFile: $0) } ?? self.fetcher
         let outcome = await fetcher.fetch(url, userAgent: configuration.userAgent, maxBodyBytes: Self.aasaSizeLimit + 1)
         // Apple's CDN says why it has no copy in two answer headers (as its own validator shows them).
         var explanation: String?

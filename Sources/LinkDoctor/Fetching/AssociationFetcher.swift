@@ -27,7 +27,8 @@ struct AssociationFetcher: Sendable {
     let transport: any LinkTransport
     let clock: LinkClock
     let policy: ResolutionPolicy
-    let timeout: Duration
+    /// The longest a fetch waits: the doctor's timeout, or what is left of the domain check's deadline.
+    var timeout: Duration
 
     /// Sends one `GET` and waits at most ``timeout`` (or `limit`, when shorter) for the whole answer.
     ///
@@ -40,6 +41,7 @@ struct AssociationFetcher: Sendable {
     func fetch(_ url: URL, userAgent: String, maxBodyBytes: Int, limit: Duration? = nil) async -> Outcome {
         let wait = limit.map { min($0, timeout) } ?? timeout
         if let refusal = policy.check(url) { return .refused(refusal.message) }
+        guard wait > .zero else { return .failed("no time left of the check's deadline") }
         let request = TransportRequest(
             url: url, headerFields: ["User-Agent": userAgent, "Accept": "*/*"],
             allowsLocalAddresses: policy.allowsLocalHosts)

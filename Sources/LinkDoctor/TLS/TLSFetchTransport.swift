@@ -1,33 +1,22 @@
 import Foundation
 import UniversalLinkKit
 
-/// A `LinkTransport` with the doctor's TLS settings: roots from a PEM file instead of the system's (`--ca-file`),
-/// or no verification at all, to read a file whose certificate the doctor reports rather than refuses.
+/// A `LinkTransport` that verifies nothing, to read the files of a domain whose certificate the doctor reports
+/// rather than refuses (a verified fetch goes through `CurlTransport`, with the CA file's roots when one is given).
 ///
-/// Each request is one libcurl transfer on a thread of its own, on a fresh connection that is never reused (so it
-/// is never re-sent), to the addresses the host resolved to once and that passed the address check (public only,
-/// unless ``TransportRequest/allowsLocalAddresses``). `GET` only, no redirect followed, no proxy, nothing
-/// inflated, the body and the header block capped, the whole transfer ended by the request's deadline (or
+/// Each request is one libcurl transfer on a thread of its own (``TLSProbe``), on a fresh connection that is never
+/// reused (so it is never re-sent), to the addresses the host resolved to once and that passed the address check
+/// (public only, unless ``TransportRequest/allowsLocalAddresses``). `GET` only, no redirect followed, no proxy,
+/// nothing inflated, the body and the header block capped, the whole transfer ended by the request's deadline (or
 /// ``fallbackTimeout``).
 package struct TLSFetchTransport: LinkTransport {
-    /// Roots used instead of the system's; `nil`: the system's.
-    package let caFile: String?
-    /// Whether certificates are verified. Off only for reading a domain's files when its certificate is reported.
-    package let verifies: Bool
     /// The limit of a request without a deadline of its own.
     package var fallbackTimeout: Duration = .seconds(30)
     /// The largest header block accepted.
     package var maxHeaderBytes = 64 * 1024
 
-    /// A transport trusting the roots in `caFile` (or the system's), or trusting anything when `verifies` is off.
-    ///
-    /// - Parameters:
-    ///   - caFile: A PEM file of roots; `nil`: the system's.
-    ///   - verifies: Whether the chain and name are verified.
-    package init(caFile: String?, verifies: Bool = true) {
-        self.caFile = caFile
-        self.verifies = verifies
-    }
+    /// A transport that accepts any certificate.
+    package init() {}
 
     /// Sends a `GET`; see the type's documentation.
     ///
@@ -40,18 +29,13 @@ package struct TLSFetchTransport: LinkTransport {
         guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = request.url.host(percentEncoded: false), !host.isEmpty
         else { throw TransportError(.noAnswer, detail: "not an http(s) URL with a host") }
-        let addresses: [String]
-        do {
-            addresses = try await AddressScreen.addresses(of: host, allowsLocalAddresses: request.allowsLocalAddresses)
-        } catch {
-            throw TransportError(.addressNotAllowed, detail: error.message)
-        }
-        var settings = verifies ? TLSProbe.Settings(caFile: caFile) : TLSProbe.Settings.permissive
-        settings.caFile = caFile
         let deadline = request.deadline ?? (.now + fallbackTimeout)
+        let addresses = try await CheckedAddress.resolve(
+            host, with: .system, allowsLocalAddresses: request.allowsLocalAddresses, deadline: deadline)
         let probe = TLSProbe(
-            url: request.url, headerLines: request.headerFields.map { "\($0.key): \($0.value)" }, addresses: addresses,
-            settings: settings, maxBodyBytes: maxBodyBytes, maxHeaderBytes: maxHeaderBytes, deadline: deadline)
+            url: request.url, headerLines: request.headerFields.map { "\($0.key): \($0.value)" },
+            addresses: addresses.map(\.text), settings: .permissive, maxBodyBytes: maxBodyBytes,
+            maxHeaderBytes: maxHeaderBytes, deadline: deadline)
         let outcome = try await probe.run()
         if outcome.headOverCap { throw TransportError(.headersTooLarge, detail: "the header block is over \(maxHeaderBytes) bytes") }
         if outcome.bodyOverCap { throw TransportError(.bodyTooLarge, detail: "the body is over \(maxBodyBytes) bytes") }

@@ -1,4 +1,5 @@
 import Foundation
+import UniversalLinkKit
 internal import _LinkKitText
 
 /// Judges a host's HTTPS as Apple's App Transport Security does (what `nscurl --ats-diagnostics` checks on macOS):
@@ -25,6 +26,8 @@ struct TLSInspection: Sendable {
         var findings: [Finding] = []
         /// A handshake completed: the host's files can be read (without verification if need be).
         var connects = false
+        /// The domain check's deadline, which the inspection started: the fetches after it keep it too.
+        var deadline: ContinuousClock.Instant
     }
 
     /// X509 verification results (`X509_V_ERR_*`).
@@ -58,7 +61,7 @@ struct TLSInspection: Sendable {
         var first = TLSProbe.Settings.permissive
         first.collectsChain = true
         let read = await probe(first)
-        var report = Report()
+        var report = Report(deadline: deadline)
         guard read.succeeded, !read.chain.isEmpty else {
             // Refused or unreachable before any TLS: the fetches report it. Anything else is the handshake's fault.
             if ![6, 7].contains(read.code) {

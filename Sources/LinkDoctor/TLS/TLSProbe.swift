@@ -1,4 +1,5 @@
 import Foundation
+import UniversalLinkKit
 import Synchronization
 internal import _CLibcurl
 internal import _LinkKitLocking
@@ -105,7 +106,7 @@ struct TLSProbe: Sendable {
         let bare = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
         let listed = addresses.map { $0.contains(":") ? "[\($0)]" : $0 }.joined(separator: ",")
         // A literal is its own address; a name is given its checked addresses, so libcurl looks nothing up.
-        let resolve = AddressScreen.isIPLiteral(bare) ? nil : "\(bare):\(port):\(listed)"
+        let resolve = CheckedAddress.parse(bare) != nil ? nil : "\(bare):\(port):\(listed)"
         let pinned = addresses.joined(separator: ",")
         let (seconds, attoseconds) = (deadline - .now).components
         let within = max(1_000_000, seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
@@ -128,6 +129,7 @@ struct TLSProbe: Sendable {
         guard configured == 0 else { return Outcome(code: 2, message: "libcurl refused the TLS settings") }
         var outcome = Outcome()
         outcome.code = ulk_transfer_perform(transfer)
+        ulk_transfer_settle(transfer, outcome.code)
         if outcome.code != 0 {
             let buffer = withUnsafeBytes(of: transfer.pointee.error) { Array($0.prefix { $0 != 0 }) }
             outcome.message = buffer.isEmpty ? String(cString: ulk_strerror(outcome.code)) : String(decoding: buffer, as: UTF8.self)

@@ -70,6 +70,14 @@ extension LinkError {
                 message: "Refused to resolve \(shown): \(error.detail); nothing was sent.",
                 underlyingError: error
             )
+        case .tls:
+            LinkError(
+                code: .tls,
+                message: "The TLS handshake for \(shown) failed: \(error.detail). Nothing was sent, and retrying does"
+                    + " not help: the server's certificate or TLS set-up must be fixed. Open the link in a browser;"
+                    + " for a private CA, trust its roots (CurlTransport.Configuration.caFile, --ca-file).",
+                underlyingError: error
+            )
         case .encodedBody:
             LinkError(
                 code: .invalidResponse,

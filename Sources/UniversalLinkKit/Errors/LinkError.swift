@@ -81,6 +81,7 @@ extension LinkError {
             case notPubWebLink
             case shuttingDown
             case claimStoreUnavailable
+            case tls
         }
 
         private let storage: Storage
@@ -115,12 +116,17 @@ extension LinkError {
         /// The shared ``ClaimStore`` could not be reached or failed, and ``ClaimStoreFailurePolicy/reject`` is
         /// configured: nothing was sent, so no click was counted.
         public static var claimStoreUnavailable: Self { .init(.claimStoreUnavailable) }
+        /// The TLS handshake with the server failed after it sent TLS data: its certificate is not trusted, expired
+        /// or not yet valid, for another name, from an issuer that is not trusted, or its protocol versions or
+        /// ciphers were refused. No request was sent and none is retried: retrying does not help. Open the link in
+        /// a browser; for a private CA, trust its roots (``CurlTransport/Configuration/caFile``).
+        public static var tls: Self { .init(.tls) }
 
         /// The code's name, spelled as its static member: `"hostNotAllowed"`, `"timeout"`, ...
         public var description: String { storage.name }
 
         /// The code's stable integer, for storage (1 = `hostNotAllowed` ... 9 = `cancelled`, 10 = `notPubWebLink`,
-        /// 11 = `shuttingDown`, 12 = `claimStoreUnavailable`).
+        /// 11 = `shuttingDown`, 12 = `claimStoreUnavailable`, 13 = `tls`).
         public var rawValue: Int { storage.rawValue }
 
         /// The code with a ``rawValue``, for reading one back from storage.

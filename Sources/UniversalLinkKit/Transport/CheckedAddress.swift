@@ -7,7 +7,8 @@ import Darwin
 import Musl
 #endif
 
-/// An IP address that passed the address check, in canonical text, for the transport to connect to.
+/// An IP address that passed the address check, in canonical text, for the transport to connect to (and for the
+/// link doctor's own TLS connections: one rule for every connection the package opens).
 ///
 /// Public addresses only, unless local ones are allowed. Not public (the ranges Stripe's Smokescreen and Python's
 /// `advocate` deny): IPv4 0/8, 10/8, 100.64/10 (shared, and Alibaba's metadata address), 127/8, 169.254/16
@@ -17,10 +18,10 @@ import Musl
 /// fec0::/10, ff00::/8, 100::/64), 2001::/23 (Teredo and other protocol assignments), 2001:db8::/32, and the
 /// IPv4-mapped (::ffff:0:0/96), IPv4-compatible (::/96), IPv4-translated (::ffff:0:0:0/96) and NAT64
 /// (64:ff9b::/96, 64:ff9b:1::/48) forms and 6to4 (2002::/16), judged by the IPv4 address they embed.
-struct CheckedAddress: Sendable, Hashable {
+package struct CheckedAddress: Sendable, Hashable {
     /// Canonical text (`127.0.0.1`, `::1`), as libcurl reports the address it connected to.
-    let text: String
-    let isIPv6: Bool
+    package let text: String
+    package let isIPv6: Bool
 
     /// Resolves `host` (an IP literal is its own address) and checks every address it resolves to.
     ///
@@ -28,7 +29,7 @@ struct CheckedAddress: Sendable, Hashable {
     ///   go to any of them.
     /// - Throws: ``TransportError`` `addressNotAllowed` when one address is not public and local addresses are
     ///   not allowed, `noAnswer` when the name does not resolve.
-    static func resolve(
+    package static func resolve(
         _ host: String, with resolver: NameResolver, allowsLocalAddresses: Bool, deadline: ContinuousClock.Instant? = nil,
         cache: NameCache? = nil
     ) async throws -> [CheckedAddress] {
@@ -87,7 +88,7 @@ struct CheckedAddress: Sendable, Hashable {
     }
 
     /// The address's bytes (4 or 16) and canonical text, or `nil` when `text` is not a numeric IP address.
-    static func parse(_ text: String) -> (bytes: [UInt8], canonical: String)? {
+    package static func parse(_ text: String) -> (bytes: [UInt8], canonical: String)? {
         var v4 = in_addr()
         if inet_pton(AF_INET, text, &v4) == 1 {
             let bytes = withUnsafeBytes(of: &v4) { Array($0) }
@@ -103,7 +104,7 @@ struct CheckedAddress: Sendable, Hashable {
     }
 
     /// Whether the address (4 or 16 bytes) is a public unicast address; see the type's documentation.
-    static func isPublic(_ b: [UInt8]) -> Bool {
+    package static func isPublic(_ b: [UInt8]) -> Bool {
         if b.count == 4 { return isPublicIPv4(b[0], b[1], b[2], b[3]) }
         guard b.count == 16 else { return false }
         let zeroTo = { (end: Int) in b[0..<end].allSatisfy { $0 == 0 } }

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Synchronization
 internal import _CLibcurl
@@ -11,14 +12,29 @@ internal import _LinkKitLocking
 /// callers waiting; libcurl is never called under it. A caller is resumed exactly once: by its answer, by its
 /// cancellation (at once, without waiting for libcurl) or by the transport's shutdown.
 ///
+/// Each host has at most `streamsPerHost` requests in libcurl at once (connections for HTTP/1.1, streams for
+/// HTTP/2); the others wait in the host's queue, in order, on the driving thread. A queued request starts only
+/// while its deadline leaves at least what the host's answers currently take (``HostLatency``), on the
+/// transport's clock; otherwise it ends unsent as ``TransportError/Kind/timedOut``.
+///
 /// A transfer is known by its address, which the allocator may hand to the next transfer once the driving thread
 /// has freed it; so each wait also carries a serial number, and a cancellation ends only the wait it was registered
 /// for (a task cancelled just after its answer came, as at a resolution's deadline, must not end another link's
 /// request).
 final class CurlMulti: Sendable {
+    /// What the driving thread needs of a transfer handed over.
+    struct Submission: Sendable {
+        /// The address of its `ulk_transfer`.
+        let address: UInt
+        /// `host:port`, the key of the stream limit and of the latency figures.
+        let host: String
+        /// Its deadline on the transport's clock.
+        let deadline: ContinuousClock.Instant?
+    }
+
     private struct State {
-        /// Transfers handed over, not yet added to the multi handle (addresses of `ulk_transfer`).
-        var toAdd: [UInt] = []
+        /// Transfers handed over, not yet added to the multi handle or queued.
+        var toAdd: [Submission] = []
         /// Transfers whose caller gave up; the driving thread removes and frees them.
         var toRemove: [UInt] = []
         /// Callers waiting, by transfer address, each with its wait's serial number.
@@ -30,13 +46,26 @@ final class CurlMulti: Sendable {
     private let state = Mutex(State())
     /// The multi handle's address; touched by the driving thread only, except for the thread-safe wakeup.
     private let multi: UInt
+    /// Whether the handle is still there: the driving thread frees it as it ends, and a wakeup after that must not
+    /// reach it. Its own lock, held only for a wakeup (which libcurl makes thread-safe and non-blocking) or the free.
+    private let handleAlive = Mutex(true)
+    /// Signalled once the driving thread has released everything (transfers, connections, the handle).
+    private let ended = DispatchSemaphore(value: 0)
+    /// The driving thread, so that a shutdown it runs itself (a deinit) does not wait for itself.
+    private let driver = Mutex<pthread_t?>(nil)
+    private let streamsPerHost: Int
+    /// The clock of the deadlines and latency figures (the system's, or a test's).
+    let clock: LinkClock
+    /// What answers from each host currently take.
+    let latency = HostLatency()
 
     /// Creates the multi handle and starts its thread, or returns `nil` when libcurl cannot be loaded.
-    init?(maximumConnectionsPerHost: Int) {
-        guard ulk_curl_load() == 0,
-              let handle = ulk_multi_create(maximumConnectionsPerHost, 0, max(16, maximumConnectionsPerHost * 2))
-        else { return nil }
+    init?(streamsPerHost: Int, clock: LinkClock) {
+        let streams = max(1, streamsPerHost)
+        guard ulk_curl_load() == 0, let handle = ulk_multi_create(streams, 0, max(16, streams * 2), streams) else { return nil }
         multi = UInt(bitPattern: handle)
+        self.streamsPerHost = streams
+        self.clock = clock
         let thread = Thread { [self] in drive() }
         thread.name = "UniversalLinkKit.CurlTransport"
         thread.start()
@@ -45,8 +74,16 @@ final class CurlMulti: Sendable {
     private var handle: UnsafeMutableRawPointer { UnsafeMutableRawPointer(bitPattern: multi)! }
 
     /// Hands a transfer over and waits for its answer.
-    func perform(_ transfer: UnsafeMutablePointer<ulk_transfer>) async throws -> TransportResponse {
+    ///
+    /// - Parameters:
+    ///   - transfer: The transfer; the driving thread's from here.
+    ///   - host: `host:port`.
+    ///   - deadline: Its deadline on ``clock``.
+    func perform(
+        _ transfer: UnsafeMutablePointer<ulk_transfer>, host: String, deadline: ContinuousClock.Instant?
+    ) async throws -> TransportResponse {
         let address = UInt(bitPattern: transfer)
+        let submission = Submission(address: address, host: host, deadline: deadline)
         // Taken before the wait is registered, so that a cancellation that comes first finds a number to match.
         let serial = state.withTrackedLock { state -> UInt64 in
             state.nextSerial += 1
@@ -57,7 +94,7 @@ final class CurlMulti: Sendable {
                 let accepted = state.withTrackedLock { state -> Bool in
                     guard !state.stopped else { return false }
                     state.waiting[address] = (serial, continuation)
-                    state.toAdd.append(address)
+                    state.toAdd.append(submission)
                     return true
                 }
                 guard accepted else {
@@ -65,7 +102,7 @@ final class CurlMulti: Sendable {
                     continuation.resume(throwing: CancellationError())
                     return
                 }
-                ulk_multi_wakeup(handle)
+                wake()
                 // Cancelled before the handler below could find the transfer waiting.
                 if Task.isCancelled { abandon(address, serial: serial) }
             }
@@ -84,36 +121,66 @@ final class CurlMulti: Sendable {
             return waiting.continuation
         }
         guard let continuation else { return }
-        ulk_multi_wakeup(handle)
+        wake()
         continuation.resume(throwing: CancellationError())
     }
 
     /// Callers waiting for an answer.
     var waitingCount: Int { state.withTrackedLock { $0.waiting.count } }
 
-    /// Stops the thread; callers still waiting get `CancellationError`.
+    /// Stops the thread and waits until it has closed its connections and freed libcurl's handles (so a process
+    /// that exits right after is not tearing libcurl and OpenSSL down under it); callers still waiting get
+    /// `CancellationError`.
     func shutdown() {
         state.withTrackedLock { $0.stopped = true }
-        ulk_multi_wakeup(handle)
+        wake()
+        let onDriver = driver.withTrackedLock { $0.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+        guard !onDriver else { return }
+        ended.wait()
+        // For the next caller of shutdown(), if any.
+        ended.signal()
+    }
+
+    /// Wakes the driving thread, if its handle is still there.
+    private func wake() {
+        handleAlive.withTrackedLock { alive in
+            if alive { ulk_multi_wakeup(handle) }
+        }
+    }
+
+    /// The driving thread's own bookkeeping of the stream limit.
+    private struct Streams {
+        /// Transfers in libcurl, with their host and when they started (on the clock).
+        var running: [UInt: (host: String, startedAt: ContinuousClock.Instant)] = [:]
+        /// Requests in libcurl per host.
+        var perHost: [String: Int] = [:]
+        /// Transfers waiting for a stream slot, per host, in order.
+        var queued: [String: [Submission]] = [:]
     }
 
     private func drive() {
-        var added = Set<UInt>()
+        driver.withTrackedLock { $0 = pthread_self() }
+        defer { ended.signal() }
+        var streams = Streams()
         while true {
             let (adds, removes, stopped) = state.withTrackedLock { state in
                 defer { state.toAdd.removeAll(keepingCapacity: true); state.toRemove.removeAll(keepingCapacity: true) }
                 return (state.toAdd, state.toRemove, state.stopped)
             }
-            for address in adds {
-                let transfer = Self.transfer(address)
-                if ulk_multi_add(handle, transfer) == 0 {
-                    added.insert(address)
+            for submission in adds {
+                if streams.perHost[submission.host, default: 0] < streamsPerHost {
+                    start(submission, &streams)
                 } else {
-                    finish(address, with: .failure(TransportError(.noAnswer, detail: "libcurl refused the transfer")))
+                    streams.queued[submission.host, default: []].append(submission)
                 }
             }
             for address in removes {
-                if added.remove(address) != nil { ulk_multi_remove(handle, Self.transfer(address)) }
+                if let running = streams.running.removeValue(forKey: address) {
+                    ulk_multi_remove(handle, Self.transfer(address))
+                    release(running.host, &streams)
+                } else {
+                    for host in Array(streams.queued.keys) { streams.queued[host]?.removeAll { $0.address == address } }
+                }
                 ulk_transfer_free(Self.transfer(address))
             }
             if stopped { break }
@@ -121,9 +188,19 @@ final class CurlMulti: Sendable {
             var code: Int32 = 0
             while let transfer = ulk_multi_next_done(handle, &code) {
                 let address = UInt(bitPattern: transfer)
-                added.remove(address)
                 ulk_multi_remove(handle, transfer)
-                finish(address, with: Self.outcome(transfer.pointee, code: code))
+                ulk_transfer_settle(transfer, code)
+                let outcome = Self.outcome(transfer, code: code)
+                if let running = streams.running.removeValue(forKey: address) {
+                    if transfer.pointee.got_status != 0, transfer.pointee.sends > 0 {
+                        let now = clock.now
+                        latency.record(now - running.startedAt, host: running.host, at: now)
+                    }
+                    finish(address, with: outcome)
+                    release(running.host, &streams)
+                } else {
+                    finish(address, with: outcome)
+                }
             }
             ulk_multi_poll(handle, 1000)
         }
@@ -131,12 +208,54 @@ final class CurlMulti: Sendable {
             defer { state.waiting.removeAll() }
             return state.waiting
         }
-        for address in added {
-            ulk_multi_remove(handle, Self.transfer(address))
+        let left = Array(streams.running.keys) + streams.queued.values.flatMap { $0.map(\.address) }
+        for address in left {
+            if streams.running[address] != nil { ulk_multi_remove(handle, Self.transfer(address)) }
             ulk_transfer_free(Self.transfer(address))
         }
+        handleAlive.withTrackedLock { alive in
+            alive = false
+            ulk_multi_free(handle)
+        }
         for (_, waiting) in waiting { waiting.continuation.resume(throwing: CancellationError()) }
-        ulk_multi_free(handle)
+    }
+
+    /// Adds a transfer to libcurl, unless its deadline no longer leaves what its host's answers take: it then
+    /// ends unsent.
+    private func start(_ submission: Submission, _ streams: inout Streams) {
+        let address = submission.address
+        let transfer = Self.transfer(address)
+        let now = clock.now
+        if let deadline = submission.deadline {
+            let left = deadline - now
+            if left <= .zero || ulk_transfer_arm(transfer) != 0 {
+                let waited = Self.connectionWait(transfer.pointee, untilNow: true).map { " (waited \($0.text))" } ?? ""
+                finish(address, with: .failure(TransportError(
+                    .timedOut, detail: "not sent: its deadline passed while it waited for a connection\(waited)")))
+                return
+            }
+            if let refusal = latency.refusal(host: submission.host, left: left, at: now) {
+                finish(address, with: .failure(TransportError(.timedOut, detail: refusal)))
+                return
+            }
+        }
+        guard ulk_multi_add(handle, transfer) == 0 else {
+            finish(address, with: .failure(TransportError(.noAnswer, detail: "libcurl refused the transfer")))
+            return
+        }
+        streams.running[address] = (submission.host, now)
+        streams.perHost[submission.host, default: 0] += 1
+    }
+
+    /// Frees `host`'s slot and starts the next requests waiting for it.
+    private func release(_ host: String, _ streams: inout Streams) {
+        streams.perHost[host, default: 1] -= 1
+        if streams.perHost[host] == 0 { streams.perHost[host] = nil }
+        while streams.perHost[host, default: 0] < streamsPerHost, var queue = streams.queued[host], !queue.isEmpty {
+            let next = queue.removeFirst()
+            streams.queued[host] = queue.isEmpty ? nil : queue
+            start(next, &streams)
+        }
     }
 
     /// Resumes the caller, unless it gave up already (the transfer is then in `toRemove`, which frees it).
@@ -151,7 +270,8 @@ final class CurlMulti: Sendable {
     }
 
     /// What a finished transfer amounts to. Nothing is retried here: a request that got a status line was answered.
-    static func outcome(_ t: ulk_transfer, code: Int32) -> Result<TransportResponse, TransportError> {
+    static func outcome(_ transfer: UnsafeMutablePointer<ulk_transfer>, code: Int32) -> Result<TransportResponse, TransportError> {
+        let t = transfer.pointee
         if t.head_over_cap != 0 {
             return .failure(TransportError(.headersTooLarge, detail: "header block over \(t.header_cap) bytes, transfer stopped"))
         }
@@ -179,6 +299,7 @@ final class CurlMulti: Sendable {
             let waited = connectionWait(t).map { " (waited \($0.text))" } ?? ""
             return .failure(TransportError(.timedOut, detail: "not sent: its deadline passed while it waited for a connection\(waited)"))
         }
+        if let tls = tlsFailure(transfer, code: code, detail: detail) { return .failure(tls) }
         if t.resend_refused != 0 {
             return .failure(TransportError(.noAnswer, detail: "the connection closed before an answer; not re-sent"))
         }
@@ -187,8 +308,39 @@ final class CurlMulti: Sendable {
         return .failure(TransportError(t.got_status != 0 ? .failedAfterAnswer : .noAnswer, detail: detail))
     }
 
-    /// From the transfer's creation to its first connection attempt or its send on a reused connection.
-    private static func connectionWait(_ t: ulk_transfer) -> Duration? {
+    /// A certificate or protocol failure of the handshake, or `nil` for anything else. A connection refused, reset
+    /// or closed during the handshake is not one: libcurl's API cannot tell whether the server sent TLS data first,
+    /// and nothing was sent, so it stays a failure without an answer, which the resolver retries once.
+    private static func tlsFailure(
+        _ transfer: UnsafeMutablePointer<ulk_transfer>, code: Int32, detail: String
+    ) -> TransportError? {
+        // CURLE_SSL_CERTPROBLEM, SSL_CIPHER, PEER_FAILED_VERIFICATION, SSL_CACERT_BADFILE, SSL_ISSUER_ERROR,
+        // SSL_PINNEDPUBKEYNOTMATCH, SSL_INVALIDCERTSTATUS: the server's certificate or the roots.
+        let certificate: Set<Int32> = [58, 59, 60, 77, 83, 90, 91]
+        var failure: TransportError
+        if certificate.contains(code) {
+            failure = TransportError(.tls, detail: detail)
+            let result = ulk_transfer_verify_result(transfer)
+            failure.verifyResult = result > 0 ? Int(result) : nil
+            return failure
+        }
+        // CURLE_SSL_CONNECT_ERROR: OpenSSL refused the handshake (a protocol version, an alert), or the connection
+        // went away under it.
+        guard code == 35 else { return nil }
+        let closed = ["SSL_ERROR_SYSCALL", "Connection reset", "unexpected eof", "Connection refused", "Broken pipe"]
+        if closed.contains(where: { detail.localizedCaseInsensitiveContains($0) }) { return nil }
+        return TransportError(.tls, detail: detail)
+    }
+
+    /// From the transfer's creation to its first connection attempt or its send on a reused connection (or to
+    /// `now`, for one that never started).
+    private static func connectionWait(_ t: ulk_transfer, untilNow: Bool = false) -> Duration? {
+        if t.started_ns == 0, untilNow {
+            var spec = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &spec)
+            let nanoseconds = Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
+            return nanoseconds >= t.created_ns ? .nanoseconds(nanoseconds - t.created_ns) : nil
+        }
         guard t.started_ns > 0, t.started_ns >= t.created_ns else { return nil }
         return .nanoseconds(t.started_ns - t.created_ns)
     }

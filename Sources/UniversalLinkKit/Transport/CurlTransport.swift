@@ -27,7 +27,21 @@ internal import _LinkKitLocking
 ///   that was already answered.
 /// - **Every request ends by its deadline**, even without being cancelled: the name lookup, the connection, the
 ///   answer and the body together (``TransportError/Kind/timedOut``).
-/// - `GET` only, no redirect is followed, only `http` and `https`, no signals, HTTP/1.1.
+/// - **HTTPS**: TLS 1.2 at least; the system's roots, or those of ``Configuration/caFile`` instead. A certificate
+///   or protocol failure is ``TransportError/Kind/tls`` (never retried: no request was sent, and the server answers
+///   the same way every time), its detail naming the reason in words ("self-signed", "expired on 2026-11-02",
+///   "issued for other.example.net, not news.example.com"), read from the certificate by a second handshake that
+///   sends no request. A connection refused, reset or closed during the handshake is
+///   ``TransportError/Kind/noAnswer`` (retried once by the resolver); a handshake that never ends fails at the
+///   deadline.
+/// - **Connections and TLS sessions are reused**: keep-alive connections stay pooled, a new connection resumes a
+///   TLS session an earlier one stored, and a server that offers HTTP/2 (ALPN) carries a host's requests as streams
+///   of one connection. At most ``Configuration/maximumConcurrentRequestsPerHost`` requests to a host are in
+///   progress at once (connections over HTTP/1.1, streams over HTTP/2); the others wait in order.
+/// - **No click for a caller already answered**: a request starts only while its deadline leaves at least what
+///   answers from its host currently take (the 90th percentile of its recent answers, none older than 30 s);
+///   otherwise it ends at once, unsent, as ``TransportError/Kind/timedOut``.
+/// - `GET` only, no redirect is followed, only `http` and `https`, no signals; HTTP/1.1, or HTTP/2 over TLS.
 /// - Cancellation resumes the caller at once; the thread drops the transfer.
 ///
 /// If libcurl cannot be loaded, ``make(configuration:)`` returns `nil`; a ``LinkManager`` then falls back to
@@ -35,26 +49,44 @@ internal import _LinkKitLocking
 public final class CurlTransport: LinkTransport {
     /// Transport settings.
     public struct Configuration: Sendable, Hashable {
-        /// The most connections opened to one host at once. Default 16.
-        public var maximumConnectionsPerHost: Int
-        /// The largest header block accepted, all header lines of an answer together. Default 64 KiB.
+        /// The most requests in progress to one host at once: connections over HTTP/1.1, streams over HTTP/2
+        /// (one connection carries them all). A request beyond waits for a slot, in order, and is dropped unsent
+        /// when its deadline passes first, or no longer leaves what the host's answers currently take. Default 16.
+        public var maximumConcurrentRequestsPerHost: Int
+        /// The largest header block accepted, all header lines of an answer together; a single line longer than
+        /// libcurl's own limit (100 KiB) is refused as over the cap too. Default 64 KiB.
         public var maxHeaderBytes: Int
         /// How long the addresses a host name resolved to are used before the name is looked up again; zero looks
         /// every request's name up. Default 60 s, as libcurl's own DNS cache (which this transport does not use,
         /// since it checks the addresses itself): a lookup is a network round trip. Every request checks the addresses again, kept or not; failed lookups and
         /// answers that are not addresses are not kept, nor names outside ASCII, and at most 256 names are.
         public var nameCacheLifetime: Duration
+        /// A PEM file of root certificates trusted instead of the system's (libcurl's CA bundle and CA directory
+        /// both replaced): a staging Response Handler or a corporate TLS proxy with a private CA. `nil` (the
+        /// default): the system's roots. The file is read when a connection first needs it, and kept for the
+        /// transport's life.
+        public var caFile: String?
+        /// Whether HTTP/2 is offered (ALPN) on `https` connections: a server that accepts it carries every
+        /// request to it over one connection, as streams. Default `true`; `false` keeps HTTP/1.1.
+        public var usesHTTP2: Bool
 
         /// Creates a configuration.
         ///
         /// - Parameters:
-        ///   - maximumConnectionsPerHost: Parallel connections per host.
+        ///   - maximumConcurrentRequestsPerHost: Requests in progress per host (connections or HTTP/2 streams).
         ///   - maxHeaderBytes: Header block cap.
         ///   - nameCacheLifetime: How long a name's addresses are used; zero looks every name up.
-        public init(maximumConnectionsPerHost: Int = 16, maxHeaderBytes: Int = 64 * 1024, nameCacheLifetime: Duration = .seconds(60)) {
-            self.maximumConnectionsPerHost = maximumConnectionsPerHost
+        ///   - caFile: A PEM file of roots trusted instead of the system's; `nil` for the system's.
+        ///   - usesHTTP2: Whether HTTP/2 is offered on `https` connections.
+        public init(
+            maximumConcurrentRequestsPerHost: Int = 16, maxHeaderBytes: Int = 64 * 1024,
+            nameCacheLifetime: Duration = .seconds(60), caFile: String? = nil, usesHTTP2: Bool = true
+        ) {
+            self.maximumConcurrentRequestsPerHost = maximumConcurrentRequestsPerHost
             self.maxHeaderBytes = maxHeaderBytes
             self.nameCacheLifetime = nameCacheLifetime
+            self.caFile = caFile
+            self.usesHTTP2 = usesHTTP2
         }
     }
 
@@ -78,9 +110,12 @@ public final class CurlTransport: LinkTransport {
         make(configuration: configuration, nameResolver: .system)
     }
 
-    /// A transport that resolves host names with `nameResolver` (tests map names to the loopback stub).
-    package static func make(configuration: Configuration = .init(), nameResolver: NameResolver) -> CurlTransport? {
-        guard let multi = CurlMulti(maximumConnectionsPerHost: configuration.maximumConnectionsPerHost) else { return nil }
+    /// A transport that resolves host names with `nameResolver` (tests map names to the loopback stub), and keeps
+    /// its stream queue and latency figures on `clock` (a test's clock decides when a queued request is too late).
+    package static func make(
+        configuration: Configuration = .init(), nameResolver: NameResolver, clock: LinkClock = .continuous
+    ) -> CurlTransport? {
+        guard let multi = CurlMulti(streamsPerHost: configuration.maximumConcurrentRequestsPerHost, clock: clock) else { return nil }
         return CurlTransport(configuration: configuration, multi: multi, nameResolver: nameResolver)
     }
 
@@ -108,12 +143,22 @@ public final class CurlTransport: LinkTransport {
             host, with: nameResolver, allowsLocalAddresses: request.allowsLocalAddresses, deadline: request.deadline,
             cache: names)
         try Task.checkCancellation()
-        let pin = AddressPin(addresses, port: request.url.port ?? (scheme == "https" ? 443 : 80))
-        // The deadline as time left: libcurl's side keeps its own monotonic clock.
+        let port = request.url.port ?? (scheme == "https" ? 443 : 80)
+        let pin = AddressPin(addresses, port: port)
+        let hostKey = "\(host.lowercased()):\(port)"
+        // The deadline as time left: libcurl's side keeps its own monotonic clock, the stream queue the transport's.
         var sendWithin: Int64 = -1
-        if let deadline = request.deadline {
-            let (seconds, attoseconds) = (deadline - .now).components
+        var deadline: ContinuousClock.Instant?
+        if let requestDeadline = request.deadline {
+            let left = requestDeadline - .now
+            let (seconds, attoseconds) = left.components
             sendWithin = max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+            let now = multi.clock.now
+            deadline = now + left
+            // Refused at once when the host's answers take longer than the time left: nothing is queued.
+            if let refusal = multi.latency.refusal(host: hostKey, left: left, at: now) {
+                throw TransportError(.timedOut, detail: refusal)
+            }
         }
         let transfer = withHeaderLines(request.headerFields) { lines, count in
             ulk_transfer_create(
@@ -122,10 +167,19 @@ public final class CurlTransport: LinkTransport {
                 sendWithin)
         }
         guard let transfer else { throw TransportError(.noAnswer, detail: "libcurl could not set up the request") }
+        let trusted = withOptionalCString(configuration.caFile) { caFile in
+            // Over plain http a waiting transfer would wait for the first answer to learn there is no multiplexing.
+            ulk_transfer_set_trust(transfer, caFile, configuration.usesHTTP2 && scheme == "https" ? 1 : 0)
+        }
+        guard trusted == 0 else {
+            ulk_transfer_free(transfer)
+            throw TransportError(.noAnswer, detail: "libcurl refused the TLS settings")
+        }
         do {
-            return try await multi.perform(transfer)
+            return try await multi.perform(transfer, host: hostKey, deadline: deadline)
         } catch let error as TransportError {
-            if error.kind == .timedOut, let deadline = request.deadline, ContinuousClock.now < deadline {
+            if error.kind == .timedOut, let deadline = request.deadline, ContinuousClock.now < deadline,
+               !error.detail.hasPrefix("not sent") {
                 // libcurl counts its timeout in whole milliseconds from a start time it may have read a little
                 // early, so it can end a transfer a fraction of a millisecond before the deadline (seen: 0.4 ms).
                 // The deadline is the contract: nothing comes back before it, so no caller takes the early end for
@@ -133,7 +187,14 @@ public final class CurlTransport: LinkTransport {
                 try await Task.sleep(until: deadline, clock: .continuous)
             }
             // libcurl's messages name the made-up name it connected to: name the host and its addresses instead.
-            throw TransportError(error.kind, detail: error.detail.replacingOccurrences(of: pin.name, with: "\(host) (\(pin.allowed))"))
+            var named = error
+            named.detail = error.detail.replacingOccurrences(of: pin.name, with: "\(host) (\(pin.allowed))")
+            if error.kind == .tls {
+                let reason = await TLSFailureReason.describe(
+                    named, url: request.url, host: host, pin: pin, deadline: request.deadline)
+                throw TransportError(.tls, detail: reason)
+            }
+            throw named
         }
     }
 }
@@ -158,4 +219,9 @@ private func withHeaderLines<R>(_ fields: [String: String], _ body: (UnsafePoint
         let lines = starts.map { UnsafePointer(base! + $0) } + [nil]
         return lines.withUnsafeBufferPointer { body($0.baseAddress!, Int32(starts.count)) }
     }
+}
+
+private func withOptionalCString<R>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
+    guard let text else { return body(nil) }
+    return text.withCString { body($0) }
 }

@@ -10,7 +10,9 @@ import Foundation
 /// - Stop receiving once the body exceeds `maxBodyBytes` and throw ``TransportError/Kind/bodyTooLarge``.
 /// - Throw ``TransportError/Kind/noAnswer`` only when no status line arrived (the only transport failure the
 ///   resolver retries), ``TransportError/Kind/failedAfterAnswer`` when one did, and
-///   ``TransportError/Kind/timedOut`` when a timeout of the transport's own fired (not retried).
+///   ``TransportError/Kind/timedOut`` when a timeout of the transport's own fired (not retried), and
+///   ``TransportError/Kind/tls`` when the TLS handshake failed after the server sent TLS data (a certificate or
+///   protocol problem: not retried, and worded so that a person sees why).
 /// - Honour task cancellation promptly: at the resolver's deadline the request's task is cancelled. The resolver
 ///   answers its callers at the deadline whatever the transport does, but a transport that ignores the
 ///   cancellation keeps working for nobody.

@@ -11,7 +11,7 @@ internal import _LinkKitLocking
 /// name with other characters is not kept at all. At most ``capacity`` names are kept; a new name beyond it first
 /// drops the expired ones, then, if none had expired, every name (a burst of distinct names costs lookups, never
 /// memory).
-final class NameCache: Sendable {
+package final class NameCache: Sendable {
     /// How long an answer is used.
     let lifetime: Duration
     /// The most names kept.

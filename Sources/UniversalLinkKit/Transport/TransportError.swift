@@ -4,7 +4,7 @@ internal import _LinkKitText
 public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kinds of transport failure the resolver tells apart.
     public struct Kind: Sendable, Hashable, CustomStringConvertible {
-        enum Storage: ErrorCodeStorage { case noAnswer, failedAfterAnswer, bodyTooLarge, headersTooLarge, timedOut, addressNotAllowed, encodedBody }
+        enum Storage: ErrorCodeStorage { case noAnswer, failedAfterAnswer, bodyTooLarge, headersTooLarge, timedOut, addressNotAllowed, encodedBody, tls }
         let storage: Storage
 
         /// No status line arrived: the connection failed, closed or reset first. Safe to retry.
@@ -23,6 +23,11 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
         public static var addressNotAllowed: Self { .init(storage: .addressNotAllowed) }
         /// A 2xx answer arrived compressed (`Content-Encoding`) though none was asked for; it was not read.
         package static var encodedBody: Self { .init(storage: .encodedBody) }
+        /// The TLS handshake failed after the server sent TLS data: its certificate is not trusted, expired or not
+        /// yet valid, for another name, issued by an unknown issuer, or the protocol or cipher was refused. No
+        /// request was sent, and none is retried: the server answers the same way every time. The detail says why
+        /// in words (``CurlTransport`` reads the server's certificate to name the reason).
+        public static var tls: Self { .init(storage: .tls) }
 
         /// The kind's name.
         public var description: String { storage.name }
@@ -32,6 +37,8 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
     public var kind: Kind
     /// A description of the cause, for messages.
     public var detail: String
+    /// OpenSSL's verification result (`X509_V_ERR_*`) of a ``Kind/tls`` failure, when libcurl gave one.
+    package var verifyResult: Int?
 
     /// Creates a transport error.
     ///

@@ -230,9 +230,16 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
                 entry.continuation.resume(throwing: CancellationError())
                 return
             }
-            // A timeout is not "no answer": the request may have reached the server, so it must not be retried.
+            // A timeout is not "no answer": the request may have reached the server, so it must not be retried. A
+            // certificate or handshake failure is `tls`: the server answers the same way every time.
+            let certificateCodes = [
+                NSURLErrorServerCertificateUntrusted, NSURLErrorServerCertificateHasBadDate,
+                NSURLErrorServerCertificateNotYetValid, NSURLErrorServerCertificateHasUnknownRoot,
+                NSURLErrorSecureConnectionFailed, NSURLErrorClientCertificateRejected,
+            ]
             let kind: TransportError.Kind =
                 nsError.domain == NSURLErrorDomain && nsError.code == NSURLErrorTimedOut ? .timedOut
+                : nsError.domain == NSURLErrorDomain && certificateCodes.contains(nsError.code) ? .tls
                 : entry.response == nil ? .noAnswer : .failedAfterAnswer
             entry.continuation.resume(throwing: TransportError(kind, detail: nsError.localizedDescription))
             return

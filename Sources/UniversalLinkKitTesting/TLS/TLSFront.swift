@@ -4,12 +4,14 @@ internal import _COpenSSL
 internal import _LinkKitLocking
 
 /// A real TLS server on 127.0.0.1 in front of a plain HTTP/1.1 server (``ResponseHandlerStub``,
-/// ``AssociationFileServer``): it terminates TLS on its own port and pumps the bytes to and from the upstream's.
+/// `AssociationFileServer`): it terminates TLS on its own port and pumps the bytes to and from the upstream's.
 ///
 /// Each connection gets its own thread (blocking I/O stays off the Swift concurrency pool) and its own upstream
 /// connection, opened after the handshake. The front presents a ``TestPKI`` certificate, speaks the versions and
 /// ciphers its ``Configuration`` allows, and misbehaves on demand (``Behavior``). It counts connections accepted,
-/// handshakes completed and handshakes failed, so a test can assert how many connections a client opened.
+/// handshakes completed, failed and resumed, and HTTP/2 connections and streams, so a test can assert how many
+/// connections a client opened and whether it multiplexed. With ``Configuration/offersHTTP2`` it speaks HTTP/2 to a
+/// client that asks for it by ALPN.
 ///
 /// ```swift
 /// // snippet: skip
@@ -20,11 +22,11 @@ internal import _LinkKitLocking
 /// // request front.url("/pub/acc?_ri_=1"), trusting pki.rootFile
 /// #expect(front.connectionCount <= 16)
 /// ```
-package final class TLSFront: Sendable {
+public final class TLSFront: Sendable {
     /// The port TLS is served on.
-    package let port: UInt16
+    public let port: UInt16
     /// What the front was started with.
-    package let configuration: Configuration
+    public let configuration: Configuration
     /// The C server, as a bit pattern; freed when the front is released (stopping leaves its counters readable).
     private let server: UInt
 
@@ -34,7 +36,7 @@ package final class TLSFront: Sendable {
     ///   - upstreamPort: The plain server's port.
     ///   - configuration: Certificate, protocols, ciphers and behaviour.
     /// - Throws: ``TLSTestError`` when OpenSSL refuses a setting or the port cannot be opened.
-    package init(upstreamPort: UInt16, configuration: Configuration) throws(TLSTestError) {
+    public init(upstreamPort: UInt16, configuration: Configuration) throws(TLSTestError) {
         let chain = configuration.chainFile
             ?? (configuration.sendsIntermediate ? configuration.certificate.chainFile : configuration.certificate.leafFile)
         var error = [CChar](repeating: 0, count: 512)
@@ -51,6 +53,8 @@ package final class TLSFront: Sendable {
                         settings.cipher_list = ciphers
                         settings.ciphersuites = suites
                         settings.security_level = Int32(configuration.securityLevel)
+                        settings.offers_http2 = configuration.offersHTTP2 ? 1 : 0
+                        settings.max_streams = Int32(configuration.maximumHTTP2Streams)
                         switch configuration.behavior {
                         case .honest: settings.behaviour = Int32(ULK_TLS_NORMAL)
                         case .silent: settings.behaviour = Int32(ULK_TLS_SILENT)
@@ -76,7 +80,7 @@ package final class TLSFront: Sendable {
     ///   - upstream: The stub whose port the bytes go to.
     ///   - configuration: Certificate, protocols, ciphers and behaviour.
     /// - Throws: ``TLSTestError`` when OpenSSL refuses a setting or the port cannot be opened.
-    package convenience init(upstream: ResponseHandlerStub, configuration: Configuration) throws(TLSTestError) {
+    public convenience init(upstream: ResponseHandlerStub, configuration: Configuration) throws(TLSTestError) {
         try self.init(upstreamPort: UInt16(upstream.port), configuration: configuration)
     }
 
@@ -87,7 +91,7 @@ package final class TLSFront: Sendable {
     private var handle: OpaquePointer { OpaquePointer(bitPattern: server)! }  // Set once from a non-nil pointer.
 
     /// `https://127.0.0.1:PORT`.
-    package var baseURL: URL {
+    public var baseURL: URL {
         URL(string: "https://127.0.0.1:\(port)")!  // A literal with a number: always a URL.
     }
 
@@ -95,21 +99,27 @@ package final class TLSFront: Sendable {
     ///
     /// - Parameter pathAndQuery: The path, with its query if any.
     /// - Returns: The URL.
-    package func url(_ pathAndQuery: String) -> URL {
+    public func url(_ pathAndQuery: String) -> URL {
         URL(string: baseURL.absoluteString + pathAndQuery) ?? baseURL
     }
 
     /// TCP connections accepted so far.
-    package var connectionCount: Int { Int(ulk_tls_server_count(handle, Int32(ULK_TLS_CONNECTIONS))) }
+    public var connectionCount: Int { Int(ulk_tls_server_count(handle, Int32(ULK_TLS_CONNECTIONS))) }
     /// Handshakes completed so far.
-    package var handshakeCount: Int { Int(ulk_tls_server_count(handle, Int32(ULK_TLS_HANDSHAKES))) }
+    public var handshakeCount: Int { Int(ulk_tls_server_count(handle, Int32(ULK_TLS_HANDSHAKES))) }
     /// Handshakes that failed or were abandoned so far (a silent or hostile connection counts when it ends).
-    package var failedHandshakeCount: Int { Int(ulk_tls_server_count(handle, Int32(ULK_TLS_FAILED_HANDSHAKES))) }
+    public var failedHandshakeCount: Int { Int(ulk_tls_server_count(handle, Int32(ULK_TLS_FAILED_HANDSHAKES))) }
     /// Connections whose thread has finished with them.
-    package var closedCount: Int { Int(ulk_tls_server_count(handle, Int32(ULK_TLS_CLOSED))) }
+    public var closedCount: Int { Int(ulk_tls_server_count(handle, Int32(ULK_TLS_CLOSED))) }
+    /// Handshakes that resumed an earlier TLS session.
+    public var resumedHandshakeCount: Int { Int(ulk_tls_server_count(handle, Int32(ULK_TLS_RESUMED))) }
+    /// Connections that chose HTTP/2 by ALPN.
+    public var http2ConnectionCount: Int { Int(ulk_tls_server_count(handle, Int32(ULK_TLS_HTTP2_CONNECTIONS))) }
+    /// HTTP/2 requests (streams) received.
+    public var http2StreamCount: Int { Int(ulk_tls_server_count(handle, Int32(ULK_TLS_HTTP2_STREAMS))) }
 
     /// A counter ``wait(until:reaches:timeout:)`` waits on.
-    package enum Counter: Sendable {
+    public enum Counter: Sendable {
         /// ``connectionCount``.
         case connections
         /// ``handshakeCount``.
@@ -118,6 +128,8 @@ package final class TLSFront: Sendable {
         case failedHandshakes
         /// ``closedCount``.
         case closed
+        /// ``http2StreamCount``.
+        case http2Streams
     }
 
     /// Waits, on a thread of its own, until `counter` reaches `value`: woken by the connection that moves it.
@@ -128,12 +140,13 @@ package final class TLSFront: Sendable {
     ///   - timeout: The most to wait.
     /// - Returns: The counter's value when the wait ended (at least `value` unless it timed out or the front
     ///   stopped).
-    package func wait(until counter: Counter, reaches value: Int, timeout: Duration = .seconds(30)) async -> Int {
+    public func wait(until counter: Counter, reaches value: Int, timeout: Duration = .seconds(30)) async -> Int {
         let which: Int32 = switch counter {
         case .connections: Int32(ULK_TLS_CONNECTIONS)
         case .handshakes: Int32(ULK_TLS_HANDSHAKES)
         case .failedHandshakes: Int32(ULK_TLS_FAILED_HANDSHAKES)
         case .closed: Int32(ULK_TLS_CLOSED)
+        case .http2Streams: Int32(ULK_TLS_HTTP2_STREAMS)
         }
         let milliseconds = Int(timeout.components.seconds) * 1000 + Int(timeout.components.attoseconds / 1_000_000_000_000_000)
         return await withCheckedContinuation { continuation in
@@ -146,7 +159,7 @@ package final class TLSFront: Sendable {
     }
 
     /// Stops accepting, ends every connection and waits for their threads; the counters stay readable.
-    package func shutdown() {
+    public func shutdown() {
         ulk_tls_server_stop(handle)
     }
 }

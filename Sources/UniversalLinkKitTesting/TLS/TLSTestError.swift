@@ -1,7 +1,7 @@
 /// Why a test PKI or TLS server could not be set up: OpenSSL 3 missing, a certificate or setting it refused.
-package struct TLSTestError: Error, Sendable, CustomStringConvertible {
+public struct TLSTestError: Error, Sendable, CustomStringConvertible {
     /// What went wrong, with OpenSSL's reason when it gave one.
-    package let description: String
+    public let description: String
 
     init(_ description: String) {
         self.description = description

@@ -16,13 +16,13 @@ internal import _LinkKitLocking
 /// let front = try TLSFront(upstreamPort: stub.port, configuration: .init(certificate: leaf))
 /// // trust pki.rootFile in the client under test
 /// ```
-package final class TestPKI: Sendable {
+public final class TestPKI: Sendable {
     /// The temporary directory that holds every file.
-    package let directory: URL
+    public let directory: URL
     /// The root CA's certificate (PEM): the file a client trusts.
-    package let rootFile: String
+    public let rootFile: String
     /// The intermediate CA's certificate (PEM).
-    package let intermediateFile: String
+    public let intermediateFile: String
 
     /// Handles of the root's and the intermediate's key and certificate, as bit patterns, and the next serial.
     /// Issuing is serialised by the lock: OpenSSL's objects are shared by every signature.
@@ -41,7 +41,7 @@ package final class TestPKI: Sendable {
     /// directory.
     ///
     /// - Throws: ``TLSTestError`` when OpenSSL 3 cannot be loaded or a certificate cannot be made.
-    package init() throws(TLSTestError) {
+    public init() throws(TLSTestError) {
         var error = [CChar](repeating: 0, count: 256)
         guard ulk_ssl_load(&error, error.count) == 0 else { throw TLSTestError(TLSTestError.text(error)) }
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("ulk-pki-\(UUID().uuidString)")
@@ -82,7 +82,7 @@ package final class TestPKI: Sendable {
     /// - Parameter spec: What the certificate looks like.
     /// - Returns: Its files and validity.
     /// - Throws: ``TLSTestError`` when OpenSSL refuses (an RSA size it cannot make, say).
-    package func issue(_ spec: CertificateSpec) throws(TLSTestError) -> TestCertificate {
+    public func issue(_ spec: CertificateSpec) throws(TLSTestError) -> TestCertificate {
         let key: UnsafeMutableRawPointer? = switch spec.key {
         case .p256: ulk_pki_key("P-256", 0)
         case .p384: ulk_pki_key("P-384", 0)
@@ -136,7 +136,7 @@ package final class TestPKI: Sendable {
     ///
     /// - Returns: The file's path.
     /// - Throws: ``TLSTestError`` when it cannot be written.
-    package func paddedChain(of certificate: TestCertificate, toAtLeast bytes: Int) throws(TLSTestError) -> String {
+    public func paddedChain(of certificate: TestCertificate, toAtLeast bytes: Int) throws(TLSTestError) -> String {
         let path = certificate.chainFile.replacingOccurrences(of: "-chain.pem", with: "-padded.pem")
         do {
             var data = try Data(contentsOf: URL(fileURLWithPath: certificate.chainFile))

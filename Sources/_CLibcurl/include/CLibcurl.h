@@ -23,7 +23,8 @@ typedef struct ulk_transfer {
     long long started_ns; // when it stopped waiting for a connection slot (first socket or pre-request); 0 if never
     int address_mismatch; // the connection did not go to the pinned address
     int over_cap;         // body over its cap
-    int head_over_cap;    // header block over its cap
+    int head_over_cap;    // header block over its cap (ours, or libcurl's refusal of one header line)
+    int head_done;        // the final answer's head arrived whole (its blank line, or a first body byte)
     int encoded;          // a 2xx answer with a Content-Encoding other than identity
     int finished_early;   // a non-2xx answer: its body is not needed, the transfer stopped at its first byte
     long long content_length; // -1 when absent
@@ -67,8 +68,11 @@ ulk_transfer *ulk_transfer_create(const char *url, const char *const *header_lin
                                   size_t header_cap, int fresh_connect, long long send_within_ns);
 void ulk_transfer_free(ulk_transfer *transfer);
 
-void *ulk_multi_create(long max_host_connections, long max_total_connections, long max_cached);
+/// A multi handle with a share handle for the TLS session cache, so that a new connection to a host resumes a
+/// session an earlier connection stored. `max_streams` bounds the requests multiplexed on one HTTP/2 connection.
+void *ulk_multi_create(long max_host_connections, long max_total_connections, long max_cached, long max_streams);
 void ulk_multi_free(void *multi);
+/// Adds the transfer, with the multi's share handle. Call on the thread that drives the multi handle.
 int ulk_multi_add(void *multi, ulk_transfer *transfer);
 int ulk_multi_remove(void *multi, ulk_transfer *transfer);
 int ulk_multi_perform(void *multi);
@@ -78,6 +82,22 @@ int ulk_multi_wakeup(void *multi);
 /// The next finished transfer and its CURLcode, or NULL when none is left.
 ulk_transfer *ulk_multi_next_done(void *multi, int *code);
 const char *ulk_strerror(int code);
+
+/// The transport's trust and protocol settings: TLS 1.2 at least, always; the roots of `ca_file` instead of the
+/// system's when it is not NULL (CA bundle and CA path both replaced); HTTP/2 over TLS when the server offers it
+/// by ALPN (`http2`), a new transfer then waiting for a connection being set up to learn whether it multiplexes.
+/// Returns 0 when libcurl took them all.
+int ulk_transfer_set_trust(ulk_transfer *transfer, const char *ca_file, int http2);
+
+/// Sets the whole transfer's timeout to the time left before its deadline, counted from now: libcurl counts a
+/// timeout from the moment the transfer joins the multi handle, which a transfer queued for a stream slot does
+/// later than its creation. Returns -1, changing nothing, when the deadline has passed.
+int ulk_transfer_arm(ulk_transfer *transfer);
+
+/// Completes what the callbacks could not see, once the transfer ended with `code`: libcurl refuses a single
+/// header line longer than its own limit (100 KiB) as "Out of memory" before the header callback gets it, which
+/// is our header cap's case too.
+void ulk_transfer_settle(ulk_transfer *transfer, int code);
 
 // MARK: - TLS checks (the link doctor's): settings beyond ulk_transfer_create's, a blocking perform, the chain
 

@@ -6,6 +6,10 @@
 
 #include <stddef.h>
 
+/// Loads nghttp2 (libnghttp2.so.14, which libcurl links) once. Returns 0 when every needed symbol was found;
+/// otherwise writes why into `error`.
+int ulk_nghttp2_load(char *error, size_t error_length);
+
 /// Loads OpenSSL 3 once. Returns 0 when every needed symbol was found; otherwise writes why into `error`.
 int ulk_ssl_load(char *error, size_t error_length);
 
@@ -58,6 +62,8 @@ typedef struct ulk_tls_server_config {
     int security_level;        // OpenSSL's security level (0 accepts 1024-bit keys and SHA-1 signatures)
     int behaviour;             // ULK_TLS_*
     long long truncate_after;  // for ULK_TLS_CLOSE_MID_BODY
+    int offers_http2;          // ALPN "h2" offered (before "http/1.1"); HTTP/2 spoken with nghttp2, loaded at run time
+    int max_streams;           // HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS; 0: 100
 } ulk_tls_server_config;
 
 typedef struct ulk_tls_server ulk_tls_server;
@@ -77,6 +83,13 @@ enum {
     ULK_TLS_FAILED_HANDSHAKES = 2,
     /// Connections finished (their thread is done with them).
     ULK_TLS_CLOSED = 3,
+    /// Handshakes that resumed an earlier session.
+    ULK_TLS_RESUMED = 4,
+    /// Connections that chose HTTP/2 by ALPN.
+    ULK_TLS_HTTP2_CONNECTIONS = 5,
+    /// HTTP/2 requests (streams) received.
+    ULK_TLS_HTTP2_STREAMS = 6,
+    ULK_TLS_COUNTERS = 7,
 };
 
 long ulk_tls_server_count(ulk_tls_server *server, int counter);

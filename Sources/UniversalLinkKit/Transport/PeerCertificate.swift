@@ -1,33 +1,34 @@
 import Foundation
 
 /// One certificate a server sent, as libcurl's certificate information describes it: who it names and who
-/// signed it, how, with what key, for which names and for how long.
-struct PeerCertificate: Sendable, Hashable {
+/// signed it, how, with what key, for which names and for how long. The transport words its TLS failures with it,
+/// the link doctor judges a domain's chain with it.
+package struct PeerCertificate: Sendable, Hashable {
     /// The subject, in OpenSSL's one-line form (`CN = news.example.com`).
-    var subject: String
+    package var subject: String
     /// The issuer, in the same form.
-    var issuer: String
+    package var issuer: String
     /// The signature algorithm (`sha256WithRSAEncryption`, `ecdsa-with-SHA1`).
-    var signatureAlgorithm: String
+    package var signatureAlgorithm: String
     /// The public key algorithm (`rsaEncryption`, `id-ecPublicKey`).
-    var keyAlgorithm: String
+    package var keyAlgorithm: String
     /// The key's size in bits: the RSA modulus, or the EC curve's order (256 for P-256); `nil` when unknown.
-    var keyBits: Int?
-    var notBefore: Date?
-    var notAfter: Date?
+    package var keyBits: Int?
+    package var notBefore: Date?
+    package var notAfter: Date?
     /// The subjectAltName DNS names, as written (`*.example.com`).
-    var dnsNames: [String]
+    package var dnsNames: [String]
     /// The subjectAltName IP addresses, as OpenSSL prints them.
-    var ipAddresses: [String]
+    package var ipAddresses: [String]
 
     /// Whether the certificate names itself as its issuer (a root, or a self-signed leaf).
-    var isSelfIssued: Bool { subject == issuer }
+    package var isSelfIssued: Bool { subject == issuer }
 
     /// Whether the key is an RSA key.
-    var isRSA: Bool { keyAlgorithm.lowercased().contains("rsa") }
+    package var isRSA: Bool { keyAlgorithm.lowercased().contains("rsa") }
 
     /// The subject's common name, or the whole subject.
-    var commonName: String {
+    package var commonName: String {
         for part in subject.split(separator: ",") {
             let trimmed = part.trimmingCharacters(in: .whitespaces)
             if trimmed.hasPrefix("CN = ") { return String(trimmed.dropFirst(5)) }
@@ -37,21 +38,21 @@ struct PeerCertificate: Sendable, Hashable {
     }
 
     /// The issuer's common name, or the whole issuer.
-    var issuerName: String {
+    package var issuerName: String {
         PeerCertificate(
             subject: issuer, issuer: "", signatureAlgorithm: "", keyAlgorithm: "", dnsNames: [], ipAddresses: []
         ).commonName
     }
 
     /// Whether the signature uses SHA-1 or a weaker digest (MD5, MD4, MD2).
-    var hasWeakSignature: Bool {
+    package var hasWeakSignature: Bool {
         let name = signatureAlgorithm.lowercased().replacingOccurrences(of: "-", with: "")
         return ["sha1", "md5", "md4", "md2"].contains { name.contains($0) }
     }
 
     /// The chain in `CURLOPT_CERTINFO` text from `ulk_transfer_certinfo`: records separated by 0x1E, fields by
     /// 0x1F, each field `Name:value`.
-    static func chain(fromCertInfo text: String) -> [PeerCertificate] {
+    package static func chain(fromCertInfo text: String) -> [PeerCertificate] {
         text.split(separator: "\u{1E}", omittingEmptySubsequences: true).map { record in
             var fields: [String: String] = [:]
             for field in record.split(separator: "\u{1F}") {
@@ -79,7 +80,7 @@ struct PeerCertificate: Sendable, Hashable {
     }
 
     /// OpenSSL's `Nov  9 00:38:04 2026 GMT`.
-    static func date(_ text: String) -> Date? {
+    package static func date(_ text: String) -> Date? {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
@@ -91,12 +92,12 @@ struct PeerCertificate: Sendable, Hashable {
     /// Whether the certificate is for `host` as Apple's clients match it: subjectAltName entries only (never
     /// the common name), case-insensitive, a wildcard standing for exactly one leftmost label, an IP address
     /// against the IP entries only.
-    func matches(host: String) -> Bool {
+    package func matches(host: String) -> Bool {
         var name = host.lowercased()
         if name.hasPrefix("["), name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
         if name.hasSuffix(".") { name.removeLast() }
-        if let bytes = AddressScreen.bytes(of: name) {
-            return ipAddresses.contains { AddressScreen.bytes(of: $0) == bytes }
+        if let bytes = CheckedAddress.parse(name)?.bytes {
+            return ipAddresses.contains { CheckedAddress.parse($0)?.bytes == bytes }
         }
         return dnsNames.contains { pattern in
             var pattern = pattern.lowercased()
@@ -108,7 +109,7 @@ struct PeerCertificate: Sendable, Hashable {
     }
 
     /// The names the certificate is for, as a person reads them.
-    var namesText: String {
+    package var namesText: String {
         let all = dnsNames + ipAddresses
         return all.isEmpty ? "no name (no subjectAltName; only \(commonName) as its common name, which clients ignore)"
             : all.joined(separator: ", ")
@@ -117,7 +118,7 @@ struct PeerCertificate: Sendable, Hashable {
 
 /// The size of an EC certificate's key, from the named curve in its SubjectPublicKeyInfo (libcurl's certificate
 /// information gives no size for EC keys).
-enum ECCurve {
+package enum ECCurve {
     /// id-ecPublicKey's OID, DER encoded; the curve's OID follows it in the algorithm's parameters.
     private static let ecPublicKey: [UInt8] = [0x06, 0x07, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01]
     private static let curves: [([UInt8], Int)] = [
@@ -130,7 +131,7 @@ enum ECCurve {
     ]
 
     /// The curve's size in bits, or `nil` when the certificate names no curve this knows.
-    static func bits(inCertificatePEM pem: String) -> Int? {
+    package static func bits(inCertificatePEM pem: String) -> Int? {
         let base64 = pem.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
         guard let der = Data(base64Encoded: base64) else { return nil }
         let bytes = [UInt8](der)
