@@ -141,7 +141,7 @@ struct CommandLineTests {
         #expect(!result.stderr.contains("No such file"))
     }
 
-    /// Issue 16: options are typed keys declared once per command; reading one the command did not declare traps
+    /// Options are typed keys declared once per command; reading one the command did not declare traps
     /// (tests run a debug build). Every command runs here, down each path that reads options, with every option
     /// its help lists: such a read fails this test, and so does an option added without being exercised here.
     @Test func everyCommandRunsWithEveryOptionItDeclares() async throws {
