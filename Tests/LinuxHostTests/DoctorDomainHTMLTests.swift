@@ -8,10 +8,11 @@ struct DoctorDomainHTMLTests {
     typealias Domain = DoctorTLSCommandTests.Domain
 
     /// Runs the doctor with `--json --html` and returns its JSON lines and the page.
-    func check(_ domain: Domain, caFile: Bool = true) async throws -> (status: Int32, lines: [[String: Any]], page: String) {
-        let report = FileManager.default.temporaryDirectory.appendingPathComponent("doctor-\(UUID().uuidString).html").path
+    func check(_ domain: Domain) async throws -> (status: Int32, lines: [[String: Any]], page: String) {
+        let report = FileManager.default.temporaryDirectory
+            .appendingPathComponent("doctor-\(UUID().uuidString).html").path
         defer { try? FileManager.default.removeItem(atPath: report) }
-        let result = try await HostProcess.run(domain.arguments(caFile: caFile, ["--json", "--html", report]))
+        let result = try await HostProcess.run(domain.arguments(["--json", "--html", report]))
         return (result.status, try result.jsonLines(), try String(contentsOfFile: report, encoding: .utf8))
     }
 
@@ -24,12 +25,15 @@ struct DoctorDomainHTMLTests {
     /// The page must not fetch or run anything, whatever it quotes (quoted markup is text: `&lt;img src=x&gt;`).
     func expectSelfContained(_ page: String, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(page.hasPrefix("<!DOCTYPE html>"), sourceLocation: sourceLocation)
-        for forbidden in ["<script", "<img", "<iframe", "<object", "<embed", "<link", "url(", "@import", "http-equiv"] {
+        let forbidden = ["<script", "<img", "<iframe", "<object", "<embed", "<link", "url(", "@import", "http-equiv"]
+        for forbidden in forbidden {
             #expect(!page.contains(forbidden), "\(forbidden)", sourceLocation: sourceLocation)
         }
     }
 
-    @Test(arguments: [(CertificateSpec.expired, "tls.expired", "expired on"), (.selfSigned, "tls.untrusted", "self-signed")])
+    @Test(arguments: [
+        (CertificateSpec.expired, "tls.expired", "expired on"), (.selfSigned, "tls.untrusted", "self-signed"),
+    ])
     func aCertificateFindingIsOnThePageUnderHTTPSWithItsMessageAndCode(
         _ spec: CertificateSpec, _ code: String, _ words: String
     ) async throws {
@@ -44,7 +48,9 @@ struct DoctorDomainHTMLTests {
         #expect(page.contains("1 error to fix before links of this domain work as intended."))
         // The HTTPS check comes first, as the one with the error, and holds the finding: message, code, subject.
         let firstCheck = try #require(page.components(separatedBy: "<section class=\"check\">").dropFirst().first)
-        #expect(firstCheck.hasPrefix("\n<h2>HTTPS (App Transport Security) <span class=\"sev error\">1 error</span></h2>"), "\(firstCheck)")
+        #expect(
+            firstCheck.hasPrefix("\n<h2>HTTPS (App Transport Security) <span class=\"sev error\">1 error</span></h2>"),
+            "\(firstCheck)")
         #expect(firstCheck.contains(
             "<li data-severity=\"error\"><span class=\"sev error\">error</span> \(escaped(message)) "
                 + "<span class=\"code\">\(code) · https://\(domain.domain)</span></li>"), "\(firstCheck)")
@@ -58,7 +64,9 @@ struct DoctorDomainHTMLTests {
         spec.commonName = #"<script>alert("cn")</script>"#
         let domain = try Domain(spec)
         AssociationFileServer(on: domain.cdn).answer(
-            .status(404, headers: [("Apple-Failure-Reason", "<img src=x onerror=alert(1)>"), ("Apple-Failure-Details", "a & b")]),
+            .status(404, headers: [
+                ("Apple-Failure-Reason", "<img src=x onerror=alert(1)>"), ("Apple-Failure-Details", "a & b"),
+            ]),
             at: AssociationFileServer.cdnPath(for: domain.domain))
         let (status, lines, page) = try await check(domain)
         #expect(status == 1)

@@ -22,11 +22,14 @@ extension DomainReport {
             + ReportPage.tile("\(warnings)", "warnings")
             + "</div>\n"
         body += errors > 0
-            ? "<p class=\"verdict bad\">\(Self.count(errors, "error")) to fix before links of this domain work as intended.</p>\n"
-            : "<p class=\"verdict ok\">No errors\(warnings > 0 ? "; \(Self.count(warnings, "warning")) to read below" : "").</p>\n"
+            ? "<p class=\"verdict bad\">\(Self.count(errors, "error")) to fix before links of this domain work as "
+                + "intended.</p>\n"
+            : "<p class=\"verdict ok\">No errors"
+                + (warnings > 0 ? "; \(Self.count(warnings, "warning")) to read below" : "") + ".</p>\n"
         let rank = { (check: Check) in check.findings.bySeverity().first?.severity.rank ?? Int.max }
         // Stable: checks of equal worst severity keep the order the doctor ran them in.
-        let ordered = checks.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
+        let ordered = checks.enumerated()
+            .sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
         for check in ordered where !check.findings.isEmpty {
             let counts = Finding.Severity.allCases.compactMap { severity -> String? in
                 let number = check.findings.count(of: severity)

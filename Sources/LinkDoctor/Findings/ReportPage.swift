@@ -37,7 +37,8 @@ enum ReportPage {
 
     /// The rules every report uses: page, headings, summary tiles, tables, severity badges, finding lists.
     private static let sharedStyle = """
-        body { font: 15px/1.45 -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif; margin: 24px; color: #1d1d1f; }
+        body { font: 15px/1.45 -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif; margin: 24px;
+          color: #1d1d1f; }
         h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 17px; margin: 28px 0 8px; }
         .summary { display: flex; gap: 12px; margin: 16px 0; flex-wrap: wrap; }
         .tile { border-radius: 8px; padding: 10px 14px; background: #f2f2f4; min-width: 120px; }
@@ -46,9 +47,12 @@ enum ReportPage {
         table { border-collapse: collapse; width: 100%; }
         th, td { text-align: left; vertical-align: top; padding: 6px 8px; border-bottom: 1px solid #e2e2e6; }
         th { background: #fafafa; font-weight: 600; }
-        .sev { display: inline-block; border-radius: 4px; padding: 0 6px; font-size: 12px; font-weight: 600; text-transform: uppercase; }
-        .sev.error { background: #fde8e8; color: #8a1111; } .sev.warning { background: #fff4e5; color: #8a4b00; } .sev.info { background: #eef2ff; color: #1e3a8a; }
-        li { margin: 6px 0; } .code { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; color: #6e6e73; }
+        .sev { display: inline-block; border-radius: 4px; padding: 0 6px; font-size: 12px; font-weight: 600;
+          text-transform: uppercase; }
+        .sev.error { background: #fde8e8; color: #8a1111; } .sev.warning { background: #fff4e5; color: #8a4b00; }
+        .sev.info { background: #eef2ff; color: #1e3a8a; }
+        li { margin: 6px 0; }
+        .code { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; color: #6e6e73; }
         """
 
     /// A summary tile: a figure over what it counts, red when `bad` is true, green when it is false.
@@ -71,7 +75,8 @@ enum ReportPage {
     static func item(_ finding: Finding) -> String {
         let severity = finding.severity.rawValue
         return "<li data-severity=\"\(severity)\"><span class=\"sev \(severity)\">\(severity)</span> "
-            + "\(escape(finding.message)) <span class=\"code\">\(escape(finding.code.rawValue)) · \(escape(finding.subject))</span></li>\n"
+            + "\(escape(finding.message)) "
+            + "<span class=\"code\">\(escape(finding.code.rawValue)) · \(escape(finding.subject))</span></li>\n"
     }
 
     /// Text escaped for HTML content and double-quoted attributes, by the package's one escaper.
