@@ -199,7 +199,8 @@ struct CommandLineTests {
              "--aasa", aasa, "--app", app, "--json", "https://news.invalid/pub/acc"],
             ["doctor", "domain", "127.0.0.1:1", "--app", app, "--responsys", "--expect-open", "https://127.0.0.1:1/pub/acc",
              "--expect-web", "https://127.0.0.1:1/pub/cc", "--android-package", "com.example.app", "--fingerprint",
-             fingerprint, "--apple-cdn", "http://127.0.0.1:1", "--json", "--junit", junit, "--ca-file", roots.rootFile]
+             fingerprint, "--apple-cdn", "http://127.0.0.1:1", "--json", "--junit", junit, "--html", html, "--ca-file",
+             roots.rootFile]
                 + network,
             ["doctor", "campaign", "--email", email, "--app", app, "--aasa", aasa, "--routes", table, "--resolve",
              "--branded-domain", "news.invalid", "--json", "--junit", junit, "--ca-file", roots.rootFile] + network,
