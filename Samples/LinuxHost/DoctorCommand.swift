@@ -26,10 +26,13 @@ enum DoctorCommand {
         static let junit = OptionKey.optional(
             "junit", "FILE", "also write a JUnit XML report to FILE (a regular file; checked before any request)",
             as: .outputFile)
+        static let html = OptionKey.optional(
+            "html", "FILE", "also write a self-contained HTML report to FILE (a regular file; checked before any request)",
+            as: .outputFile)
         static let caFile = OptionKey.optional(
             "ca-file", "FILE", "trust the root certificates in this PEM file instead of the system's (a private CA)",
             as: .caFile)
-        static let all: [any DeclaredOption] = [timeout, allowLoopback, allowHTTP, caFile, json, junit]
+        static let all: [any DeclaredOption] = [timeout, allowLoopback, allowHTTP, caFile, json, junit, html]
     }
 
     /// The options of `doctor domain`, each declared once with its default.
@@ -73,10 +76,8 @@ enum DoctorCommand {
             as: .regularFile(maximumSize: AndroidCommand.maximumFileSize))
         static let package = OptionKey.optional(
             "package", "NAME", "the Android application ID (default: the manifest's package)", as: .string)
-        static let html = OptionKey.optional(
-            "html", "FILE", "also write a self-contained HTML report to FILE", as: .outputFile)
         static let all: [any DeclaredOption] =
-            [email, app, aasa, routes, resolve, brandedDomain, manifest, assetLinks, package, html] + CommonOptions.all
+            [email, app, aasa, routes, resolve, brandedDomain, manifest, assetLinks, package] + CommonOptions.all
     }
 
     static let domain = Command(
@@ -171,6 +172,7 @@ enum DoctorCommand {
     static func runDomain(_ parsed: ParsedCommand) async throws(UsageError) -> Int32 {
         // Before anything is fetched: a report path that cannot work is a usage error, not a failure at the end.
         let junit = try parsed.value(CommonOptions.junit)
+        let html = try parsed.value(CommonOptions.html)
         let (host, port) = try parsed.positional(0, as: domainName, called: "DOMAIN")
         if let port, !(try parsed.value(CommonOptions.allowLoopback)) {
             throw UsageError("DOMAIN: a port (\(host):\(port)) is for local stand-ins only: add --allow-loopback, or give "
@@ -197,34 +199,26 @@ enum DoctorCommand {
         let cdn = try parsed.value(DomainOptions.appleCDN)
         let configuration = try configuration(parsed, cdn: cdn)
         let findings = await withDoctor(configuration) { await $0.checkDomain(check) }
+        let report = DomainReport(
+            domain: domain, findings: findings, https: !configuration.policy.allowsHTTP, android: check.androidPackage != nil)
+        if let html, !write(report.html(), to: html) { return 1 }
+        // One JUnit case per check.
         let output = DoctorOutput(
-            suite: "doctor domain \(domain)",
-            cases: domainCases(findings, https: !configuration.policy.allowsHTTP, android: check.androidPackage != nil))
+            suite: "doctor domain \(domain)", cases: report.checks.map { DoctorOutput.Case(name: $0.name, findings: $0.findings) })
         return output.emit(json: try parsed.value(CommonOptions.json), junit: junit)
     }
 
-    /// One JUnit case per check of `doctor domain`.
-    private static func domainCases(_ findings: [Finding], https: Bool, android: Bool) -> [DoctorOutput.Case] {
-        var names = ["association file", "expected URLs", "Apple's fetcher (AASA-Bot)", "Apple's CDN copy"]
-        if https { names.insert("HTTPS (App Transport Security)", at: 0) }
-        if android { names.append("assetlinks.json") }
-        func check(of finding: Finding) -> String {
-            switch finding.code {
-            case .aasaExpectationFailed: "expected URLs"
-            case .aasaBotBlocked: "Apple's fetcher (AASA-Bot)"
-            case .aasaCdnMismatch, .aasaCdnUnavailable: "Apple's CDN copy"
-            case _ where finding.code.rawValue.hasPrefix("tls."): "HTTPS (App Transport Security)"
-            case _ where finding.code.rawValue.hasPrefix("assetlinks."): "assetlinks.json"
-            default: "association file"
-            }
-        }
-        return names.map { name in DoctorOutput.Case(name: name, findings: findings.filter { check(of: $0) == name }) }
+    /// Writes an HTML report; says why on stderr when the write fails (exit 1, as for any failed write).
+    private static func write(_ page: String, to file: OutputFile) -> Bool {
+        guard let failure = file.write(Array(page.utf8)) else { return true }
+        Console.err("linux-host: doctor: cannot write the HTML report '\(file.path)': \(failure)")
+        return false
     }
 
     static func runCampaign(_ parsed: ParsedCommand) async throws(UsageError) -> Int32 {
         // Before anything is fetched or resolved (a resolution counts a click): see `runDomain`.
         let junit = try parsed.value(CommonOptions.junit)
-        let html = try parsed.value(CampaignOptions.html)
+        let html = try parsed.value(CommonOptions.html)
         let email = try parsed.value(CampaignOptions.email)
         var campaign = CampaignCheck(
             html: String(decoding: email.bytes, as: UTF8.self), appIDs: try parsed.value(CampaignOptions.app))
@@ -247,10 +241,7 @@ enum DoctorCommand {
         campaign.android = try CampaignAndroid.matcher(parsed)
         let configuration = try configuration(parsed)
         let report = await withDoctor(configuration) { await $0.checkCampaign(campaign) }
-        if let html, let failure = html.write(Array(report.html(title: email.path).utf8)) {
-            Console.err("linux-host: doctor campaign: \(failure)")
-            return 1
-        }
+        if let html, !write(report.html(title: email.path), to: html) { return 1 }
         var cases: [DoctorOutput.Case] = []
         if !report.findings.isEmpty { cases.append(.init(name: "branded domains and association files", findings: report.findings)) }
         // An Outlook-only link may repeat a phone link's URL: its case says which one it is.

@@ -11,7 +11,8 @@ internal import _LinkKitText
 /// link's line `{"link", "kind", "opensApp", "deepLink", "webLink", "route"}` followed by its findings' lines
 /// `{"code", "severity", "subject", "message"}`; nothing else on stdout. JUnit (`--junit FILE`): one test case
 /// per check (domain) or per link (campaign; an Outlook-only link's case is named `URL (outlookOnly)`), a failure
-/// for each case with errors.
+/// for each case with errors. The HTML page (`--html FILE`) is LinkDoctor's own (`DomainReport`, whose checks are
+/// also the domain's JUnit cases, and `CampaignReport`); `DoctorCommand` writes it.
 struct DoctorOutput {
     /// One JUnit test case: a check or a link, and its findings.
     struct Case {

@@ -141,7 +141,7 @@ struct CommandLineTests {
         #expect(!result.stderr.contains("No such file"))
     }
 
-    /// Issue 16: options are typed keys declared once per command; reading one the command did not declare traps
+    /// Options are typed keys declared once per command; reading one the command did not declare traps
     /// (tests run a debug build). Every command runs here, down each path that reads options, with every option
     /// its help lists: such a read fails this test, and so does an option added without being exercised here.
     @Test func everyCommandRunsWithEveryOptionItDeclares() async throws {
@@ -199,7 +199,8 @@ struct CommandLineTests {
              "--aasa", aasa, "--app", app, "--json", "https://news.invalid/pub/acc"],
             ["doctor", "domain", "127.0.0.1:1", "--app", app, "--responsys", "--expect-open", "https://127.0.0.1:1/pub/acc",
              "--expect-web", "https://127.0.0.1:1/pub/cc", "--android-package", "com.example.app", "--fingerprint",
-             fingerprint, "--apple-cdn", "http://127.0.0.1:1", "--json", "--junit", junit, "--ca-file", roots.rootFile]
+             fingerprint, "--apple-cdn", "http://127.0.0.1:1", "--json", "--junit", junit, "--html", html, "--ca-file",
+             roots.rootFile]
                 + network,
             ["doctor", "campaign", "--email", email, "--app", app, "--aasa", aasa, "--routes", table, "--resolve",
              "--branded-domain", "news.invalid", "--json", "--junit", junit, "--ca-file", roots.rootFile] + network,

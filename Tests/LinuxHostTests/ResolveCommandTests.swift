@@ -166,9 +166,9 @@ struct ResolveCommandTests {
         #expect(result.stdout.contains(#"not handled (the "u" value \#(kind), not a URL string)"#), "\(result.stdout)")
     }
 
-    /// Issue 18: the process could exit before the notification block was printed, and a burst printed its
-    /// blocks in the order the resolutions ended. Twelve runs of the same burst, whose first link answers last:
-    /// the same complete output each time, one block per input in input order.
+    /// A burst's notification blocks are all printed before the process exits, in the order of the input, not the
+    /// order the resolutions end. Twelve runs of the same burst, whose first link answers last: the same complete
+    /// output each time, one block per input in input order.
     @Test(arguments: ["resolve", "inapp"])
     func aBurstPrintsEveryNotificationInInputOrderEveryTime(_ command: String) async throws {
         let stub = try ResponseHandlerStub(links: ResponseHandlerStub.demoLinks)

@@ -64,7 +64,8 @@ struct NameCacheTests {
         }
     }
 
-    @Test(arguments: [(Duration.seconds(60), 1), (.zero, 3)])
+    // An hour: the three rounds fall within it however loaded the machine is.
+    @Test(arguments: [(Duration.seconds(3600), 1), (.zero, 3)])
     func theTransportLooksANameUpOncePerLifetime(lifetime: Duration, lookups: Int) async throws {
         let stub = try ResponseHandlerStub()
         defer { stub.shutdown() }

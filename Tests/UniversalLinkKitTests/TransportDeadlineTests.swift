@@ -161,6 +161,8 @@ struct TransportDeadlineTests {
         }
         var configuration = LinkManager.Configuration()
         configuration.resolution.policy = ResolutionPolicy(allowsHTTP: true, allowsLocalHosts: true)
+        // A deadline no loaded machine reaches: the link must be answered, not timed out, after the caller leaves.
+        configuration.resolution.timeout = .seconds(600)
         let center = NotificationCenter()
         let recorder = NotificationRecorder(center: center)
         let manager = LinkManager(configuration: configuration, notificationCenter: center)
@@ -177,7 +179,7 @@ struct TransportDeadlineTests {
         task.cancel()
         #expect(await task.value?.code == .cancelled)
         gate.signal()
-        #expect(await recorder.wait(for: url)?.deepLinkURL == URL(string: "example-app://products/1234"))
+        #expect(await recorder.wait(for: url, timeout: .seconds(300))?.deepLinkURL == URL(string: "example-app://products/1234"))
         await manager.shutdown()
     }
 

@@ -15,52 +15,19 @@ extension CampaignReport {
         let warnings = all.filter { $0.severity == .warning }.count
         let disagreements = links.filter { $0.opensApp != nil && $0.opensAppOnAndroid != nil && $0.opensApp != $0.opensAppOnAndroid }.count
         var h = """
-            <!DOCTYPE html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>Link check: \(Self.escape(title))</title>
-            <style>
-            body { font: 15px/1.45 -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif; margin: 24px; color: #1d1d1f; }
-            h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 17px; margin: 28px 0 8px; }
-            .summary { display: flex; gap: 12px; margin: 16px 0; flex-wrap: wrap; }
-            .tile { border-radius: 8px; padding: 10px 14px; background: #f2f2f4; min-width: 120px; }
-            .tile b { display: block; font-size: 22px; }
-            .tile.bad { background: #fde8e8; color: #8a1111; } .tile.ok { background: #e6f5ea; color: #14532d; }
-            table { border-collapse: collapse; width: 100%; }
-            th, td { text-align: left; vertical-align: top; padding: 6px 8px; border-bottom: 1px solid #e2e2e6; }
-            th { background: #fafafa; font-weight: 600; }
-            td.url, td.dest { overflow-wrap: anywhere; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 13px; }
-            .yes { color: #14532d; font-weight: 600; } .no { color: #8a1111; font-weight: 600; } .unknown { color: #6e6e73; }
-            tr.disagree td { background: #fff4e5; }
-            .sev { display: inline-block; border-radius: 4px; padding: 0 6px; font-size: 12px; font-weight: 600; text-transform: uppercase; }
-            .sev.error { background: #fde8e8; color: #8a1111; } .sev.warning { background: #fff4e5; color: #8a4b00; } .sev.info { background: #eef2ff; color: #1e3a8a; }
-            .why { color: #6e6e73; font-size: 12px; max-width: 320px; }
-            li { margin: 6px 0; } .code { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; color: #6e6e73; }
-            </style>
-            </head>
-            <body>
-            <h1>Link check: \(Self.escape(title))</h1>
             <p>What each link of this email does when a reader taps it on an iPhone and on an Android phone.</p>
             <div class="summary">
-            <div class="tile"><b>\(links.count)</b>links</div>
-            <div class="tile \(errors > 0 ? "bad" : "ok")"><b>\(errors)</b>errors</div>
-            <div class="tile"><b>\(warnings)</b>warnings</div>
-            <div class="tile \(disagreements > 0 ? "bad" : "ok")"><b>\(disagreements)</b>iOS/Android disagreements</div>
-            </div>
 
             """
-        h += "<h2>Findings, errors first</h2>\n"
+        h += ReportPage.tile("\(links.count)", "links")
+            + ReportPage.tile("\(errors)", "errors", bad: errors > 0)
+            + ReportPage.tile("\(warnings)", "warnings")
+            + ReportPage.tile("\(disagreements)", "iOS/Android disagreements", bad: disagreements > 0)
+            + "</div>\n\n<h2>Findings, errors first</h2>\n"
         if all.isEmpty {
             h += "<p>No findings.</p>\n"
         } else {
-            h += "<ul id=\"findings\">\n"
-            for finding in all.bySeverity() {
-                h += "<li data-severity=\"\(finding.severity.rawValue)\"><span class=\"sev \(finding.severity.rawValue)\">\(finding.severity.rawValue)</span> "
-                    + "\(Self.escape(finding.message)) <span class=\"code\">\(Self.escape(finding.code.rawValue)) · \(Self.escape(finding.subject))</span></li>\n"
-            }
-            h += "</ul>\n"
+            h += "<ul id=\"findings\">\n" + all.bySeverity().map(ReportPage.item).joined() + "</ul>\n"
         }
         h += """
             <h2>Links</h2>
@@ -84,9 +51,18 @@ extension CampaignReport {
                 + "<td>\(worst.map { "<span class=\"sev \($0.rawValue)\">\(link.findings.count) \($0.rawValue == "error" ? "error" : "finding")\(link.findings.count == 1 ? "" : "s")</span>" } ?? "")</td>"
                 + "</tr>\n"
         }
-        h += "</tbody>\n</table>\n</body>\n</html>\n"
-        return h
+        h += "</tbody>\n</table>\n"
+        return ReportPage.document(heading: "Link check: \(title)", style: Self.style, body: h)
     }
+
+    /// The rules of this page only; the rest are the ones every report shares (`ReportPage`).
+    private static let style = """
+        td.url, td.dest { overflow-wrap: anywhere; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 13px; }
+        .yes { color: #14532d; font-weight: 600; } .no { color: #8a1111; font-weight: 600; } .unknown { color: #6e6e73; }
+        tr.disagree td { background: #fff4e5; }
+        .why { color: #6e6e73; font-size: 12px; max-width: 320px; }
+
+        """
 
     private static func kindName(_ kind: CampaignLink.Kind) -> String {
         switch kind {

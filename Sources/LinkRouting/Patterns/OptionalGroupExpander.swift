@@ -18,7 +18,7 @@ enum OptionalGroupExpander {
     /// The most optional-group expansions one router or route table holds, all patterns together.
     ///
     /// ``maximumSubpaths`` bounds one pattern at 1 024 expansions, but that multiplies across a table: 16 000
-    /// routes of 512 expansions each (a 924 KB table) made 8 million routes, 6.65 GB. Past this budget a pattern is
+    /// routes of 512 expansions each (a 924 KB table) would be 8 million routes. Past this budget a pattern is
     /// used as written (a router) or the table is refused (``RouteTable/init(json:)``).
     static let maximumTableExpansions = 100_000
 

@@ -140,7 +140,7 @@ public final class TLSFront: Sendable {
     ///   - timeout: The most to wait.
     /// - Returns: The counter's value when the wait ended (at least `value` unless it timed out or the front
     ///   stopped).
-    public func wait(until counter: Counter, reaches value: Int, timeout: Duration = .seconds(30)) async -> Int {
+    public func wait(until counter: Counter, reaches value: Int, timeout: Duration = .seconds(300)) async -> Int {
         let which: Int32 = switch counter {
         case .connections: Int32(ULK_TLS_CONNECTIONS)
         case .handshakes: Int32(ULK_TLS_HANDSHAKES)
