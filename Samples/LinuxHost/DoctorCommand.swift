@@ -117,8 +117,10 @@ enum DoctorCommand {
         let policy = ResolutionPolicy(
             allowsHTTP: try parsed.value(CommonOptions.allowHTTP),
             allowsLocalHosts: try parsed.value(CommonOptions.allowLoopback))
-        return LinkDoctor.Configuration(
-            timeout: timeout, policy: policy, appleCDNBaseURL: cdn, caFile: try parsed.value(CommonOptions.caFile))
+        var configuration = LinkDoctor.Configuration(
+            timeout: timeout, policy: policy, caFile: try parsed.value(CommonOptions.caFile))
+        configuration.appleCDNBaseURL = cdn
+        return configuration
     }
 
     /// Runs `body` with a doctor on the resolver's default transport (`CurlTransport` on Linux: it never re-sends

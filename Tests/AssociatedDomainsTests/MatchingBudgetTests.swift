@@ -2,7 +2,7 @@ import Testing
 @testable import AssociatedDomains
 
 /// Matching one URL costs the file's rules plus what each rule reads of the URL, within
-/// ``AppLinkMatcher/Configuration-swift.struct/maximumMatchingSteps``; work is counted in the matcher's steps (about
+/// the matcher's budget (`AppLinkMatcher.Configuration.maximumMatchingSteps`); work is counted in the matcher's steps (about
 /// one URL byte read by one pattern), never timed.
 struct MatchingBudgetTests {
     /// `count` rules `/*x*N*`: no literal prefix and one-byte literals, so no filter passes over any of them and each
@@ -16,6 +16,13 @@ struct MatchingBudgetTests {
     static func url(pathLength length: Int) -> String {
         let pairs = (0..<100).map { ($0 < 10 ? "0" : "") + "\($0)/" }.joined()
         return E + "/x/" + String(repeating: pairs, count: max(1, length / pairs.utf8.count))
+    }
+
+    /// The default configuration with another matching budget.
+    static func budget(_ steps: Int) -> AppLinkMatcher.Configuration {
+        var configuration = AppLinkMatcher.Configuration()
+        configuration.maximumMatchingSteps = steps
+        return configuration
     }
 
     static func steps(_ m: AppLinkMatcher, _ url: String, explain: Bool = false) -> (AppLinkMatch, Int) {
@@ -38,7 +45,7 @@ struct MatchingBudgetTests {
 
     @Test func aURLPastTheBudgetIsNotMatchedAndSaysWhy() throws {
         let budget = 200_000
-        let m = try matcher(components: Self.starRules(1_000), configuration: .init(maximumMatchingSteps: budget))
+        let m = try matcher(components: Self.starRules(1_000), configuration: Self.budget(budget))
         let url = Self.url(pathLength: 10_000)
         for explain in [false, true] {
             let (answer, steps) = Self.steps(m, url, explain: explain)

@@ -35,6 +35,14 @@ enum Fixtures {
     }
 }
 
+extension LinkDoctor.Configuration {
+    /// A configuration whose Apple CDN is a stand-in at `appleCDNBaseURL`.
+    init(timeout: Duration, policy: ResolutionPolicy = .init(), appleCDNBaseURL: URL, checksTLS: Bool = true) {
+        self.init(timeout: timeout, policy: policy, checksTLS: checksTLS)
+        self.appleCDNBaseURL = appleCDNBaseURL
+    }
+}
+
 /// A domain and Apple's CDN as two loopback stubs, and a doctor allowed to reach them over http.
 final class StandIns: Sendable {
     let origin: ResponseHandlerStub

@@ -17,7 +17,7 @@
 /// let matcher = AndroidLinkMatcher(manifest: manifest, assetLinks: assetLinks, packageName: "com.example.app")
 /// let opens = matcher.explain("https://news.example.com/pub/acc?x=1").opensApp   // false: no filter
 /// ```
-public struct AndroidLinkMatcher: Sendable, Hashable {
+public struct AndroidLinkMatcher: Sendable {
     /// Settings.
     public struct Configuration: Sendable, Hashable {
         /// The Android versions whose rules differ.
@@ -76,23 +76,6 @@ public struct AndroidLinkMatcher: Sendable, Hashable {
         self.packageName = packageName ?? manifest.package
         self.configuration = configuration
         self.index = AndroidFilterIndex(manifest)
-    }
-
-    /// Matchers are equal when their manifests, `assetlinks.json` files, package names and configurations are (the
-    /// index follows from the manifest).
-    public static func == (lhs: AndroidLinkMatcher, rhs: AndroidLinkMatcher) -> Bool {
-        lhs.manifest == rhs.manifest && lhs.statements == rhs.statements && lhs.packageName == rhs.packageName
-            && lhs.configuration == rhs.configuration && lhs.assetLinksDiagnostics == rhs.assetLinksDiagnostics
-    }
-
-    /// Hashes what `==` compares.
-    /// - Parameter hasher: The hasher.
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(manifest)
-        hasher.combine(statements)
-        hasher.combine(packageName)
-        hasher.combine(configuration)
-        hasher.combine(assetLinksDiagnostics)
     }
 
     /// The statement for ``packageName``, if the statements list one.

@@ -4,7 +4,8 @@
 /// to do what its author meant; warnings are legal content that iOS ignores or that is probably a mistake.
 ///
 /// ```swift
-/// let diagnostics = AppSiteAssociation.check(bytes)
+/// let diagnostics: [AssociationDiagnostic]
+/// do { diagnostics = try AppSiteAssociation(parsing: bytes).diagnostics } catch { diagnostics = error.diagnostics }
 /// for d in diagnostics { log(d.description) }
 /// // error: applinks.details[0].appIDs[0]: expected an app ID "TEAMID.bundle.identifier" ..., found the string "abc"
 /// ```
@@ -22,7 +23,7 @@ public struct AssociationDiagnostic: Sendable, Hashable, CustomStringConvertible
     /// ones may be added.
     public struct Code: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
         /// The name, such as `malformedAppID`.
-        public let rawValue: String
+        package let rawValue: String
 
         /// Creates a code from a string literal, for comparisons: `diagnostic.code == "malformedAppID"`.
         ///
@@ -31,7 +32,7 @@ public struct AssociationDiagnostic: Sendable, Hashable, CustomStringConvertible
             self.rawValue = value
         }
 
-        /// The name.
+        /// The name, such as `malformedAppID`: what JSON output carries.
         public var description: String { rawValue }
 
         /// The file is not valid JSON.

@@ -14,7 +14,7 @@ internal import _LinkKitText
 /// The generators write the rules in the order given, except that such a narrower rule is moved just before the
 /// first broader rule of the other decision that hides it (it matches every URL the rule matches), which is what
 /// its author meant. Nothing else moves, so every URL that rule does not match is decided as written. A rule hidden
-/// by an earlier rule of the same decision stays where it is, and ``AppSiteAssociation/check(_:configuration:)``
+/// by an earlier rule of the same decision stays where it is, and ``AppSiteAssociation/diagnostics``
 /// reports it.
 public struct AppLinkRuleSet: Sendable, Hashable {
     /// One path rule: a glob (`*`, `?`, `$(name)`) that opens the app, or keeps the URL on the web.

@@ -39,10 +39,11 @@ public struct AppLinkMatcher: Sendable {
         /// Whether `defaults` apply to rules written as legacy `paths` on iOS 13+. Apple documents `defaults`
         /// with `components` only; default `false`, so a legacy path means the same on every iOS version.
         public var appliesDefaultsToLegacyPaths: Bool
-        /// URLs longer than this (in UTF-8 bytes) are answered `none` without matching. Default 65 536.
-        public var maximumURLLength: Int
+        /// URLs longer than this (in UTF-8 bytes) are answered `none` without matching: 65 536.
+        package var maximumURLLength = 65_536
         /// The most steps matching one URL may take, a step being about one byte of the URL read by one pattern
-        /// (or one rule passed over). Default 67 108 864 (2^26), a fraction of a second.
+        /// (or one rule passed over): 2^26, a fraction of a second. Fixed, so that no file and no URL can hold a
+        /// caller longer; tests lower it.
         ///
         /// Each rule may need a pass over the URL, so a file of many rules without literal text to tell them apart,
         /// against a long URL, costs rules × URL length. Past this budget matching stops between two rules and the
@@ -50,27 +51,21 @@ public struct AppLinkMatcher: Sendable {
         /// budget runs out finishes first (one rule costs at most 4 098 steps per URL byte: see
         /// `tooMuchMatchingWork`). ``AppLinkMatcher/explain(_:appID:domain:)``
         /// looks for near misses within what is left of the same budget.
-        public var maximumMatchingSteps: Int
+        package var maximumMatchingSteps = 1 << 26
 
         /// Creates a configuration.
         /// - Parameters:
         ///   - platform: Which matcher to reproduce.
         ///   - foldsQueryItemNames: Whether `caseSensitive: false` folds query item names.
         ///   - appliesDefaultsToLegacyPaths: Whether `defaults` apply to legacy `paths`.
-        ///   - maximumURLLength: The longest URL matched.
-        ///   - maximumMatchingSteps: The most steps matching one URL may take.
         public init(
             platform: Platform = .iOS13AndLater,
             foldsQueryItemNames: Bool = true,
-            appliesDefaultsToLegacyPaths: Bool = false,
-            maximumURLLength: Int = 65_536,
-            maximumMatchingSteps: Int = 1 << 26
+            appliesDefaultsToLegacyPaths: Bool = false
         ) {
             self.platform = platform
             self.foldsQueryItemNames = foldsQueryItemNames
             self.appliesDefaultsToLegacyPaths = appliesDefaultsToLegacyPaths
-            self.maximumURLLength = maximumURLLength
-            self.maximumMatchingSteps = maximumMatchingSteps
         }
     }
 
@@ -102,7 +97,7 @@ public struct AppLinkMatcher: Sendable {
 
     /// Compiles every rule of a file.
     /// - Parameters:
-    ///   - association: The file, as read by ``AppSiteAssociation/init(parsing:configuration:)``.
+    ///   - association: The file, as read by ``AppSiteAssociation/init(parsing:)``.
     ///   - configuration: How to match.
     public init(_ association: AppSiteAssociation, configuration: Configuration = Configuration()) {
         self.association = association
@@ -194,8 +189,8 @@ public struct AppLinkMatcher: Sendable {
     ///   - domain: The domain the file was served from; when given, the URL's host must equal it (compared
     ///     case-insensitively). `nil` skips the host check.
     /// - Returns: The outcome, the deciding rule and a one-sentence explanation; `none` with an explanation that
-    ///   says so for a URL not matched because it is too long or would take more than
-    ///   ``Configuration-swift.struct/maximumMatchingSteps``.
+    ///   says so for a URL not matched because it is longer than 64 KiB or would take more than 2^26 steps (a
+    ///   fraction of a second: see <doc:AssociatedDomains>).
     public func match(_ url: String, appID: String, domain: String? = nil) -> AppLinkMatch {
         var steps = 0
         return evaluate(url, appID: appID, domain: domain, collectNearMisses: false, steps: &steps)

@@ -6,12 +6,18 @@ extension AppSiteAssociation {
     /// // file.diagnostics is empty: nothing to report
     /// ```
     ///
-    /// - Parameters:
-    ///   - bytes: The file's bytes (a `String`'s `utf8` view will do).
-    ///   - configuration: Size and depth limits.
+    /// A file over Apple's 128 KB limit is still read, with a `tooLarge` error diagnostic.
+    ///
+    /// - Parameter bytes: The file's bytes (a `String`'s `utf8` view will do).
     /// - Throws: ``AssociationError`` (``AssociationError/Code-swift.struct/unreadableFile``) when the bytes are
-    ///   over the hard size limit, not JSON, or not a JSON object; its `diagnostics` say where.
-    public init<Bytes: Collection<UInt8>>(parsing bytes: Bytes, configuration: Configuration = Configuration())
+    ///   over the reader's hard size limit (8 MiB), nested deeper than 64 levels, not JSON, or not a JSON object;
+    ///   its `diagnostics` say where.
+    public init<Bytes: Collection<UInt8>>(parsing bytes: Bytes) throws(AssociationError) {
+        try self.init(parsing: bytes, configuration: Configuration())
+    }
+
+    /// Reads a file under other size and depth limits than the defaults (tests reach the limits with small files).
+    package init<Bytes: Collection<UInt8>>(parsing bytes: Bytes, configuration: Configuration)
     throws(AssociationError) {
         var reader = AssociationReader(configuration: configuration)
         guard let file = reader.read(bytes) else {
@@ -30,12 +36,13 @@ extension AppSiteAssociation {
         try self.init(parsing: Array(text.utf8), configuration: configuration)
     }
 
-    /// Every finding about a file, fatal or not: what `linux-host aasa check` prints. Never throws.
+    /// Every finding about a file, fatal or not: what `linux-host aasa check` prints, the diagnostics of the file
+    /// read or of the error thrown reading it. Never throws.
     /// - Parameters:
     ///   - bytes: The file's bytes.
     ///   - configuration: Size and depth limits.
     /// - Returns: Errors first, then warnings; empty for a clean file.
-    public static func check<Bytes: Collection<UInt8>>(_ bytes: Bytes, configuration: Configuration = Configuration())
+    package static func check<Bytes: Collection<UInt8>>(_ bytes: Bytes, configuration: Configuration = Configuration())
     -> [AssociationDiagnostic] {
         var reader = AssociationReader(configuration: configuration)
         _ = reader.read(bytes)

@@ -44,23 +44,23 @@ public struct AppSiteAssociation: Sendable, Hashable {
         self.diagnostics = diagnostics
     }
 
-    /// Limits applied while reading a file.
-    public struct Configuration: Sendable, Hashable {
+    /// Limits applied while reading a file: the defaults are Apple's and what bounds a hostile file; tests lower them.
+    package struct Configuration: Sendable, Hashable {
         /// Files larger than this are refused outright (``AssociationError/Code-swift.struct/unreadableFile``),
         /// so a hostile or runaway input cannot exhaust memory. Default 8 MiB.
-        public var maximumReadSize: Int
+        package var maximumReadSize: Int
         /// Apple's CDN refuses files over this size; larger files get an error diagnostic but are still read.
         /// Default 128 KB (131 072 bytes).
-        public var appleSizeLimit: Int
+        package var appleSizeLimit: Int
         /// JSON nesting deeper than this is refused as not readable. Default 64 (real files need about 6).
-        public var maximumDepth: Int
+        package var maximumDepth: Int
 
         /// Creates a configuration.
         /// - Parameters:
         ///   - maximumReadSize: Hard size limit in bytes.
         ///   - appleSizeLimit: Apple's size limit in bytes, reported as an error.
         ///   - maximumDepth: JSON nesting limit.
-        public init(maximumReadSize: Int = 8 << 20, appleSizeLimit: Int = 128 * 1024, maximumDepth: Int = 64) {
+        package init(maximumReadSize: Int = 8 << 20, appleSizeLimit: Int = 128 * 1024, maximumDepth: Int = 64) {
             self.maximumReadSize = maximumReadSize
             self.appleSizeLimit = appleSizeLimit
             self.maximumDepth = maximumDepth

@@ -9,7 +9,7 @@ import LinkRouting
 /// campaign.brandedDomains = ["news.example.com"]
 /// campaign.resolves = true   // counts one click per distinct app link
 /// ```
-public struct CampaignCheck: Sendable, Hashable {
+public struct CampaignCheck: Sendable {
     /// The email's HTML.
     public var html: String
     /// The app IDs the app links should open.

@@ -3,13 +3,15 @@ internal import _LinkKitText
 extension CampaignReport {
     /// The report as one self-contained HTML page a marketer can open: a summary, every link of the email with
     /// where it goes, whether it opens the app on iOS and on Android, its route, and every finding, errors first.
+    /// `linux-host doctor campaign --html` writes it; like the console's text, JSON and JUnit reports, it is made
+    /// from the report's public values.
     ///
     /// The page has inline CSS only: no script, no font, no image, nothing fetched. Every text from the email or
     /// the findings is escaped, so a hostile link cannot inject markup.
     ///
     /// - Parameter title: The page title, e.g. the email's file name.
     /// - Returns: The HTML document.
-    public func html(title: String) -> String {
+    package func html(title: String) -> String {
         let all = allFindings
         let errors = all.filter { $0.severity == .error }.count
         let warnings = all.filter { $0.severity == .warning }.count

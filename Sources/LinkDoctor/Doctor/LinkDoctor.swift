@@ -33,9 +33,9 @@ public struct LinkDoctor: Sendable {
         /// are fetched over plain `http` (for local stand-ins); with `ResolutionPolicy.allowsLocalHosts` on,
         /// `DOMAIN` may be `127.0.0.1:PORT`.
         public var policy: ResolutionPolicy
-        /// Where Apple's CDN serves its copies: the file of `DOMAIN` is at `BASE/a/v1/DOMAIN`.
-        /// Default `https://app-site-association.cdn-apple.com`.
-        public var appleCDNBaseURL: URL
+        /// Where Apple's CDN serves its copies: the file of `DOMAIN` is at `BASE/a/v1/DOMAIN`. Always
+        /// ``LinkDoctor/appleCDN`` for devices; a stand-in's in the package's tests and `linux-host --apple-cdn`.
+        package var appleCDNBaseURL = LinkDoctor.appleCDN
         /// The `User-Agent` of an ordinary client: `UniversalLinkKit-LinkDoctor/1.0`.
         package var userAgent = "UniversalLinkKit-LinkDoctor/1.0"
         /// The `User-Agent` Apple's fetcher sends, compared with an ordinary client: `AASA-Bot/1.0.0`.
@@ -64,21 +64,18 @@ public struct LinkDoctor: Sendable {
         /// - Parameters:
         ///   - timeout: Deadline of each fetch.
         ///   - policy: Which URLs may be fetched.
-        ///   - appleCDNBaseURL: The CDN's base URL (a stand-in's, in a test).
         ///   - recognizer: The pub-web paths.
         ///   - caFile: A PEM file of roots trusted instead of the system's; `nil` for the system's.
         ///   - checksTLS: Whether the domain's HTTPS is checked.
         public init(
             timeout: Duration = .seconds(10),
             policy: ResolutionPolicy = .init(),
-            appleCDNBaseURL: URL = URL(string: "https://app-site-association.cdn-apple.com")!,
             recognizer: LinkManager.Configuration.Recognition = .init(),
             caFile: String? = nil,
             checksTLS: Bool = true
         ) {
             self.timeout = timeout
             self.policy = policy
-            self.appleCDNBaseURL = appleCDNBaseURL
             self.recognizer = recognizer
             self.caFile = caFile
             self.checksTLS = checksTLS

@@ -32,7 +32,7 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
     /// may be added.
     public struct Code: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
         /// The code as printed and as JSON carries it, `area.name`.
-        public let rawValue: String
+        package let rawValue: String
 
         package init(_ rawValue: String) {
             self.rawValue = rawValue
@@ -45,7 +45,7 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
             self.rawValue = value
         }
 
-        /// The code's text.
+        /// The code as printed and as JSON carries it, `area.name`.
         public var description: String { rawValue }
     }
 

@@ -17,7 +17,7 @@ public struct RouteDiagnostic: Sendable, Hashable, CustomStringConvertible {
     /// (routes), `duplicateKey` (route tables). New names may be added.
     public struct Code: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
         /// The name, such as `shadowed`.
-        public let rawValue: String
+        package let rawValue: String
 
         /// Creates a code from a string literal, for comparisons: `diagnostic.code == "shadowed"`.
         ///
@@ -26,7 +26,7 @@ public struct RouteDiagnostic: Sendable, Hashable, CustomStringConvertible {
             self.rawValue = value
         }
 
-        /// The name.
+        /// The name, such as `shadowed`: what JSON output carries.
         public var description: String { rawValue }
 
         /// The same pattern is already registered in the namespace; this one runs only if that one declines.

@@ -3,9 +3,10 @@ import Foundation
 extension LinkRouter {
     /// Says which route a URL would match, or why none does.
     ///
-    /// Handlers are not called, as with ``canRoute(_:)``. When nothing matches, the nearest routes of the namespaces
-    /// tried are listed with the first component where each one stops matching (components counted from 0, as in
-    /// ``RouteExplanation/pathComponents``).
+    /// Handlers are not called, as with ``canRoute(_:)``. When a route matches, ``RouteExplanation/match`` is it,
+    /// with the parameters its handler would get. When nothing matches, the nearest routes of the namespaces tried are
+    /// listed with the first component where each one stops matching (components counted from 0, as the explanation's
+    /// description lists them).
     ///
     /// ```swift
     /// print(router.explain("myapp://user/edit/42") ?? "not a URL")

@@ -15,7 +15,7 @@ extension LinkRouter {
     /// `myapp:///...`.
     ///
     /// Every URL returned is checked before it is returned: split as the router splits URLs, it matches this route's
-    /// expansion and gives back exactly `parameters` (through ``match(_:)`` too, unless a route ranked before
+    /// expansion and gives back exactly `parameters` (through ``explain(_:)``'s match too, unless a route ranked before
     /// this one, in another registration, also matches it: that is not checked). Disabled groups do not affect it.
     ///
     /// ```swift

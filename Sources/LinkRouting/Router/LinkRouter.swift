@@ -21,8 +21,8 @@ internal import _LinkKitLocking
 ///
 /// URLs are given as text and split as written: Foundation's `URL(string:)` re-encodes every `%` of a string with
 /// one malformed escape, while the router splits the bytes given, so `%zz` stays literal and the valid escapes next
-/// to it still decode. ``route(_:parameters:)-(URL,_)`` also takes a `URL` you hold; for the other questions, pass
-/// its `absoluteString`.
+/// to it still decode. ``route(_:parameters:)-(URL,_)`` also takes a `URL` you hold (a resolved link's destination);
+/// for the other questions, pass its `absoluteString`.
 ///
 /// Adding routes and routing may happen concurrently from any thread. Handlers run on the caller's thread, never
 /// while the router's lock is held: a handler may add routes or route another URL. A routing pass works on the
@@ -32,7 +32,7 @@ public final class LinkRouter: Sendable {
     public typealias Handler = @Sendable (RouteParameters) -> Bool
 
     /// Called when no route of a namespace accepted a URL, with the URL and the caller's parameters.
-    public typealias UnmatchedHandler = @Sendable (URL, [String: String]) -> Void
+    typealias UnmatchedHandler = @Sendable (URL, [String: String]) -> Void
 
     private let state: Mutex<RouterState>
 
@@ -55,8 +55,8 @@ public final class LinkRouter: Sendable {
         state = Mutex(RouterState(options: options, indexLimit: indexLimit))
     }
 
-    /// The options; changing them affects URLs routed afterwards.
-    public var options: Options {
+    /// The options; changing them affects URLs routed afterwards (JLRoutes' tests switch them between two URLs).
+    package var options: Options {
         get { state.withTrackedLock { $0.options } }
         set { state.withTrackedLock { $0.options = newValue } }
     }
@@ -151,7 +151,9 @@ public final class LinkRouter: Sendable {
     /// - Parameters:
     ///   - handler: the handler, or `nil` to remove it.
     ///   - namespace: the namespace (created when missing).
-    public func setUnmatchedURLHandler(_ handler: UnmatchedHandler?, namespace: RouteNamespace = .global) {
+    public func setUnmatchedURLHandler(
+        _ handler: (@Sendable (URL, [String: String]) -> Void)?, namespace: RouteNamespace = .global
+    ) {
         state.withTrackedLock { $0.modify(namespace) { $0.unmatchedHandler = handler } }
     }
 
@@ -202,20 +204,11 @@ public final class LinkRouter: Sendable {
     }
 
     /// The route JLRoutes' ranking tries first for the URL, with the parameters its handler would get; no handler is
-    /// called.
-    ///
-    /// The first active route that matches, as ``canRoute(_:)`` finds it: a handler that would return `false` does
-    /// not change the answer.
-    ///
-    /// ```swift
-    /// router.addRoute("/products/:id", name: "product") { _ in true }
-    /// let matched = router.match("myapp://products/42?ref=mail")
-    /// // matched?.pattern == "/products/:id", matched?.parameters == ["id": "42", "ref": "mail"]
-    /// ```
+    /// called. ``explain(_:)``'s ``RouteExplanation/match``, without looking for near misses.
     ///
     /// - Parameter urlString: the URL as text.
     /// - Returns: the matched route, or `nil` when it is not a URL or no route matches.
-    public func match(_ urlString: String) -> MatchedRoute? {
+    package func match(_ urlString: String) -> MatchedRoute? {
         if RouteURLText.certainlyParses(urlString) { return match(text: urlString, url: nil) }
         guard let url = URL(string: urlString) else { return nil }
         return match(text: urlString, url: url)

@@ -2,12 +2,11 @@ import Foundation
 
 /// The route a URL matched, and the parameters its handler sees, as plain values.
 ///
-/// Returned by ``LinkRouter/match(_:)`` (which calls no handler), in ``RouteExplanation/match``, and by
-/// `LinkManager` for the route whose handler accepted a resolved link. A server that needs to say where a link went
-/// logs or returns it as it is:
+/// In ``RouteExplanation/match`` (no handler called), and given by `LinkManager` for the route whose handler accepted
+/// a resolved link. A server that needs to say where a link went logs or returns it as it is:
 ///
 /// ```swift
-/// if let matched = router.match("myapp://products/42?ref=mail") {
+/// if let matched = router.explain("myapp://products/42?ref=mail")?.match {
 ///     // matched.pattern == "/products/:id", matched.parameters == ["id": "42", "ref": "mail"]
 /// }
 /// ```

@@ -9,7 +9,7 @@ public enum RouteNamespace: Sendable, Hashable {
     case scheme(String)
 
     /// The name reported under ``RouteKey/scheme``: the scheme, or `JLRoutesGlobalRoutesScheme`.
-    public var name: String {
+    package var name: String {
         switch self {
         case .global: RouteKey.globalRoutesScheme
         case .scheme(let scheme): scheme
