@@ -29,7 +29,7 @@ struct LinkManagerTests {
             var configuration = LinkManager.Configuration()
             // Time is not what these tests are about: a deadline a loaded machine cannot reach (a full parallel
             // run under a sanitizer can hold a task for more than the default 10 s). Tests about deadlines set one.
-            configuration.resolution.timeout = .seconds(3600)
+            configuration.timeout = .seconds(3600)
             configure(&configuration)
             self.recorder = NotificationRecorder(center: center)
             self.transport = transport
@@ -68,7 +68,7 @@ struct LinkManagerTests {
     }
 
     @Test func aRecognisedLinkOnARefusedHostIsHandledAsHostNotAllowedWithoutARequest() async throws {
-        let fixture = Fixture { $0.resolution.policy.brandedDomains = ["news.example.com"] }
+        let fixture = Fixture { $0.policy.brandedDomains = ["news.example.com"] }
         #expect(fixture.manager.continueUserActivity(UserActivity(browsingWeb: URL("https://evil.example.org/pub/acc?x=1"))))
         let link = try #require(await fixture.recorder.wait(forCount: 1).first)
         #expect(link.error?.code == .hostNotAllowed)

@@ -109,8 +109,8 @@ let stub = try ResponseHandlerStub()
 stub.setResponder { _ in .json(ResponseHandlerStub.Link(webLinkUrl: "https://www.example.com/", mobileDeepLinkUrl: "example-app://home").json) }
 func manager(_ store: PostgresClaimStore?) -> LinkManager {
     var configuration = LinkManager.Configuration()
-    configuration.resolution.policy.allowsLocalHosts = true
-    configuration.resolution.policy.allowsHTTP = true
+    configuration.policy.allowsLocalHosts = true
+    configuration.policy.allowsHTTP = true
     configuration.claimStore = store
     return LinkManager(configuration: configuration)
 }

@@ -29,7 +29,7 @@ public struct URLOpener: Sendable {
     /// - Parameter url: The URL.
     /// - Returns: Whether it was opened.
     @discardableResult
-    public func open(_ url: URL) -> Bool {
+    package func open(_ url: URL) -> Bool {
         body(url)
     }
 }

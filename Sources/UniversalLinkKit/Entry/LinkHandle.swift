@@ -10,12 +10,12 @@ import LinkRouting
 /// ```
 public struct LinkHandle: Sendable {
     /// The URL handed in, if there was one.
-    public let url: URL?
+    package let url: URL?
     /// Whether the manager took the URL (for activities: it is a pub-web app link).
     public let isHandled: Bool
     /// Whether this activation joined an earlier one of the same URL (in flight or within the duplicate
     /// window): no request was made and no notification will be posted for it.
-    public let isDuplicate: Bool
+    package let isDuplicate: Bool
 
     /// The flight the activation started or joined, for a link being resolved.
     let flight: Flight?

@@ -140,22 +140,7 @@ extension LinkError {
     }
 }
 
-extension LinkError: CustomNSError, LocalizedError {
-    /// The `NSError` domain of every `LinkError`: `"UniversalLinkKit.LinkError"`.
-    public static var errorDomain: String { "UniversalLinkKit.LinkError" }
-
-    /// The stable integer of ``code`` (see ``Code/rawValue``).
-    public var errorCode: Int { code.rawValue }
-
-    /// `NSLocalizedDescriptionKey` with the message, `NSUnderlyingErrorKey` with the cause, and
-    /// `"LinkErrorCode"` with the code's name.
-    public var errorUserInfo: [String: Any] {
-        var info: [String: Any] = [NSLocalizedDescriptionKey: message, "LinkErrorCode": code.description]
-        if let underlyingError { info[NSUnderlyingErrorKey] = underlyingError as NSError }
-        if let statusCode { info["LinkErrorHTTPStatus"] = statusCode }
-        return info
-    }
-
+extension LinkError: LocalizedError {
     /// The message, so that `localizedDescription` says what happened and what to do.
     public var errorDescription: String? { message }
 }

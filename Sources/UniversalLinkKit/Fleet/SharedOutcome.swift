@@ -12,7 +12,7 @@ public struct SharedOutcome: Sendable, Hashable {
     public var webLinkURL: URL?
     /// The error's code, when the resolution failed.
     public var errorCode: LinkError.Code?
-    /// A message for the error, if the store keeps one; `nil` from ``init(_:)``, which never copies a message.
+    /// A message for the error, if the store keeps one; `nil` from the manager, which never shares a message.
     public var errorMessage: String?
     /// The HTTP status of a failed answer, when there was one.
     public var statusCode: Int?
@@ -39,7 +39,7 @@ public struct SharedOutcome: Sendable, Hashable {
     /// The shareable part of a resolved link: destinations, error code and status, no message.
     ///
     /// - Parameter link: A resolution's result.
-    public init(_ link: ResolvedLink) {
+    package init(_ link: ResolvedLink) {
         self.init(
             deepLinkURL: link.deepLinkURL, webLinkURL: link.webLinkURL, errorCode: link.error?.code,
             statusCode: link.error?.statusCode)

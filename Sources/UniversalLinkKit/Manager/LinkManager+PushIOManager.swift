@@ -23,7 +23,7 @@ extension LinkManager {
     /// - Parameter activity: The activity.
     /// - Returns: The handle; not handled when the activity is not a browsing-web activity on an app link, or the
     ///   manager is shutting down.
-    public func handle(_ activity: UserActivity) -> LinkHandle {
+    package func handle(_ activity: UserActivity) -> LinkHandle {
         take(triage.activity(activity), limit: nil, url: activity.webpageURL)
     }
 
@@ -42,7 +42,7 @@ extension LinkManager {
         take(triage.inAppHyperlink(url, executes: executeRsysWebURL), limit: nil, url: url)
     }
 
-    /// Handles a push notification's payload: the URL under `"u"` (see ``PushPayload``).
+    /// Handles a push notification's payload: the URL under `"u"`, as Responsys sends it (a `String` or a `URL`).
     ///
     /// A pub-web URL is treated like an in-app hyperlink (see ``handleInAppHyperlink(_:)``); any other URL goes
     /// to the router, then the opener; an unsafe one yields an ``LinkError/Code/unsafeLink`` notification.

@@ -61,7 +61,7 @@ public final class LinkManager: Sendable {
     /// - Parameters:
     ///   - configuration: Settings.
     ///   - transport: Sends resolution requests. `nil` (the default): one of the manager's own (``CurlTransport``
-    ///     on Linux, ``URLSessionTransport`` where libcurl cannot be loaded and on Apple platforms), released by
+    ///     on Linux, `URLSessionTransport` where libcurl cannot be loaded and on Apple platforms), released by
     ///     ``shutdown(gracePeriod:)``; a transport given here is never shut down by the manager (it may be shared).
     ///   - notificationCenter: Where notifications are posted.
     ///   - opener: Opens URLs that are not resolved (in-app hyperlinks with ``executeRsysWebURL`` off, push
@@ -251,7 +251,7 @@ public final class LinkManager: Sendable {
     }
 
     /// Whether notifications are being held.
-    public var isDeliveryPaused: Bool { broadcaster.isPaused }
+    package var isDeliveryPaused: Bool { broadcaster.isPaused }
 
     /// The number of clicks the manager remembers (in flight or within the duplicate window).
     var rememberedClickCount: Int { registry.count }

@@ -13,7 +13,7 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
         public static var failedAfterAnswer: Self { .init(storage: .failedAfterAnswer) }
         /// The body exceeded the cap.
         public static var bodyTooLarge: Self { .init(storage: .bodyTooLarge) }
-        /// The answer's header block exceeded the transport's cap (``CurlTransport/Configuration/maxHeaderBytes``);
+        /// The answer's header block exceeded the transport's cap (64 KiB on ``CurlTransport``);
         /// the transfer stopped there. Not retried: the server answered.
         package static var headersTooLarge: Self { .init(storage: .headersTooLarge) }
         /// The transport's own timeout fired. Not retried: the request may have reached the server.

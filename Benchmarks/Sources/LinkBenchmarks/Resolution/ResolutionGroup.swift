@@ -45,7 +45,7 @@ enum ResolutionGroup {
     /// (http, 127.0.0.1); its check costs the same as for an https branded host.
     static func directResolver(transport: (any LinkTransport)? = nil) -> DirectResolver {
         var configuration = LinkManager.Configuration()
-        configuration.resolution.policy = ResolutionPolicy(allowsHTTP: true, allowsLocalHosts: true)
+        configuration.policy = ResolutionPolicy(allowsHTTP: true, allowsLocalHosts: true)
         return DirectResolver(configuration: configuration, transport: transport)
     }
 
