@@ -36,7 +36,7 @@ struct PostgresClaimStoreTests {
 
     @Test(arguments: [
         outcome,
-        SharedOutcome(errorCode: .httpStatus, errorMessage: "the Response Handler answered 500", statusCode: 500),
+        SharedOutcome(errorCode: .httpStatus, statusCode: 500),
         SharedOutcome(webLinkURL: URL(string: "https://www.example.com/")),
     ])
     func aPublishedOutcomeSettlesTheClaimsThatFollow(outcome: SharedOutcome) async throws {
@@ -72,7 +72,7 @@ struct PostgresClaimStoreTests {
             #expect(takeover.token != first.token)
 
             // The first holder comes back late: its outcome and its release are ignored.
-            try await store.publish(SharedOutcome(errorCode: .timeout, errorMessage: "late"), of: Self.click, ticket: first)
+            try await store.publish(SharedOutcome(errorCode: .timeout), of: Self.click, ticket: first)
             try await store.release(Self.click, ticket: first)
             #expect(try await store.claim(Self.click, lease: .seconds(30)) == .heldElsewhere)
             try await store.publish(Self.outcome, of: Self.click, ticket: takeover)

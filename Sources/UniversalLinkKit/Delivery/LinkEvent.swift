@@ -12,7 +12,7 @@ import Foundation
 ///     if event.kind == .failed { print("link failed:", event.errorCode?.description ?? "") }
 /// }
 /// ```
-public struct LinkEvent: Sendable, Hashable, CustomStringConvertible {
+public struct LinkEvent: Sendable, Hashable {
     /// What happened: an open set of static members; keep a `default` case when you switch over it.
     public struct Kind: Sendable, Hashable, CustomStringConvertible {
         enum Storage: Sendable, Hashable {
@@ -150,8 +150,8 @@ public struct LinkEvent: Sendable, Hashable, CustomStringConvertible {
         self.connectionWait = connectionWait
     }
 
-    /// `"<kind> <url>"` followed by the fields that are set, for logs.
-    public var description: String {
+    /// `"<kind> <url>"` followed by the fields that are set, for this package's test logs.
+    package var description: String {
         var text = "\(kind) \(url.absoluteString)"
         if let attempt { text += " attempt=\(attempt)" }
         if let statusCode { text += " status=\(statusCode)" }

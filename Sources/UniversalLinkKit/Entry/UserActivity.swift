@@ -13,10 +13,10 @@ public struct UserActivity: Sendable, Hashable {
     package static let browsingWeb = "NSUserActivityTypeBrowsingWeb"
 
     /// The activity's type; ``LinkManager`` only handles `"NSUserActivityTypeBrowsingWeb"`.
-    public var activityType: String
+    package var activityType: String
 
     /// The web page URL the user opened, for browsing-web activities.
-    public var webpageURL: URL?
+    package var webpageURL: URL?
 
     /// Creates an activity.
     ///

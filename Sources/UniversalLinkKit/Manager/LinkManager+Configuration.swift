@@ -17,11 +17,6 @@ extension LinkManager {
             get { resolution.timeout }
             set { resolution.timeout = newValue }
         }
-        /// The largest answer body accepted, counted while it is received. Default 64 KiB.
-        public var maxBodyBytes: Int {
-            get { resolution.maxBodyBytes }
-            set { resolution.maxBodyBytes = newValue }
-        }
         /// Which URLs may be requested: the link and every redirect.
         public var policy: ResolutionPolicy {
             get { resolution.policy }
