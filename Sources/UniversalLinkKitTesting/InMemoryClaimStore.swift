@@ -8,6 +8,7 @@ import UniversalLinkKit
 /// Give two managers the same store and they coalesce a click as two replicas on a shared PostgreSQL store do:
 ///
 /// ```swift
+/// // snippet: skip
 /// let store = InMemoryClaimStore()
 /// var configuration = LinkManager.Configuration()
 /// configuration.claimStore = store

@@ -5,7 +5,7 @@ import Foundation
 /// Tests use it to check what the client really sent:
 /// ```swift
 /// let request = try #require(stub.requests.first)
-/// #expect(request.method == "GET")
+/// #expect(request.target.hasPrefix("/pub/acc"))
 /// #expect(request.query == "_ri_=1")
 /// #expect(request.header("accept") == "application/json")
 /// ```

@@ -4,9 +4,10 @@ import LinkRouting
 /// What the manager did with a URL handed to it, returned at once; ``outcome`` follows when it is done.
 ///
 /// ```swift
-/// let handle = manager.handle(UserActivity(browsingWeb: url))
-/// if handle.isDuplicate { logger.debug("coalesced with an earlier activation") }
-/// let link = await handle.outcome.resolvedLink
+/// let handle = manager.handleInAppHyperlink(url)
+/// let outcome = await handle.outcome
+/// if outcome.isDuplicate { logger.debug("coalesced with an earlier activation") }
+/// let link = outcome.resolvedLink
 /// ```
 public struct LinkHandle: Sendable {
     /// The URL handed in, if there was one.

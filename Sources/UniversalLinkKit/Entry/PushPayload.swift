@@ -3,6 +3,7 @@ import Foundation
 /// The link a push notification's payload carries: the URL under `"u"`, as Responsys sends it.
 ///
 /// ```swift
+/// // snippet: skip
 /// let payload = PushPayload(userInfo: ["u": "https://news.example.com/pub/acc?_ri_=X"])
 /// payload.url   // the URL
 /// PushPayload(userInfo: ["aps": [:]]).problem   // "the payload has no \"u\" key, so it carries no link"
