@@ -208,7 +208,7 @@ enum DemoCommand {
                 input: link("article", path: "/pub/cc"),
                 act: { manager, url in
                     manager.executeRsysWebURL = true
-                    return manager.handleInAppHyperlink(url)
+                    return manager.inAppHyperlink(url)
                 },
                 check: { _, outcome in
                     outcome.resolvedLink?.webLinkURL?.absoluteString == "https://www.example.com/articles/42"
@@ -221,7 +221,7 @@ enum DemoCommand {
                 silentBecause: "the in-app link with executeRsysWebURL off, which goes to the browser",
                 act: { manager, url in
                     manager.executeRsysWebURL = false
-                    return manager.handleInAppHyperlink(url)
+                    return manager.inAppHyperlink(url)
                 },
                 check: { _, outcome in
                     outcome.openedURL != nil && outcome.resolvedLink == nil
@@ -233,7 +233,7 @@ enum DemoCommand {
                 input: #"{"aps": {"alert": "48h sale"}, "u": "\#(link("push-offer"))"}"#,
                 act: { manager, url in
                     manager.executeRsysWebURL = true
-                    return manager.didReceiveRemoteNotification(["aps": ["alert": "48h sale"], "u": url.absoluteString])
+                    return manager.remoteNotification(["aps": ["alert": "48h sale"], "u": url.absoluteString])
                 },
                 check: { _, outcome in
                     outcome.routedURL?.absoluteString == "example-app://offers/48h"

@@ -140,10 +140,10 @@ enum ResolveCommand {
             }
             // The library's reading of the payload, so the console says exactly why the manager takes no link.
             if let problem = PushPayload(userInfo: payload).problem { return (nil, problem) }
-            return (manager.didReceiveRemoteNotification(payload), nil)
+            return (manager.remoteNotification(payload), nil)
         case .inapp:
             guard let url = LinkInput.url(input) else { return (nil, "not a usable URL") }
-            return (manager.handleInAppHyperlink(url), nil)
+            return (manager.inAppHyperlink(url), nil)
         case .resolve:
             guard let url = LinkInput.url(input) else { return (nil, "not a usable URL") }
             return (manager.handle(UserActivity(browsingWeb: url)), nil)

@@ -72,7 +72,7 @@ public struct LinkDoctor: Sendable {
             timeout: Duration = .seconds(10),
             policy: ResolutionPolicy = .init(),
             appleCDNBaseURL: URL = URL(string: "https://app-site-association.cdn-apple.com")!,
-            recognizer: LinkManager.Configuration.Recognition = .init(),
+            recognizer: LinkManager.Configuration.Recognition = LinkManager.Configuration().recognition,
             caFile: String? = nil,
             checksTLS: Bool = true
         ) {

@@ -37,7 +37,7 @@ public struct LinkError: Error, Sendable, Hashable, CustomStringConvertible {
     ///   - message: What happened and what the host can do about it.
     ///   - statusCode: The HTTP status, for ``Code/httpStatus``.
     ///   - underlyingError: The cause, if any.
-    public init(
+    package init(
         code: Code,
         message: String,
         statusCode: Int? = nil,

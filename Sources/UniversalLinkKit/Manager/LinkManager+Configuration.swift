@@ -26,7 +26,7 @@ extension LinkManager {
         package var resolution: Resolution
         /// How long after a resolution completed the same click is still treated as a duplicate. Default 2 s.
         public var duplicateWindow: Duration
-        /// Hold notifications from the start, as ``LinkManager/pauseDelivery()`` right after creation does.
+        /// Hold notifications from the start, as setting ``LinkManager/isDeliveryPaused`` right after creation does.
         package var startsPaused = false
         /// The initial value of ``LinkManager/executeRsysWebURL``.
         package var executeRsysWebURL = false
@@ -93,7 +93,7 @@ extension LinkManager.Configuration {
         /// - Parameters:
         ///   - appLinkPaths: Paths of app links.
         ///   - nonAppLinkPaths: Paths of non-app links.
-        public init(appLinkPaths: [String] = ["/pub/acc"], nonAppLinkPaths: [String] = ["/pub/cc"]) {
+        package init(appLinkPaths: [String] = ["/pub/acc"], nonAppLinkPaths: [String] = ["/pub/cc"]) {
             self.appLinkPaths = appLinkPaths
             self.nonAppLinkPaths = nonAppLinkPaths
         }

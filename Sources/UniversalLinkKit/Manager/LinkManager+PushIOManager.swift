@@ -35,10 +35,18 @@ extension LinkManager {
     /// - A URL with a `javascript`, `data`, `file` or `vbscript` scheme is never opened: it yields a notification
     ///   with an ``LinkError/Code/unsafeLink`` error, whatever the flag.
     ///
+    /// What happened then arrives as the notification (and on ``results(bufferingNewest:)``), as an opener call, or
+    /// as ``LinkEvent``s.
+    ///
     /// - Parameter url: The tapped URL.
-    /// - Returns: The handle; not handled while the manager is shutting down.
+    /// - Returns: Whether the manager took the URL: `false` only while it is shutting down.
     @discardableResult
-    public func handleInAppHyperlink(_ url: URL) -> LinkHandle {
+    public func handleInAppHyperlink(_ url: URL) -> Bool {
+        inAppHyperlink(url).isHandled
+    }
+
+    /// Like ``handleInAppHyperlink(_:)``, returning the handle whose outcome says where the link went.
+    package func inAppHyperlink(_ url: URL) -> LinkHandle {
         take(triage.inAppHyperlink(url, executes: executeRsysWebURL), limit: nil, url: url)
     }
 
@@ -48,9 +56,15 @@ extension LinkManager {
     /// to the router, then the opener; an unsafe one yields an ``LinkError/Code/unsafeLink`` notification.
     ///
     /// - Parameter userInfo: The payload.
-    /// - Returns: The handle; not handled when there is no usable `"u"`, or the manager is shutting down.
+    /// - Returns: Whether the manager took the payload's link: `false` when there is no usable `"u"`, or the manager
+    ///   is shutting down.
     @discardableResult
-    public func didReceiveRemoteNotification(_ userInfo: [String: Any]) -> LinkHandle {
+    public func didReceiveRemoteNotification(_ userInfo: [String: Any]) -> Bool {
+        remoteNotification(userInfo).isHandled
+    }
+
+    /// Like ``didReceiveRemoteNotification(_:)``, returning the handle whose outcome says where the link went.
+    package func remoteNotification(_ userInfo: [String: Any]) -> LinkHandle {
         take(triage.push(userInfo, executes: executeRsysWebURL), limit: nil, url: nil)
     }
 
