@@ -15,14 +15,12 @@ struct LinkErrorTests {
         (.cancelled, "cancelled", 9),
         (.tls, "tls", 13),
     ])
-    func codesAreSpelledAsTheirNamesAndBridgeToStableIntegers(code: LinkError.Code, name: String, number: Int) {
+    func codesAreSpelledAsTheirNamesAndStoredAsStableIntegers(code: LinkError.Code, name: String, number: Int) {
         let error = LinkError(code: code, message: "what happened")
         #expect(code.description == name)
-        let bridged = error as NSError
-        #expect(bridged.domain == "UniversalLinkKit.LinkError")
-        #expect(bridged.code == number)
-        #expect(bridged.localizedDescription == "what happened")
-        #expect(bridged.userInfo["LinkErrorCode"] as? String == name)
+        #expect(code.rawValue == number)
+        #expect(LinkError.Code(rawValue: number) == code)
+        #expect(error.localizedDescription == "what happened")
     }
 
     @Test func descriptionNamesTheCodeThenTheMessage() {

@@ -106,7 +106,7 @@ if sections.contains("latency") {
 }
 
 let stub = try ResponseHandlerStub()
-stub.setResponder { _ in .json(ResponseHandlerStub.Link(webLinkUrl: "https://www.example.com/", mobileDeepLinkUrl: "example-app://home").json) }
+stub.setResponder { _ in .json(#"{"webLinkUrl":"https://www.example.com/","mobileDeepLinkUrl":"example-app://home"}"#) }
 func manager(_ store: PostgresClaimStore?) -> LinkManager {
     var configuration = LinkManager.Configuration()
     configuration.policy.allowsLocalHosts = true
