@@ -68,7 +68,7 @@ struct LinkServiceFleetTests {
         stub.setResponder { request in
             let id = request.query ?? ""
             let answer = Behavior.json(
-                ResponseHandlerStub.Link(webLinkUrl: "https://www.example.com/\(id)", mobileDeepLinkUrl: "example-app://\(id)").json)
+                #"{"webLinkUrl": "https://www.example.com/\#(id)", "mobileDeepLinkUrl": "example-app://\#(id)"}"#)
             return delay > 0 ? .delay(delay, then: answer) : answer
         }
         return stub
@@ -139,7 +139,7 @@ struct LinkServiceFleetTests {
         // Each link's own destinations, named after its query.
         stub.setResponder { request in
             let id = request.query ?? ""
-            return .json(ResponseHandlerStub.Link(webLinkUrl: "https://www.example.com/\(id)", mobileDeepLinkUrl: "example-app://\(id)").json)
+            return .json(#"{"webLinkUrl": "https://www.example.com/\#(id)", "mobileDeepLinkUrl": "example-app://\#(id)"}"#)
         }
         let database = try await PostgresTestDatabase.createDatabase()
         let replicas = try (0..<3).map { _ in try ServiceProcess(environment: Self.environment(database: database)) }
