@@ -65,8 +65,8 @@ enum DemoCommand {
             """)
 
         var configuration = LinkManager.Configuration()
-        configuration.resolution.policy.brandedDomains = [domain]
-        configuration.resolution.timeout = deadline
+        configuration.policy.brandedDomains = [domain]
+        configuration.timeout = deadline
         let center = NotificationCenter()
         let observer = HostObserver(center: center, printing: .asItArrives)  // registered before any link is handed over
         defer { observer.stop() }
@@ -80,7 +80,7 @@ enum DemoCommand {
             configuration: configuration, transport: transport, notificationCenter: center, opener: opener, router: router)
         // The same parts, with the short deadline, for the step that shows the deadline firing.
         var shortConfiguration = configuration
-        shortConfiguration.resolution.timeout = shortDeadline
+        shortConfiguration.timeout = shortDeadline
         let shortManager = LinkManager(
             configuration: shortConfiguration, transport: transport, notificationCenter: center, opener: opener,
             router: router)
@@ -112,7 +112,7 @@ enum DemoCommand {
         Console.out("""
             \(observer.count) notifications for \(steps.count) steps: every step posts one except \(silent.count) \
             (\(silent.joined(separator: "; "))).
-            \(stub.requestCount) requests reached the stub: one per link resolved, none for the duplicate, the links that are not pub-web app links, the in-app link with \
+            \(stub.requests.count) requests reached the stub: one per link resolved, none for the duplicate, the links that are not pub-web app links, the in-app link with \
             executeRsysWebURL off, nor the refused host.
             """)
         guard failed.isEmpty else {
@@ -208,7 +208,7 @@ enum DemoCommand {
                 input: link("article", path: "/pub/cc"),
                 act: { manager, url in
                     manager.executeRsysWebURL = true
-                    return manager.handleInAppHyperlink(url)
+                    return manager.inAppHyperlink(url)
                 },
                 check: { _, outcome in
                     outcome.resolvedLink?.webLinkURL?.absoluteString == "https://www.example.com/articles/42"
@@ -221,7 +221,7 @@ enum DemoCommand {
                 silentBecause: "the in-app link with executeRsysWebURL off, which goes to the browser",
                 act: { manager, url in
                     manager.executeRsysWebURL = false
-                    return manager.handleInAppHyperlink(url)
+                    return manager.inAppHyperlink(url)
                 },
                 check: { _, outcome in
                     outcome.openedURL != nil && outcome.resolvedLink == nil
@@ -233,7 +233,7 @@ enum DemoCommand {
                 input: #"{"aps": {"alert": "48h sale"}, "u": "\#(link("push-offer"))"}"#,
                 act: { manager, url in
                     manager.executeRsysWebURL = true
-                    return manager.didReceiveRemoteNotification(["aps": ["alert": "48h sale"], "u": url.absoluteString])
+                    return manager.remoteNotification(["aps": ["alert": "48h sale"], "u": url.absoluteString])
                 },
                 check: { _, outcome in
                     outcome.routedURL?.absoluteString == "example-app://offers/48h"

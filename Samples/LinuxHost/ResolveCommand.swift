@@ -67,17 +67,16 @@ enum ResolveCommand {
     static func run(_ kind: Kind, _ parsed: ParsedCommand) async throws(UsageError) -> Int32 {
         let json = try parsed.value(Options.json)
         var configuration = LinkManager.Configuration()
-        configuration.resolution.timeout = try parsed.value(Options.timeout)
-        configuration.resolution.policy.allowsLocalHosts = try parsed.value(Options.allowLoopback)
-        configuration.resolution.policy.allowsHTTP = try parsed.value(Options.allowHTTP)
+        configuration.timeout = try parsed.value(Options.timeout)
+        configuration.policy.allowsLocalHosts = try parsed.value(Options.allowLoopback)
+        configuration.policy.allowsHTTP = try parsed.value(Options.allowHTTP)
         // A host with a trailing dot is the same host without it, and the policy compares the URL's host without it.
-        configuration.resolution.policy.brandedDomains = try parsed.value(Options.brandedDomain)
+        configuration.policy.brandedDomains = try parsed.value(Options.brandedDomain)
             .map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }
-        if kind != .resolve {
-            // The last of the two switches wins; off by default, as in the SDK.
-            let switches = parsed.occurrences(of: [Options.executeRsysWebURL, Options.noExecuteRsysWebURL])
-            configuration.executeRsysWebURL = switches.last?.name == Options.executeRsysWebURL.declaration.name
-        }
+        // The last of the two switches wins; off by default, as in the SDK.
+        let executes = kind != .resolve
+            && parsed.occurrences(of: [Options.executeRsysWebURL, Options.noExecuteRsysWebURL]).last?.name
+                == Options.executeRsysWebURL.declaration.name
 
         // Read (and the file checked) before anything is sent: a wrong file is a usage error.
         let caFile = try parsed.value(Options.caFile)
@@ -91,6 +90,7 @@ enum ResolveCommand {
         // What the opener got is each outcome's `openedURL`, printed with its input.
         let manager = LinkManager(
             configuration: configuration, transport: transport, notificationCenter: center, opener: URLOpener { _ in true })
+        manager.executeRsysWebURL = executes
 
         var handed: [(input: String, handle: LinkHandle?, refusal: String?)] = []
         for input in parsed.positionals {
@@ -140,10 +140,10 @@ enum ResolveCommand {
             }
             // The library's reading of the payload, so the console says exactly why the manager takes no link.
             if let problem = PushPayload(userInfo: payload).problem { return (nil, problem) }
-            return (manager.didReceiveRemoteNotification(payload), nil)
+            return (manager.remoteNotification(payload), nil)
         case .inapp:
             guard let url = LinkInput.url(input) else { return (nil, "not a usable URL") }
-            return (manager.handleInAppHyperlink(url), nil)
+            return (manager.inAppHyperlink(url), nil)
         case .resolve:
             guard let url = LinkInput.url(input) else { return (nil, "not a usable URL") }
             return (manager.handle(UserActivity(browsingWeb: url)), nil)

@@ -69,7 +69,7 @@ enum ServeCommand {
         Console.out("Press Ctrl-C to stop.")
 
         let signal = await waitForTerminationSignal()
-        Console.out("Received \(signal), \(stub.requestCount) request(s) served; stopping.")
+        Console.out("Received \(signal), \(stub.requests.count) request(s) served; stopping.")
         return 0
     }
 

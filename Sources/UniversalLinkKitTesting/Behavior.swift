@@ -149,9 +149,9 @@ public struct Behavior: Sendable {
     package static let resetAfterStatusLine = Behavior(.resetAfterStatusLine)
 }
 
-extension Behavior: CustomStringConvertible {
+extension Behavior {
     /// A short description for test logs, for example `delay(2.0, then: normal)`.
-    public var description: String {
+    package var description: String {
         kind.description
     }
 }

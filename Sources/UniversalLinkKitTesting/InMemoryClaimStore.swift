@@ -8,6 +8,7 @@ import UniversalLinkKit
 /// Give two managers the same store and they coalesce a click as two replicas on a shared PostgreSQL store do:
 ///
 /// ```swift
+/// // snippet: skip
 /// let store = InMemoryClaimStore()
 /// var configuration = LinkManager.Configuration()
 /// configuration.claimStore = store
@@ -20,7 +21,7 @@ import UniversalLinkKit
 ///
 /// Leases and the duplicate window follow the injected clock. ``isFailing`` makes every call throw, as an
 /// unreachable database does.
-public final class InMemoryClaimStore: ClaimStore {
+package final class InMemoryClaimStore: ClaimStore {
     /// The error of a failing store.
     package struct Unavailable: Error, CustomStringConvertible {
         /// `"the in-memory claim store is failing"`.
@@ -54,7 +55,7 @@ public final class InMemoryClaimStore: ClaimStore {
     ///   - window: How long a published outcome answers later claims of its click. Default 2 s, as
     ///     `LinkManager.Configuration.duplicateWindow`.
     ///   - clock: The clock of leases and the window. Default the system's.
-    public convenience init(window: Duration = .seconds(2), clock: any Clock<Duration> = ContinuousClock()) {
+    package convenience init(window: Duration = .seconds(2), clock: any Clock<Duration> = ContinuousClock()) {
         self.init(window: window, clock: LinkClock(clock))
     }
 
@@ -65,7 +66,7 @@ public final class InMemoryClaimStore: ClaimStore {
     }
 
     /// Whether every call throws `Unavailable`, as an unreachable database.
-    public var isFailing: Bool {
+    package var isFailing: Bool {
         get { state.withTrackedLock { $0.failing } }
         set { state.withTrackedLock { $0.failing = newValue } }
     }
@@ -79,7 +80,7 @@ public final class InMemoryClaimStore: ClaimStore {
     /// Clicks remembered (held or within their window).
     package var count: Int { state.withTrackedLock { $0.rows.count } }
 
-    public func claim(_ click: ClickIdentity, lease: Duration) async throws -> SharedClaim {
+    package func claim(_ click: ClickIdentity, lease: Duration) async throws -> SharedClaim {
         let now = clock.now
         return try state.withTrackedLock { state in
             guard !state.failing else { throw Unavailable() }
@@ -107,7 +108,7 @@ public final class InMemoryClaimStore: ClaimStore {
         }
     }
 
-    public func publish(_ outcome: SharedOutcome, of click: ClickIdentity, ticket: ClaimTicket) async throws {
+    package func publish(_ outcome: SharedOutcome, of click: ClickIdentity, ticket: ClaimTicket) async throws {
         // As a database client does: a cancelled caller's statement is not sent.
         try Task.checkCancellation()
         let expires = clock.now + window
@@ -124,7 +125,7 @@ public final class InMemoryClaimStore: ClaimStore {
         for waiter in waiters { waiter.resume(returning: outcome) }
     }
 
-    public func release(_ click: ClickIdentity, ticket: ClaimTicket) async throws {
+    package func release(_ click: ClickIdentity, ticket: ClaimTicket) async throws {
         try Task.checkCancellation()
         let waiters = try state.withTrackedLock { state -> [Waiter<SharedOutcome?>] in
             guard !state.failing else { throw Unavailable() }
@@ -135,7 +136,7 @@ public final class InMemoryClaimStore: ClaimStore {
         for waiter in waiters { waiter.resume(returning: nil) }
     }
 
-    public func awaitOutcome(of click: ClickIdentity, within timeLeft: Duration) async throws -> SharedOutcome? {
+    package func awaitOutcome(of click: ClickIdentity, within timeLeft: Duration) async throws -> SharedOutcome? {
         let now = clock.now
         let waiter = Waiter<SharedOutcome?>()
         let until = try state.withTrackedLock { state -> ContinuousClock.Instant? in

@@ -13,7 +13,7 @@ import UniversalLinkKit
 ///                                                                   mobileDeepLinkUrl: "example-app://p")])
 ///     let outcome = try await fixture.manager.resolve(fixture.url("/pub/acc?_ri_=p"))
 ///     #expect(outcome.resolvedLink?.deepLinkURL == URL(string: "example-app://p"))
-///     #expect(fixture.stub.requestCount == 1)
+///     #expect(fixture.stub.requests.count == 1)
 ///     await fixture.shutdown()
 /// }
 /// ```
@@ -49,8 +49,8 @@ public final class LinkFixture: Sendable {
         clock: any Clock<Duration> = ContinuousClock()
     ) throws {
         var configuration = configuration
-        if configuration.resolution.policy.brandedDomains.isEmpty {
-            configuration.resolution.policy.brandedDomains = [Self.host]
+        if configuration.policy.brandedDomains.isEmpty {
+            configuration.policy.brandedDomains = [Self.host]
         }
         stub = try ResponseHandlerStub(links: links)
         notificationCenter = NotificationCenter()

@@ -5,13 +5,13 @@ import Foundation
 /// Tests use it to check what the client really sent:
 /// ```swift
 /// let request = try #require(stub.requests.first)
-/// #expect(request.method == "GET")
+/// #expect(request.target.hasPrefix("/pub/acc"))
 /// #expect(request.query == "_ri_=1")
 /// #expect(request.header("accept") == "application/json")
 /// ```
 public struct RecordedRequest: Sendable {
     /// The request method, as sent (`GET`, `HEAD`, `POST`...).
-    public var method: String
+    package var method: String
 
     /// The raw request target, byte for byte as it appeared on the request line (`/pub/acc?_ri_=1`).
     public var target: String
@@ -26,7 +26,7 @@ public struct RecordedRequest: Sendable {
     package var version: String
 
     /// Header fields in the order they arrived, names and values as sent (values trimmed of surrounding blanks).
-    public var headers: [(name: String, value: String)]
+    package var headers: [(name: String, value: String)]
 
     /// The request body (empty for the usual `GET`).
     package var body: Data

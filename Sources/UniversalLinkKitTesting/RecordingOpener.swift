@@ -3,14 +3,14 @@ import Synchronization
 internal import _LinkKitLocking
 import UniversalLinkKit
 
-/// An opener that records the URLs the manager hands it instead of opening them, for assertions.
+/// An opener that records the URLs the manager hands it instead of opening them, for assertions: a
+/// ``LinkFixture``'s manager opens through one.
 ///
 /// ```swift
-/// let opened = RecordingOpener()
-/// let manager = LinkManager(transport: transport, opener: opened.opener)
-/// manager.executeRsysWebURL = false
-/// manager.handleInAppHyperlink(url)
-/// #expect(opened.urls == [url])
+/// let fixture = try LinkFixture()
+/// fixture.manager.handleInAppHyperlink(url)
+/// await fixture.manager.waitUntilIdle()
+/// #expect(fixture.opener.urls == [url])
 /// ```
 public final class RecordingOpener: Sendable {
     private let recorded = Mutex<[URL]>([])
@@ -19,12 +19,12 @@ public final class RecordingOpener: Sendable {
     /// Creates the recorder.
     ///
     /// - Parameter accepts: What the opener answers the manager (whether the URL "opened"). Default `true`.
-    public init(accepts: Bool = true) {
+    package init(accepts: Bool = true) {
         self.accepts = accepts
     }
 
     /// The opener to hand to `LinkManager`.
-    public var opener: URLOpener {
+    package var opener: URLOpener {
         URLOpener { [self] url in
             recorded.withTrackedLock { $0.append(url) }
             return accepts

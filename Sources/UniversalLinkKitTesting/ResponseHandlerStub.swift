@@ -28,9 +28,9 @@ public final class ResponseHandlerStub: Sendable {
     /// One row of the link table: what the Response Handler knows about a tracking link.
     public struct Link: Sendable, Hashable {
         /// Where the link goes on the web; JSON `null` when `nil`.
-        public var webLinkUrl: String?
+        package var webLinkUrl: String?
         /// Where the link goes in the app; JSON `null` when `nil` (the marketer left the app column empty).
-        public var mobileDeepLinkUrl: String?
+        package var mobileDeepLinkUrl: String?
 
         /// Creates a link table row.
         ///
@@ -43,7 +43,7 @@ public final class ResponseHandlerStub: Sendable {
         }
 
         /// The JSON body the Response Handler sends for this link, keys in its order, `null` for absent links.
-        public var json: String {
+        package var json: String {
             JSONWriter.text(
                 .object([("webLinkUrl", .stringOrNull(webLinkUrl)), ("mobileDeepLinkUrl", .stringOrNull(mobileDeepLinkUrl))]),
                 style: .compact)
@@ -93,7 +93,7 @@ public final class ResponseHandlerStub: Sendable {
     }
 
     /// `http://127.0.0.1:PORT`, without a trailing slash.
-    public var baseURL: URL {
+    package var baseURL: URL {
         URL(string: "http://127.0.0.1:\(port)")!
     }
 
@@ -180,12 +180,8 @@ public final class ResponseHandlerStub: Sendable {
         server.withState { $0.responseObserver = observer }
     }
 
-    /// How many requests were read (parsed completely) since start or the last `resetRecording()`.
-    public var requestCount: Int {
-        server.withState { $0.requests.count }
-    }
-
-    /// Every request read since start or the last `resetRecording()`, in arrival order.
+    /// Every request read (parsed completely) since start or the last `resetRecording()`, in arrival order:
+    /// `requests.count` is how many.
     public var requests: [RecordedRequest] {
         server.withState { $0.requests }
     }
@@ -225,7 +221,7 @@ public final class ResponseHandlerStub: Sendable {
     }
 
     /// How many TCP connections were accepted since start or the last `resetRecording()`: with keep-alive,
-    /// fewer than ``requestCount``.
+    /// fewer than ``requests``.
     package var connectionCount: Int {
         server.withState { $0.connectionCount }
     }

@@ -235,7 +235,7 @@ struct LinkDoctorDomainTests {
             guard request.url.port != cdn.port else { return try await real.send(request, maxBodyBytes: cap) }
             // A fetch has ended once its deadline is disarmed (only the CDN's is left armed), which happens after
             // its transport call returned: at the call's end it could still fire, for the very fetch that ended.
-            defer { timeUp.fetchEnded { cdn.requestCount >= 1 && clock.scheduler.pendingCount <= 1 } }
+            defer { timeUp.fetchEnded { cdn.requests.count >= 1 && clock.scheduler.pendingCount <= 1 } }
             return try await real.send(request, maxBodyBytes: cap)
         }
         let doctor = LinkDoctor(
@@ -246,7 +246,7 @@ struct LinkDoctorDomainTests {
         let findings = await doctor.checkDomain(standIns.check())
         #expect(findings.codes == ["aasa.cdnUnavailable"], "\(findings)")
         #expect(findings.first?.message.contains("no answer within 600 s") == true)
-        #expect(standIns.cdn.requestCount == 1)
+        #expect(standIns.cdn.requests.count == 1)
     }
 
     /// A clock's sleep that returns only once the time is up: once `others` fetches have ended and `ready` holds

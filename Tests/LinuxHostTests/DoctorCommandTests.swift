@@ -349,7 +349,7 @@ struct DoctorCommandTests {
         #expect(result.status == 2)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.contains(message), "\(result.stderr)")
-        #expect(standIns.origin.requestCount == 0)
+        #expect(standIns.origin.requests.count == 0)
     }
 
     /// A write that fails after the checks (here: procfs refuses it even to root, who passes the permission
@@ -492,7 +492,7 @@ struct DoctorCommandTests {
         // of budget would see three); the budget leaves the rest unsent, and what was sent is at most twelve links.
         #expect(timedOut >= 4 && timedOut <= 12, "\(timedOut)")
         #expect(timedOut + notStarted == 30)
-        #expect(standIns.origin.requestCount <= 16, "\(standIns.origin.requestCount)")
+        #expect(standIns.origin.requests.count <= 16, "\(standIns.origin.requests.count)")
     }
 
     /// A local rehearsal of a correct campaign (http stand-ins, --allow-http) exits 0: its http links

@@ -63,7 +63,7 @@ struct ResolveCommandTests {
         #expect(duplicate["PIOResolvedDeeplinkURL"] as? String == "example-app://products/1234")
         #expect(lines[3]["notification"] is NSNull)
         #expect(lines.allSatisfy { $0["opened"] is NSNull })
-        #expect(stub.requestCount == 2)
+        #expect(stub.requests.count == 2)
     }
 
     @Test func resolveExitsZeroWhenEveryInputWasHandledWithoutError() async throws {
@@ -123,7 +123,7 @@ struct ResolveCommandTests {
         let lines = try on.jsonLines()
         #expect((lines[0]["notification"] as? [String: Any])?["PIOResolvedWeblinkURL"] as? String == "https://www.example.com/articles/42")
         #expect((lines[1]["notification"] as? [String: Any])?["PIORequestedWebURLIsPubWebType"] as? Bool == false)
-        #expect(stub.requestCount == 1)
+        #expect(stub.requests.count == 1)
     }
 
     @Test func unsafeInAppHyperlinksAreNeverOpened() async throws {

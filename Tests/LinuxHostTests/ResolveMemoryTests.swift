@@ -37,7 +37,7 @@ struct ResolveMemoryTests {
             baseline = try await Self.resolve(stub.url("/pub/acc?_ri_=small"))
             attempts += 1
         }
-        #expect(stub.requestCount == attempts)
+        #expect(stub.requests.count == attempts)
         #expect(baseline.samples > 0)
         for (name, behavior) in Self.hostile {
             stub.resetRecording()
@@ -61,7 +61,7 @@ struct ResolveMemoryTests {
                 let limit: Duration = Sanitizer.isActive ? .seconds(3) : .seconds(1)
                 #expect(ended - run.exited < limit, "\(name): the stub wrote on for \(ended - run.exited) after the child exited")
             }
-            #expect(stub.requestCount == 1, "\(name)")
+            #expect(stub.requests.count == 1, "\(name)")
         }
     }
 }

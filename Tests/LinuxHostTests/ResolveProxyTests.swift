@@ -49,6 +49,6 @@ struct ResolveProxyTests {
         #expect(status == 0, "\(stdout)")
         #expect(stdout.contains("example-app:\\/\\/p\\/1") || stdout.contains("example-app://p/1"), "\(stdout)")
         #expect(proxy.connectionCount == 0)
-        #expect(stub.requestCount == 1)
+        #expect(stub.requests.count == 1)
     }
 }

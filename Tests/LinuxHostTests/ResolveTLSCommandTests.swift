@@ -56,7 +56,7 @@ struct ResolveTLSCommandTests {
         #expect(result.status == 1)
         #expect(try Self.errorCode(result) == "tls", "\(result.stdout)")
         #expect(!result.stdout.contains("retry later"))
-        #expect(server.stub.requestCount == 0)
+        #expect(server.stub.requests.count == 0)
     }
 
     @Test func anExpiredCertificateSaysSoInText() async throws {
@@ -66,7 +66,7 @@ struct ResolveTLSCommandTests {
         #expect(result.status == 1)
         #expect(result.stdout.contains("error tls"), "\(result.stdout)")
         #expect(result.stdout.contains("expired on"), "\(result.stdout)")
-        #expect(server.stub.requestCount == 0)
+        #expect(server.stub.requests.count == 0)
     }
 
     /// A wrong `--ca-file` is a usage error naming the file, and nothing is sent.

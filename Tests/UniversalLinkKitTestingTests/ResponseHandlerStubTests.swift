@@ -52,7 +52,7 @@ struct ResponseHandlerStubTests {
         _ = try await HTTPClient().get(stub.url(target))
 
         let request = try #require(stub.requests.first)
-        #expect(stub.requestCount == 1)
+        #expect(stub.requests.count == 1)
         #expect(request.method == "GET")
         #expect(request.target == target)
         #expect(request.path == "/pub/acc")
@@ -208,7 +208,7 @@ struct ResponseHandlerStubTests {
     @Test func responderMayCallBackIntoTheStub() async throws {
         let stub = try ResponseHandlerStub(links: ["/pub/acc": Self.product])
         defer { stub.shutdown() }
-        stub.setResponder { [unowned stub] _ in stub.requestCount.isMultiple(of: 2) ? .status(503) : nil }
+        stub.setResponder { [unowned stub] _ in stub.requests.count.isMultiple(of: 2) ? .status(503) : nil }
         let client = HTTPClient()
 
         let first = try await client.get(stub.url("/pub/acc?_ri_=1")).status
@@ -365,7 +365,7 @@ struct ResponseHandlerStubTests {
 
         #expect(end == .endOfStream)
         #expect(bytes.isEmpty)
-        #expect(stub.requestCount == 1)
+        #expect(stub.requests.count == 1)
     }
 
     @Test func droppedConnectionFailsAURLSessionRequest() async throws {
@@ -379,7 +379,7 @@ struct ResponseHandlerStubTests {
         // libcurl: "Empty reply from server".
         #expect(error.domain == NSURLErrorDomain)
         #expect(error.code == URLError.badServerResponse.rawValue)
-        #expect(stub.requestCount == 1)
+        #expect(stub.requests.count == 1)
     }
 
     @Test(arguments: [Behavior.dropConnection, .resetConnection])
@@ -422,7 +422,7 @@ struct ResponseHandlerStubTests {
 
         // libcurl: "Recv failure: Connection reset by peer".
         #expect(error.code == URLError.networkConnectionLost.rawValue)
-        #expect(stub.requestCount == 1)
+        #expect(stub.requests.count == 1)
     }
 
     @Test func dropAfterHeadersPromisesABodyAndCloses() throws {
@@ -457,7 +457,7 @@ struct ResponseHandlerStubTests {
 
         // libcurl: "transfer closed with N bytes remaining to read", surfaced as NSURLErrorUnknown (-1) on Linux.
         #expect(error.domain == NSURLErrorDomain)
-        #expect(stub.requestCount == 1)
+        #expect(stub.requests.count == 1)
     }
 
     @Test func urlSessionDoesNotResendWhenTheAnswerWasCutAfterItsHeaders() async throws {
@@ -486,7 +486,7 @@ struct ResponseHandlerStubTests {
         #expect(end == .endOfStream || end == .reset)
         #expect(bytes.isEmpty)
         #expect(Date().timeIntervalSince(start) < 5)
-        #expect(stub.requestCount == 1)
+        #expect(stub.requests.count == 1)
     }
 
     @Test func noResponseURLSessionRequestFailsQuicklyOnShutdown() async throws {
@@ -512,7 +512,7 @@ struct ResponseHandlerStubTests {
         #expect(first?.header("Connection") == nil)
         #expect(second?.status == 404)
         #expect(stub.connectionCount == 1)
-        #expect(stub.requestCount == 2)
+        #expect(stub.requests.count == 2)
     }
 
     @Test func pipelinedRequestsAreAnsweredInOrder() throws {
@@ -536,7 +536,7 @@ struct ResponseHandlerStubTests {
             _ = try await client.get(stub.url("/pub/acc?_ri_=1"))
         }
 
-        #expect(stub.requestCount == 5)
+        #expect(stub.requests.count == 5)
         #expect(stub.connectionCount == 1)
     }
 
@@ -639,7 +639,7 @@ struct ResponseHandlerStubTests {
         #expect(response?.header("Connection") == "close")
         #expect(end == .endOfStream)
         #expect(stub.badRequestCount == 1)
-        #expect(stub.requestCount == 0)
+        #expect(stub.requests.count == 0)
         let good = try RawHTTPClient(port: stub.port)
         good.send("GET /pub/acc HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(good.readResponse()?.status == 302)
@@ -671,7 +671,7 @@ struct ResponseHandlerStubTests {
         }
 
         #expect(ok == 1000)
-        #expect(stub.requestCount == 1000)
+        #expect(stub.requests.count == 1000)
         #expect(Set(stub.requests.map(\.target)).count == 1000)
     }
 
@@ -700,7 +700,7 @@ struct ResponseHandlerStubTests {
 
         // Every third request misbehaves; connection faults may fail or be retried by libcurl, never hang.
         #expect(completed >= 200)
-        #expect(stub.requestCount >= 300)
+        #expect(stub.requests.count >= 300)
         #expect(after.text == Self.product.json)
     }
 
@@ -718,7 +718,7 @@ struct ResponseHandlerStubTests {
 
         #expect(
             unanswered.isEmpty,
-            "not answered 302: \(unanswered.prefix(8)) of \(stub.connectionCount) accepted, \(stub.requestCount) requests read"
+            "not answered 302: \(unanswered.prefix(8)) of \(stub.connectionCount) accepted, \(stub.requests.count) requests read"
         )
         #expect(stub.connectionCount == 300)
     }
@@ -808,7 +808,7 @@ struct ResponseHandlerStubTests {
         let after = try await client.get(stub.url("/pub/acc?_ri_=1"))
 
         #expect(after.status == 200)
-        #expect(stub.requestCount == 1)
+        #expect(stub.requests.count == 1)
         #expect(stub.requestCount(for: "/pub/acc") == 1)
     }
 

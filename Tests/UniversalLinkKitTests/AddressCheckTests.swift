@@ -61,7 +61,7 @@ struct AddressCheckTests {
         #expect(stub.connectionCount == 0)
         // Allowed, the same request reaches the stub: the count above could have moved.
         _ = try await transport.send(TransportRequest(url: url, allowsLocalAddresses: true), maxBodyBytes: 1024)
-        #expect(stub.requestCount == 1)
+        #expect(stub.requests.count == 1)
     }
 
     @Test func theSystemResolverIsCheckedToo() async throws {
@@ -97,7 +97,7 @@ struct AddressCheckTests {
         let resolver = try Self.resolver(["news.example.com": ["::1", "127.0.0.1"]], allowsLocal: true)
         let link = try await resolver.resolve(URL(string: "http://news.example.com:\(stub.port)/pub/acc?_ri_=both")!)
         #expect(link.deepLinkURL == URL(string: "example-app://products/1234"))
-        #expect(stub.requestCount == 1)
+        #expect(stub.requests.count == 1)
     }
 
     @Test func theConnectionGoesToTheCheckedAddressWithoutASecondLookup() async throws {
@@ -125,13 +125,13 @@ struct AddressCheckTests {
             #expect(response.statusCode == 404)
             #expect(stub.requests.last?.target == "/pub/acc?_ri_=\(round)", "request \(round)")
         }
-        #expect((first.requestCount, second.requestCount) == (3, 2))
+        #expect((first.requests.count, second.requests.count) == (3, 2))
         // Nothing listens on 127.0.0.2: right after a request to 127.0.0.1 on the same port, this one fails.
         let dead = try #require(URL(string: "http://dead.example.com:\(first.port)/pub/acc?_ri_=dead"))
         await #expect(throws: TransportError.self) {
             try await transport.send(TransportRequest(url: dead, allowsLocalAddresses: true), maxBodyBytes: 1024)
         }
-        #expect(first.requestCount == 3)
+        #expect(first.requests.count == 3)
     }
 
     @Test(arguments: 0..<4)

@@ -72,7 +72,7 @@ struct ConcurrencyStressTests {
             }
             for k in 0..<60 {
                 group.addTask {
-                    if k.isMultiple(of: 2) { manager.pauseDelivery() } else { manager.resumeDelivery() }
+                    if k.isMultiple(of: 2) { manager.isDeliveryPaused = true } else { manager.isDeliveryPaused = false }
                     _ = manager.isDeliveryPaused
                     _ = recorder.count
                     _ = router.canRoute(URL(string: "example-app://products/\(k)")!)
@@ -80,7 +80,7 @@ struct ConcurrencyStressTests {
                 }
             }
         }
-        manager.resumeDelivery()
+        manager.isDeliveryPaused = false
         let links = await recorder.wait(forCount: Self.distinctLinks, timeout: .seconds(600))
 
         // One notification per distinct link, none for the repeats.
@@ -122,8 +122,8 @@ struct ConcurrencyStressTests {
         let observer = center.addObserver(forName: .PIORsysWebURLResolved, object: nil, queue: nil) { note in
             if let link = ResolvedLink(notification: note) { seen.append(link.requestedURL) }
             // An observer calling back into the manager must neither deadlock nor lose what is queued.
-            manager.pauseDelivery()
-            manager.resumeDelivery()
+            manager.isDeliveryPaused = true
+            manager.isDeliveryPaused = false
         }
         defer { center.removeObserver(observer) }
         await withTaskGroup(of: Void.self) { group in

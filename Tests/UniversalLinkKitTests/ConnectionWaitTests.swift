@@ -49,7 +49,7 @@ struct ConnectionWaitTests {
         // least from being queued until the first's answer, which came after a round trip to another host.
         #expect(firstWait <= reached - started, "\(firstWait) vs \(reached - started)")
         #expect(secondWait >= held, "\(secondWait) vs \(held)")
-        #expect(stub.requestCount == 2)
+        #expect(stub.requests.count == 2)
     }
 
     @Test func theAnsweredEventCarriesTheWait() async throws {
@@ -57,7 +57,7 @@ struct ConnectionWaitTests {
         defer { stub.shutdown() }
         let events = Collector<LinkEvent>()
         var configuration = LinkManager.Configuration()
-        configuration.resolution.policy = ResolutionPolicy(allowsHTTP: true, allowsLocalHosts: true)
+        configuration.policy = ResolutionPolicy(allowsHTTP: true, allowsLocalHosts: true)
         configuration.eventHandler = LinkEventHandler { events.append($0) }
         let manager = LinkManager(configuration: configuration)
         _ = try await manager.resolve(stub.url("/pub/acc?_ri_=event"))

@@ -108,7 +108,7 @@ struct FaultInjectionSoakTests {
         var configuration = LinkManager.Configuration(duplicateWindow: .seconds(30))
         // Generous, so a healthy link is never late on a loaded machine; the slow trickle (25 s) and the silent
         // server still run past it.
-        configuration.resolution.timeout = .seconds(5)
+        configuration.timeout = .seconds(5)
         configuration.resolution.retryDelay = .milliseconds(20)
         let sender: any LinkTransport = switch kind {
         case .curl: try #require(CurlTransport.make())

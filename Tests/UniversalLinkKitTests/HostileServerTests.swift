@@ -47,7 +47,7 @@ struct HostileServerTests {
         #expect(throws: LinkError.self) { try result.get() }
         #expect((try? result.get()) == nil)
         if case .failure(let error) = result { #expect(error.code == .invalidResponse) }
-        #expect(stub.requestCount == 1)
+        #expect(stub.requests.count == 1)
         #expect(stub.requests.first?.headerValues("accept-encoding") == [])
         // Refused at its headers: what the stub managed to write is what socket buffers held, not the body.
         let sent = await Self.bytesSent(by: stub)
@@ -79,7 +79,7 @@ struct HostileServerTests {
         // Milliseconds alone, up to a minute in a full parallel run under a sanitizer; the 300 s deadline would mean
         // a transfer that did not stop, and would have been `timeout` above.
         #expect(ContinuousClock.now - start < .seconds(250))
-        #expect(stub.requestCount == 1)
+        #expect(stub.requests.count == 1)
         #expect(transport.pendingCount == 0)
     }
 
@@ -135,7 +135,7 @@ struct HostileServerTests {
         } else {
             Issue.record("\(name): resolved")
         }
-        #expect(stub.requestCount == 1, "\(name)")
+        #expect(stub.requests.count == 1, "\(name)")
         // Ended by the answer itself, not by the 300 s deadline (libcurl waited for a close on some framings): that
         // would also have been `timeout` above. The margin absorbs a stalled pool in a full parallel run.
         #expect(ContinuousClock.now - start < .seconds(250), "\(name)")
@@ -233,13 +233,15 @@ struct HeaderBlockCapTests {
         defer { stub.shutdown() }
         let line = ("X-Pad", String(repeating: "a", count: 1000))
         stub.setDefaultBehavior(.status(200, headers: Array(repeating: line, count: 200), body: "{}"))
-        let transport = try #require(CurlTransport.make(configuration: .init(maxHeaderBytes: 64 * 1024)))
+        let transport = try #require(CurlTransport.make())
         let request = TransportRequest(url: stub.url("/pub/acc?_ri_=headers"), allowsLocalAddresses: true)
         let error = await #expect(throws: TransportError.self) { try await transport.send(request, maxBodyBytes: 1 << 20) }
         #expect(error?.kind == .headersTooLarge)
         #expect(error?.detail.contains("header block over 65536 bytes") == true)
         // Under the cap, the same answer is read.
-        let roomy = try #require(CurlTransport.make(configuration: .init(maxHeaderBytes: 1 << 20)))
+        var configuration = CurlTransport.Configuration()
+        configuration.maxHeaderBytes = 1 << 20
+        let roomy = try #require(CurlTransport.make(configuration: configuration))
         #expect(try await roomy.send(request, maxBodyBytes: 1 << 20).statusCode == 200)
         transport.shutdown()
         roomy.shutdown()
@@ -262,6 +264,6 @@ struct HeaderBlockCapTests {
             return
         }
         #expect(error.code == .responseTooLarge, "\(error)")
-        #expect(stub.requestCount == 1)
+        #expect(stub.requests.count == 1)
     }
 }

@@ -85,7 +85,7 @@ struct LatencyGateTests {
         let error = try #require(late.resolvedLink?.error)
         #expect(error.code == .timeout)
         #expect(error.message.contains("currently take 3 s"), "\(error.message)")
-        #expect(stub.requestCount == 1)
+        #expect(stub.requests.count == 1)
         // A caller with the whole deadline is served.
         let whole = Task { try await manager.resolve(stub.url("/pub/acc?_ri_=whole")) }
         #expect(await stub.waitForRequests(2, timeout: .seconds(300)))

@@ -18,6 +18,8 @@ struct LinkErrorTests {
     func codesAreSpelledAsTheirNamesAndBridgeToStableIntegers(code: LinkError.Code, name: String, number: Int) {
         let error = LinkError(code: code, message: "what happened")
         #expect(code.description == name)
+        #expect(code.rawValue == number)
+        #expect(LinkError.Code(rawValue: number) == code)
         let bridged = error as NSError
         #expect(bridged.domain == "UniversalLinkKit.LinkError")
         #expect(bridged.code == number)

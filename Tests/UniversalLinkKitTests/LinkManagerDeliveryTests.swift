@@ -69,13 +69,13 @@ struct LinkManagerDeliveryTests {
         for n in 0..<5 { manager.handleInAppHyperlink(Self.url(n)) }
         let recorder = NotificationRecorder(center: center)  // the host becomes ready only now
         #expect(manager.isDeliveryPaused)
-        manager.resumeDelivery()
+        manager.isDeliveryPaused = false
         await manager.waitUntilIdle()
         #expect(recorder.links == (0..<5).map(Self.link))
-        manager.pauseDelivery()
+        manager.isDeliveryPaused = true
         manager.handleInAppHyperlink(Self.url(5))
         #expect(recorder.links.count == 5)
-        manager.resumeDelivery()
+        manager.isDeliveryPaused = false
         await manager.waitUntilIdle()
         #expect(recorder.links.last == Self.link(5))
         await manager.shutdown()
@@ -89,10 +89,10 @@ struct LinkManagerDeliveryTests {
             switch ResolvedLink(notification: note)?.requestedURL {
             case Self.url(0):
                 manager.handleInAppHyperlink(Self.url(1))  // delivered right after the current notification
-                manager.pauseDelivery()
-                manager.resumeDelivery()
+                manager.isDeliveryPaused = true
+                manager.isDeliveryPaused = false
             case Self.url(1):
-                manager.pauseDelivery()
+                manager.isDeliveryPaused = true
             default:
                 break
             }
@@ -105,7 +105,7 @@ struct LinkManagerDeliveryTests {
         manager.handleInAppHyperlink(Self.url(2))  // paused by the observer: held
         #expect(manager.isDeliveryPaused)
         #expect(recorder.links == [Self.link(0), Self.link(1)])
-        manager.resumeDelivery()
+        manager.isDeliveryPaused = false
         await manager.waitUntilIdle()
         #expect(recorder.links == [Self.link(0), Self.link(1), Self.link(2)])
         await manager.shutdown()
@@ -130,7 +130,7 @@ struct LinkManagerDeliveryTests {
         var iterator = entered.stream.makeAsyncIterator()
         _ = await iterator.next()  // the slow observer is running now
         // Observers run outside the manager's locks and off the caller's thread: this returns while it runs.
-        #expect(manager.handleInAppHyperlink(Self.url(1)).isHandled)
+        #expect(manager.inAppHyperlink(Self.url(1)).isHandled)
         #expect(!recorder.links.contains(Self.link(1)))  // link 1 waits behind the slow observer
         release.signal()
         await manager.waitUntilIdle()
@@ -164,9 +164,9 @@ struct LinkManagerDeliveryTests {
         let events = EventLog()
         let manager = Self.manager(startsPaused: true, events: events.handler)
         manager.handleInAppHyperlink(Self.url(0))
-        manager.resumeDelivery()
+        manager.isDeliveryPaused = false
         await manager.waitUntilIdle()
-        #expect(events.kinds == [.held, .released, .delivered])
+        #expect(events.kinds == [.held, .delivered])
         await manager.shutdown()
     }
 
@@ -177,11 +177,11 @@ struct LinkManagerDeliveryTests {
         await withTaskGroup(of: Void.self) { group in
             for n in 0..<500 {
                 group.addTask { manager.handleInAppHyperlink(Self.url(n)) }
-                if n == 100 { group.addTask { manager.pauseDelivery() } }
-                if n == 300 { group.addTask { manager.resumeDelivery() } }
+                if n == 100 { group.addTask { manager.isDeliveryPaused = true } }
+                if n == 300 { group.addTask { manager.isDeliveryPaused = false } }
             }
         }
-        manager.resumeDelivery()
+        manager.isDeliveryPaused = false
         let links = await recorder.wait(forCount: 500)
         #expect(links.count == 500)
         #expect(Set(links.map(\.requestedURL)).count == 500)

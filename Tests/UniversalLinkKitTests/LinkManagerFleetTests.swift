@@ -16,8 +16,8 @@ struct LinkManagerFleetTests {
         events: Tally? = nil
     ) -> LinkManager.Configuration {
         var configuration = LinkManager.Configuration()
-        configuration.resolution.policy = ResolutionPolicy(allowsHTTP: true, allowsLocalHosts: true)
-        configuration.resolution.timeout = timeout
+        configuration.policy = ResolutionPolicy(allowsHTTP: true, allowsLocalHosts: true)
+        configuration.timeout = timeout
         configuration.claimStore = store
         configuration.claimStoreFailure = failure
         if let events { configuration.eventHandler = LinkEventHandler { events.add($0.kind.description) } }
@@ -51,7 +51,7 @@ struct LinkManagerFleetTests {
             for index in 0..<60 { group.addTask { try await replicas[index % 3].resolve(link) } }
             return try await group.reduce(into: []) { $0.append($1) }
         }
-        #expect(stub.requestCount == 1)
+        #expect(stub.requests.count == 1)
         #expect(Set(outcomes.map(\.resolvedLink?.deepLinkURL)) == [URL("example-app://products/1234")])
         #expect(outcomes.filter { !$0.isDuplicate }.count == 1)
         #expect(store.wonCount == 1)
@@ -71,7 +71,7 @@ struct LinkManagerFleetTests {
         let original = try await first.resolve(link)
         try await Self.waitForThePublish(of: link, in: store)
         let again = try await second.resolve(link)
-        #expect(stub.requestCount == 1)
+        #expect(stub.requests.count == 1)
         #expect(!original.isDuplicate)
         #expect(again.isDuplicate)
         // The replica that sent nothing says so with its own kind of event, then ends the link as usual.
@@ -94,14 +94,14 @@ struct LinkManagerFleetTests {
         let second = LinkManager(configuration: Self.configuration(store, timeout: Self.publishBound))
         let original = try #require(try await first.resolve(link).resolvedLink?.error)
         try await Self.waitForThePublish(of: link, in: store)
-        let requests = stub.requestCount
+        let requests = stub.requests.count
         let shared = try #require(try await second.resolve(link).resolvedLink?.error)
         #expect(original.code == .httpStatus)
         #expect(shared.code == original.code)
         #expect(shared.statusCode == 404)
         // No message crosses processes (it names the link); this one words its own, with the code and status.
         #expect(shared.message.contains("another replica failed: httpStatus (status 404)"), "\(shared.message)")
-        #expect(stub.requestCount == requests)
+        #expect(stub.requests.count == requests)
         #expect(store.wonCount == 1)
     }
 
@@ -121,12 +121,12 @@ struct LinkManagerFleetTests {
         // The survivor waits on the dead holder's lease, on the injected clock.
         #expect(await clock.wait { _ in store.joinedCount == 1 })
         #expect(await clock.wait { $0.pendingDeadlines >= 2 })
-        #expect(stub.requestCount == 0)
+        #expect(stub.requests.count == 0)
         clock.advance(by: .seconds(3))
         let outcome = try await task.value
         #expect(outcome.resolvedLink?.deepLinkURL == URL("example-app://products/1234"))
         #expect(!outcome.isDuplicate)
-        #expect(stub.requestCount == 1)
+        #expect(stub.requests.count == 1)
         #expect(store.takeoverCount == 1)
     }
 
@@ -153,7 +153,7 @@ struct LinkManagerFleetTests {
         let manager = LinkManager(configuration: Self.configuration(store, events: events))
         let outcome = try await manager.resolve(stub.url("/pub/acc?_ri_=down"))
         #expect(outcome.resolvedLink?.deepLinkURL == URL("example-app://products/1234"))
-        #expect(stub.requestCount == 1)
+        #expect(stub.requests.count == 1)
         #expect(events.all["claimStoreFailed", default: 0] >= 1)
     }
 
@@ -166,19 +166,19 @@ struct LinkManagerFleetTests {
         let outcome = try await manager.resolve(stub.url("/pub/acc?_ri_=down"))
         #expect(outcome.resolvedLink?.error?.code == .claimStoreUnavailable)
         #expect(outcome.resolvedLink?.error?.message.contains("claim store") == true)
-        #expect(stub.requestCount == 0)
+        #expect(stub.requests.count == 0)
         // The store is back: the same manager claims again, with no restart.
         store.isFailing = false
         let later = try await manager.resolve(stub.url("/pub/acc?_ri_=back"))
         #expect(later.resolvedLink?.deepLinkURL == URL("example-app://products/1234"))
-        #expect(stub.requestCount == 1)
+        #expect(stub.requests.count == 1)
     }
 
     @Test func aStoreThatNeverAnswersCannotHoldACallerPastItsDeadline() async throws {
         let clock = ManualClock()
         let transport = ScriptedTransport()
         var configuration = Self.configuration(HangingClaimStore(), timeout: .seconds(5))
-        configuration.resolution.policy = ResolutionPolicy()
+        configuration.policy = ResolutionPolicy()
         let manager = LinkManager(configuration: configuration, transport: transport, clock: clock.linkClock)
         let task = Task { try await manager.resolve(URL("https://news.example.com/pub/acc?_ri_=hang")) }
         #expect(await clock.wait { $0.pendingDeadlines >= 1 })
@@ -216,7 +216,7 @@ struct LinkManagerFleetWindowTests {
         let store = InMemoryClaimStore(window: .seconds(60), clock: clock.linkClock)
         let transport = ScriptedTransport()
         var configuration = LinkManagerFleetTests.configuration(store, timeout: .seconds(1))
-        configuration.resolution.policy = ResolutionPolicy()
+        configuration.policy = ResolutionPolicy()
         let manager = LinkManager(configuration: configuration, transport: transport, clock: clock.linkClock)
         let link = URL("https://news.example.com/pub/acc?_ri_=slow-holder")
         // Another replica holds the click for a long lease and is slow to answer.
@@ -246,7 +246,7 @@ struct LinkManagerFleetWindowTests {
             return .json(LinkManagerTests.both)
         })
         var configuration = LinkManagerFleetTests.configuration(store, timeout: .seconds(1))
-        configuration.resolution.policy = ResolutionPolicy()
+        configuration.policy = ResolutionPolicy()
         let manager = LinkManager(configuration: configuration, transport: transport, clock: clock.linkClock)
         let link = URL("https://news.example.com/pub/acc?_ri_=sent-here")
         let first = Task { try await manager.resolve(link) }
@@ -272,7 +272,7 @@ struct LinkManagerFleetSettleTests {
 
     static func manager(_ store: InMemoryClaimStore, _ transport: ScriptedTransport, _ clock: ManualClock) -> LinkManager {
         var configuration = LinkManagerFleetTests.configuration(store, timeout: .seconds(1))
-        configuration.resolution.policy = ResolutionPolicy()
+        configuration.policy = ResolutionPolicy()
         return LinkManager(configuration: configuration, transport: transport, clock: clock.linkClock)
     }
 

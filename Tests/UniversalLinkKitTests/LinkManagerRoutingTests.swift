@@ -111,7 +111,7 @@ struct LinkManagerRoutingTests {
 
     @Test func customSchemeURLsFromPushAndOpenURLGoToTheRouter() async {
         let fixture = Fixture(answer: "{}")
-        let push = await fixture.manager.didReceiveRemoteNotification(["u": "example-app://products/7"]).outcome
+        let push = await fixture.manager.remoteNotification(["u": "example-app://products/7"]).outcome
         #expect(push.routedURL == URL("example-app://products/7"))
         #expect(fixture.manager.openURL(URL("example-app://products/8")))
         #expect(!fixture.manager.openURL(URL("example-app://nowhere")))

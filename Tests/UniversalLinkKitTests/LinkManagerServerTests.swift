@@ -303,8 +303,8 @@ struct LinkManagerServerTests {
 
     @Test func theFlatConfigurationSetsTheBrandedDomainsAndTheDeadline() {
         let configuration = LinkManager.Configuration(brandedDomains: ["news.example.com"], timeout: .seconds(3))
-        #expect(configuration.resolution.policy.brandedDomains == ["news.example.com"])
-        #expect(configuration.resolution.timeout == .seconds(3))
+        #expect(configuration.policy.brandedDomains == ["news.example.com"])
+        #expect(configuration.timeout == .seconds(3))
         #expect(configuration.duplicateWindow == .seconds(2))
     }
 }
@@ -317,7 +317,7 @@ struct LinkFixtureTests {
         let outcome = try await fixture.manager.resolve(url)
         #expect(outcome.resolvedLink?.deepLinkURL == URL("example-app://products/1234"))
         #expect(await fixture.recorder.wait(for: url)?.webLinkURL == URL("https://www.example.com/products/1234"))
-        #expect(fixture.stub.requestCount == 1)
+        #expect(fixture.stub.requests.count == 1)
         #expect(fixture.stub.requests.first?.query == "_ri_=product")
         await fixture.shutdown()
     }

@@ -29,7 +29,7 @@ struct LinkManagerTests {
             var configuration = LinkManager.Configuration()
             // Time is not what these tests are about: a deadline a loaded machine cannot reach (a full parallel
             // run under a sanitizer can hold a task for more than the default 10 s). Tests about deadlines set one.
-            configuration.resolution.timeout = .seconds(3600)
+            configuration.timeout = .seconds(3600)
             configure(&configuration)
             self.recorder = NotificationRecorder(center: center)
             self.transport = transport
@@ -68,7 +68,7 @@ struct LinkManagerTests {
     }
 
     @Test func aRecognisedLinkOnARefusedHostIsHandledAsHostNotAllowedWithoutARequest() async throws {
-        let fixture = Fixture { $0.resolution.policy.brandedDomains = ["news.example.com"] }
+        let fixture = Fixture { $0.policy.brandedDomains = ["news.example.com"] }
         #expect(fixture.manager.continueUserActivity(UserActivity(browsingWeb: URL("https://evil.example.org/pub/acc?x=1"))))
         let link = try #require(await fixture.recorder.wait(forCount: 1).first)
         #expect(link.error?.code == .hostNotAllowed)
@@ -210,7 +210,7 @@ struct LinkManagerTests {
         _ = await handle.outcome
         #expect(fixture.recorder.count == 0)
         #expect(fixture.manager.isDeliveryPaused)
-        fixture.manager.resumeDelivery()
+        fixture.manager.isDeliveryPaused = false
         await fixture.manager.waitUntilIdle()
         #expect(fixture.recorder.count == 1)
     }
@@ -220,7 +220,7 @@ struct LinkManagerTests {
     @Test func inAppHyperlinksGoToTheOpenerWhenExecuteRsysWebURLIsOff() async throws {
         let fixture = Fixture()
         #expect(!fixture.manager.executeRsysWebURL)
-        let handle = fixture.manager.handleInAppHyperlink(Self.appLink)
+        let handle = fixture.manager.inAppHyperlink(Self.appLink)
         #expect(handle.isHandled)
         #expect(await handle.outcome.openedURL == Self.appLink)
         #expect(fixture.opened.all == [Self.appLink])
@@ -233,7 +233,7 @@ struct LinkManagerTests {
     func pubWebInAppHyperlinksAreResolvedWhenExecuteRsysWebURLIsOn(url: URL) async throws {
         let fixture = Fixture()
         fixture.manager.executeRsysWebURL = true
-        let outcome = await fixture.manager.handleInAppHyperlink(url).outcome
+        let outcome = await fixture.manager.inAppHyperlink(url).outcome
         #expect(outcome.resolvedLink?.webLinkURL == URL("https://www.example.com/products/1234"))
         #expect(outcome.resolvedLink?.isPubWeb == true)
         await fixture.manager.waitUntilIdle()
@@ -259,7 +259,7 @@ struct LinkManagerTests {
     func unsafeInAppHyperlinksAreNeverOpenedButNotifiedAsUnsafe(execute: Bool) async throws {
         let fixture = Fixture(configure: { $0.executeRsysWebURL = execute })
         for string in ["javascript:alert(1)", "data:text/html,hi", "file:///etc/passwd", "VBScript:x"] {
-            let outcome = await fixture.manager.handleInAppHyperlink(URL(string: string)!).outcome
+            let outcome = await fixture.manager.inAppHyperlink(URL(string: string)!).outcome
             #expect(outcome.openedURL == nil)
             #expect(outcome.resolvedLink?.error?.code == .unsafeLink)
         }
@@ -272,19 +272,19 @@ struct LinkManagerTests {
 
     @Test func aPushWithAPubWebURLIsTreatedLikeAnInAppHyperlink() async throws {
         let fixture = Fixture(configure: { $0.executeRsysWebURL = true })
-        let outcome = await fixture.manager.didReceiveRemoteNotification(["u": Self.appLink.absoluteString, "aps": ["alert": "Hi"]]).outcome
+        let outcome = await fixture.manager.remoteNotification(["u": Self.appLink.absoluteString, "aps": ["alert": "Hi"]]).outcome
         #expect(outcome.resolvedLink?.deepLinkURL == URL("example-app://products/1234"))
         await fixture.manager.waitUntilIdle()
         #expect(fixture.recorder.count == 1)
 
         fixture.manager.executeRsysWebURL = false
-        let off = await fixture.manager.didReceiveRemoteNotification(["u": Self.nonAppLink.absoluteString]).outcome
+        let off = await fixture.manager.remoteNotification(["u": Self.nonAppLink.absoluteString]).outcome
         #expect(off.openedURL == Self.nonAppLink)
     }
 
     @Test func aPushWithAnotherURLGoesToTheOpenerWithoutANotification() async throws {
         let fixture = Fixture()
-        let outcome = await fixture.manager.didReceiveRemoteNotification(["u": "example-app://inbox"]).outcome
+        let outcome = await fixture.manager.remoteNotification(["u": "example-app://inbox"]).outcome
         #expect(outcome.openedURL == URL("example-app://inbox"))
         await fixture.manager.waitUntilIdle()
         #expect(fixture.recorder.count == 0)
@@ -293,7 +293,7 @@ struct LinkManagerTests {
     @Test(arguments: [[:], ["u": 42], ["u": ""], ["u": "not a url"], ["u": "https://[::1"]] as [[String: any Sendable]])
     func aPushWithoutAUsableURLIsNotHandled(payload: [String: any Sendable]) async throws {
         let fixture = Fixture()
-        #expect(!fixture.manager.didReceiveRemoteNotification(payload).isHandled)
+        #expect(!fixture.manager.remoteNotification(payload).isHandled)
         #expect(fixture.opened.all.isEmpty)
         #expect(fixture.recorder.count == 0)
     }

@@ -77,14 +77,14 @@ struct NameCacheTests {
             let url = try #require(URL(string: "http://\(round == 1 ? "NEWS" : "news").example.com:\(stub.port)/pub/acc?_ri_=\(round)"))
             _ = try await transport.send(TransportRequest(url: url, allowsLocalAddresses: true), maxBodyBytes: 1024)
         }
-        #expect(stub.requestCount == 3)
+        #expect(stub.requests.count == 3)
         #expect(counting.lookups.withLock { $0 } == lookups)
         // Kept or not, the addresses are checked again for every request.
         let refused = try #require(URL(string: "http://news.example.com:\(stub.port)/pub/acc?_ri_=refused"))
         await #expect(throws: TransportError(.addressNotAllowed, detail: "news.example.com resolves to 127.0.0.1, which is not a public address")) {
             try await transport.send(TransportRequest(url: refused), maxBodyBytes: 1024)
         }
-        #expect(stub.requestCount == 3)
+        #expect(stub.requests.count == 3)
     }
 
     @Test(arguments: [(1, 0), (0, 1)])
@@ -99,7 +99,7 @@ struct NameCacheTests {
         }
         _ = try await transport.send(TransportRequest(url: url, allowsLocalAddresses: true), maxBodyBytes: 1024)
         #expect(counting.lookups.withLock { $0 } == 2)
-        #expect(stub.requestCount == 1)
+        #expect(stub.requests.count == 1)
     }
 
     @Test func aNameOutsideASCIIIsNeverKeptNorTakenForItsASCIIFolding() async throws {

@@ -25,7 +25,7 @@ struct StreamingBodyCapTests {
         #expect(error.code == .responseTooLarge)
         await fixture.manager.waitUntilIdle()
         #expect(fixture.recorder.count == 1)
-        #expect(fixture.stub.requestCount == 1)
+        #expect(fixture.stub.requests.count == 1)
         fixture.stub.shutdown()
     }
 
@@ -53,6 +53,6 @@ struct StreamingBodyCapTests {
         let second = await fixture.activate("/pub/acc?_ri_=b")
         #expect(first.resolvedLink?.error?.code == .invalidResponse)
         #expect(second.resolvedLink?.webLinkURL == URL(string: "https://www.example.com/chunked"))
-        #expect(fixture.stub.requestCount == 2)
+        #expect(fixture.stub.requests.count == 2)
     }
 }

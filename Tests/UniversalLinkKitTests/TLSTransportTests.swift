@@ -39,8 +39,10 @@ struct TLSTransportTests {
 
         /// A transport trusting the test root (or the system's roots).
         func transport(trustsTestRoot: Bool = true, perHost: Int = 16, http2: Bool = true) throws -> CurlTransport {
-            try #require(CurlTransport.make(configuration: .init(
-                maximumConcurrentRequestsPerHost: perHost, caFile: trustsTestRoot ? pki.rootFile : nil, usesHTTP2: http2)))
+            var configuration = CurlTransport.Configuration(
+                maximumConcurrentRequestsPerHost: perHost, caFile: trustsTestRoot ? pki.rootFile : nil)
+            configuration.usesHTTP2 = http2
+            return try #require(CurlTransport.make(configuration: configuration))
         }
 
         func link(_ index: Int = 1) -> URL { front.url("/pub/acc?_ri_=\(index)") }
@@ -82,7 +84,7 @@ struct TLSTransportTests {
         #expect(error.code == .tls, "\(error)")
         #expect(error.message.contains("the chain ends in ULK Test Root CA, which is not trusted"), "\(error.message)")
         #expect(!error.message.contains("retry later"))
-        #expect(server.stub.requestCount == 0)
+        #expect(server.stub.requests.count == 0)
         // The refused handshake, and the one that read the certificate to word the reason; no retry.
         #expect(server.front.connectionCount == 2)
     }
@@ -100,7 +102,7 @@ struct TLSTransportTests {
         let error = try #require(await Self.failure(Self.resolver(transport), server.link()))
         #expect(error.code == .tls, "\(error)")
         #expect(error.message.contains(words), "\(error.message)")
-        #expect(server.stub.requestCount == 0)
+        #expect(server.stub.requests.count == 0)
         #expect(server.front.connectionCount <= 2)
     }
 
@@ -113,7 +115,7 @@ struct TLSTransportTests {
             .formatted(Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC")!).year().month().day())
         #expect(error.code == .tls)
         #expect(error.message.contains("expired on \(day)"), "\(error.message)")
-        #expect(server.stub.requestCount == 0)
+        #expect(server.stub.requests.count == 0)
     }
 
     @Test func aChainSentWithoutItsIntermediateNamesTheIssuerThatWasNotSent() async throws {
@@ -134,7 +136,7 @@ struct TLSTransportTests {
         let error = try #require(await Self.failure(Self.resolver(transport), server.link()))
         #expect(error.code == .tls, "\(error)")
         #expect(error.message.contains("the server offers only TLS 1.0/1.1"), "\(error.message)")
-        #expect(server.stub.requestCount == 0)
+        #expect(server.stub.requests.count == 0)
         #expect(server.front.connectionCount == 1)
     }
 
@@ -177,7 +179,7 @@ struct TLSTransportTests {
         let error = try #require(await Self.failure(Self.resolver(transport), server.link()))
         #expect(error.code == .network, "\(error)")
         #expect(server.front.connectionCount == 2)
-        #expect(server.stub.requestCount == 0)
+        #expect(server.stub.requests.count == 0)
     }
 
     @Test func anAnswerCutByAnAlertInItsBodyIsANetworkErrorNeverRequestedAgain() async throws {
@@ -186,7 +188,7 @@ struct TLSTransportTests {
         defer { transport.shutdown() }
         let error = try #require(await Self.failure(Self.resolver(transport), server.link()))
         #expect(error.code == .network, "\(error)")
-        #expect(server.stub.requestCount == 1)
+        #expect(server.stub.requests.count == 1)
     }
 
     @Test func aMegabyteCertificateChainIsRefusedAsTLS() async throws {
@@ -195,7 +197,7 @@ struct TLSTransportTests {
         defer { transport.shutdown() }
         let error = try #require(await Self.failure(Self.resolver(transport), server.link()))
         #expect(error.code == .tls, "\(error)")
-        #expect(server.stub.requestCount == 0)
+        #expect(server.stub.requests.count == 0)
         #expect(server.front.connectionCount <= 2)
     }
 
@@ -211,7 +213,7 @@ struct TLSTransportTests {
             return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
         }
         #expect(resolved == 100)
-        #expect(server.stub.requestCount == 100)
+        #expect(server.stub.requests.count == 100)
         #expect(server.front.connectionCount <= 16, "\(server.front.connectionCount) connections")
     }
 
@@ -242,7 +244,7 @@ struct TLSTransportTests {
             return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
         }
         #expect(resolved == 100)
-        #expect(server.stub.requestCount == 100)
+        #expect(server.stub.requests.count == 100)
         #expect(server.front.http2StreamCount == 100)
         #expect(server.front.connectionCount == 1, "\(server.front.connectionCount) connections")
         #expect(server.front.handshakeCount == 1)

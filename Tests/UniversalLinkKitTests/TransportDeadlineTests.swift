@@ -81,7 +81,7 @@ struct TransportDeadlineTests {
         let error = await task.value
         #expect(error?.code == .timeout)
         #expect(subject.pending() == 0)
-        #expect(stub.requestCount == 1)
+        #expect(stub.requests.count == 1)
     }
 
     /// How a server holds its answer back.
@@ -160,9 +160,9 @@ struct TransportDeadlineTests {
             return nil
         }
         var configuration = LinkManager.Configuration()
-        configuration.resolution.policy = ResolutionPolicy(allowsHTTP: true, allowsLocalHosts: true)
+        configuration.policy = ResolutionPolicy(allowsHTTP: true, allowsLocalHosts: true)
         // A deadline no loaded machine reaches: the link must be answered, not timed out, after the caller leaves.
-        configuration.resolution.timeout = .seconds(600)
+        configuration.timeout = .seconds(600)
         let center = NotificationCenter()
         let recorder = NotificationRecorder(center: center)
         let manager = LinkManager(configuration: configuration, notificationCenter: center)
@@ -191,7 +191,7 @@ struct TransportDeadlineTests {
             try await resolver(subject).resolve(stub.url("/pub/acc?_ri_=late"), deadline: .now - .seconds(1))
         }
         #expect(error?.code == .timeout)
-        #expect(stub.requestCount == 0)
+        #expect(stub.requests.count == 0)
     }
 
     /// A name lookup that never ends (one that ignores cancellation, as `getaddrinfo` does), on a thread of its own
@@ -225,7 +225,7 @@ struct TransportDeadlineTests {
         let error = await #expect(throws: TransportError.self) { try await curl.send(request, maxBodyBytes: 1024) }
         #expect(error?.kind == .timedOut)
         #expect(ContinuousClock.now - start >= .milliseconds(300))
-        #expect(stub.requestCount == 1)
+        #expect(stub.requests.count == 1)
         #expect(curl.pendingCount == 0)
     }
 

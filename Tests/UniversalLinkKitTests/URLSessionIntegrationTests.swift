@@ -20,10 +20,10 @@ struct URLSessionIntegrationTests {
              configure: (inout LinkManager.Configuration) -> Void = { _ in }) throws {
             stub = try ResponseHandlerStub(links: links)
             var configuration = LinkManager.Configuration()
-            configuration.resolution.policy = ResolutionPolicy(allowsHTTP: true, allowsLocalHosts: true)
+            configuration.policy = ResolutionPolicy(allowsHTTP: true, allowsLocalHosts: true)
             configuration.resolution.retryDelay = .milliseconds(20)
             // Tests that are not about the deadline must not trip over it when a loaded machine stalls them.
-            configuration.resolution.timeout = .seconds(60)
+            configuration.timeout = .seconds(60)
             configure(&configuration)
             recorder = NotificationRecorder(center: center)
             manager = LinkManager(configuration: configuration, notificationCenter: center)
@@ -46,7 +46,7 @@ struct URLSessionIntegrationTests {
         #expect(link.deepLinkURL == URL("example-app://products/1234"))
         #expect(link.webLinkURL == URL("https://www.example.com/products/1234"))
         let request = try #require(fixture.stub.requests.first)
-        #expect(fixture.stub.requestCount == 1)
+        #expect(fixture.stub.requests.count == 1)
         #expect(request.method == "GET")
         #expect(request.target == target)
         #expect(request.header("Accept") == "application/json")
@@ -61,19 +61,19 @@ struct URLSessionIntegrationTests {
                                       body: #"{"webLinkUrl":"https://www.example.com/a"}"#)], for: "/pub/acc")
         _ = await fixture.activate("/pub/acc?_ri_=1")
         _ = await fixture.activate("/pub/acc?_ri_=1")
-        #expect(fixture.stub.requestCount == 2)
+        #expect(fixture.stub.requests.count == 2)
         #expect(fixture.stub.requests.allSatisfy { $0.header("Cookie") == nil })
     }
 
     @Test func reusesOneSessionAndItsConnectionForSuccessiveLinks() async throws {
         let fixture = try Fixture()
         for n in 0..<5 { _ = await fixture.activate("/pub/acc?_ri_=\(n)") }
-        #expect(fixture.stub.requestCount == 5)
+        #expect(fixture.stub.requests.count == 5)
         #expect(fixture.stub.connectionCount == 1)
     }
 
     @Test func aServerThatNeverAnswersTimesOutAtTheDeadline() async throws {
-        let fixture = try Fixture { $0.resolution.timeout = .milliseconds(800) }
+        let fixture = try Fixture { $0.timeout = .milliseconds(800) }
         fixture.stub.setDefaultBehavior(.noResponse)
         let delivered = DeliveryClock(center: fixture.center)
         let start = ContinuousClock.now
@@ -87,7 +87,7 @@ struct URLSessionIntegrationTests {
     }
 
     @Test func aServerThatTricklesBytesTimesOutAtTheDeadline() async throws {
-        let fixture = try Fixture { $0.resolution.timeout = .milliseconds(800) }
+        let fixture = try Fixture { $0.timeout = .milliseconds(800) }
         fixture.stub.setDefaultBehavior(.trickle(bytesPerChunk: 1, interval: 0.1))
         let delivered = DeliveryClock(center: fixture.center)
         let start = ContinuousClock.now
@@ -113,7 +113,7 @@ struct URLSessionIntegrationTests {
         let outcome = await fixture.activate("/pub/acc?_ri_=busy")
         #expect(outcome.resolvedLink?.error == nil)
         #expect(outcome.resolvedLink?.deepLinkURL == URL("example-app://products/1234"))
-        #expect(fixture.stub.requestCount == 2)
+        #expect(fixture.stub.requests.count == 2)
     }
 
     @Test func aConnectionDroppedBeforeAnyAnswerIsRetried() async throws {
@@ -121,7 +121,7 @@ struct URLSessionIntegrationTests {
         fixture.stub.enqueue([.resetConnection], for: "/pub/acc")
         let outcome = await fixture.activate("/pub/acc?_ri_=reset")
         #expect(outcome.resolvedLink?.error == nil)
-        #expect(fixture.stub.requestCount == 2)
+        #expect(fixture.stub.requests.count == 2)
     }
 
     @Test func aConnectionDroppedAfterTheAnswerStartedIsANetworkErrorWithoutRetry() async throws {
@@ -129,7 +129,7 @@ struct URLSessionIntegrationTests {
         fixture.stub.enqueue([.dropAfterHeaders], for: "/pub/acc")
         let outcome = await fixture.activate("/pub/acc?_ri_=half")
         #expect(outcome.resolvedLink?.error?.code == .network)
-        #expect(fixture.stub.requestCount == 1)
+        #expect(fixture.stub.requests.count == 1)
     }
 
     @Test func otherStatusesAreNotRetried() async throws {
@@ -138,7 +138,7 @@ struct URLSessionIntegrationTests {
         let outcome = await fixture.activate("/pub/acc?_ri_=broken")
         #expect(outcome.resolvedLink?.error?.code == .httpStatus)
         #expect(outcome.resolvedLink?.error?.statusCode == 500)
-        #expect(fixture.stub.requestCount == 1)
+        #expect(fixture.stub.requests.count == 1)
     }
 
     @Test func malformedJSONIsAnInvalidResponse() async throws {
@@ -159,11 +159,11 @@ struct URLSessionIntegrationTests {
 
     @Test(arguments: ["file:///etc/passwd", "https://169.254.169.254/latest/meta-data", "ftp://files.example.com/x"])
     func aRedirectToAURLThePolicyRefusesIsNotFollowed(location: String) async throws {
-        let fixture = try Fixture { $0.resolution.policy.allowsLocalHosts = true; $0.resolution.policy.brandedDomains = ["127.0.0.1"] }
+        let fixture = try Fixture { $0.policy.allowsLocalHosts = true; $0.policy.brandedDomains = ["127.0.0.1"] }
         fixture.stub.enqueue([.redirect(to: location)], for: "/pub/acc")
         let outcome = await fixture.activate("/pub/acc?_ri_=evil")
         #expect(outcome.resolvedLink?.error?.code == .hostNotAllowed)
-        #expect(fixture.stub.requestCount == 1)
+        #expect(fixture.stub.requests.count == 1)
     }
 
     @Test func aDuplicateActivationMakesNoSecondRequest() async throws {
@@ -175,7 +175,7 @@ struct URLSessionIntegrationTests {
         _ = await first.outcome
         _ = await second.outcome
         await fixture.manager.waitUntilIdle()
-        #expect(fixture.stub.requestCount == 1)
+        #expect(fixture.stub.requests.count == 1)
         #expect(fixture.recorder.count == 1)
     }
 
@@ -197,7 +197,7 @@ struct URLSessionIntegrationTests {
         let stub = try ResponseHandlerStub(links: ResponseHandlerStub.demoLinks)
         let center = NotificationCenter()
         var configuration = LinkManager.Configuration()
-        configuration.resolution.policy.brandedDomains = ["news.example.com"]
+        configuration.policy.brandedDomains = ["news.example.com"]
         let manager = LinkManager(configuration: configuration, transport: StubHostTransport(hosts: ["news.example.com"], stub: stub, transport: URLSessionTransport()),
                                   notificationCenter: center)
         let outcome = await manager.handle(UserActivity(browsingWeb: URL("https://news.example.com/pub/acc?_ri_=web-only"))).outcome

@@ -106,11 +106,11 @@ if sections.contains("latency") {
 }
 
 let stub = try ResponseHandlerStub()
-stub.setResponder { _ in .json(ResponseHandlerStub.Link(webLinkUrl: "https://www.example.com/", mobileDeepLinkUrl: "example-app://home").json) }
+stub.setResponder { _ in .json(#"{"webLinkUrl":"https://www.example.com/","mobileDeepLinkUrl":"example-app://home"}"#) }
 func manager(_ store: PostgresClaimStore?) -> LinkManager {
     var configuration = LinkManager.Configuration()
-    configuration.resolution.policy.allowsLocalHosts = true
-    configuration.resolution.policy.allowsHTTP = true
+    configuration.policy.allowsLocalHosts = true
+    configuration.policy.allowsHTTP = true
     configuration.claimStore = store
     return LinkManager(configuration: configuration)
 }

@@ -18,7 +18,7 @@ public import UniversalLinkKit
 /// - `trace`: the steps of the normal path: ``UniversalLinkKit/LinkEvent/Kind/received``,
 ///   ``UniversalLinkKit/LinkEvent/Kind/requestSent``, ``UniversalLinkKit/LinkEvent/Kind/answered``,
 ///   ``UniversalLinkKit/LinkEvent/Kind/redirected``, ``UniversalLinkKit/LinkEvent/Kind/delivered``,
-///   ``UniversalLinkKit/LinkEvent/Kind/held``, ``UniversalLinkKit/LinkEvent/Kind/released``.
+///   ``UniversalLinkKit/LinkEvent/Kind/held``.
 /// - `debug`: one line per decision or result: ``UniversalLinkKit/LinkEvent/Kind/coalesced``,
 ///   ``UniversalLinkKit/LinkEvent/Kind/joined``, ``UniversalLinkKit/LinkEvent/Kind/refused``, ``UniversalLinkKit/LinkEvent/Kind/retrying``,
 ///   ``UniversalLinkKit/LinkEvent/Kind/resolved``, ``UniversalLinkKit/LinkEvent/Kind/failed`` (a failure the

@@ -288,7 +288,8 @@ public final class PostgresClaimStore: ClaimStore {
         binds.append(outcome.deepLinkURL?.absoluteString)
         binds.append(outcome.webLinkURL?.absoluteString)
         binds.append(outcome.errorCode?.rawValue)
-        binds.append(outcome.errorMessage)
+        // No message: a message names the link; each replica words the error for its own.
+        binds.append(String?.none)
         binds.append(outcome.statusCode)
         let statement = PublishRowStatement(binds: binds)
         let client = client
@@ -375,10 +376,10 @@ public final class PostgresClaimStore: ClaimStore {
         return nil
     }
 
-    private static func outcome(_ deep: String?, _ web: String?, _ code: Int?, _ message: String?, _ status: Int?) -> SharedOutcome {
+    private static func outcome(_ deep: String?, _ web: String?, _ code: Int?, _: String?, _ status: Int?) -> SharedOutcome {
         SharedOutcome(
             deepLinkURL: deep.flatMap(URL.init(string:)), webLinkURL: web.flatMap(URL.init(string:)),
-            errorCode: code.flatMap(LinkError.Code.init(rawValue:)), errorMessage: message, statusCode: status)
+            errorCode: code.flatMap(LinkError.Code.init(rawValue:)), statusCode: status)
     }
 
     private static func binds(_ text: String) -> PostgresBindings {

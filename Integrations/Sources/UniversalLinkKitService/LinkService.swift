@@ -98,8 +98,8 @@ public struct LinkService: Sendable {
         let spans = LinkEventTracer(tracer: tracer)
 
         var managerConfiguration = LinkManager.Configuration()
-        managerConfiguration.resolution.policy.brandedDomains = configuration.resolvedHosts
-        managerConfiguration.resolution.timeout = configuration.timeout
+        managerConfiguration.policy.brandedDomains = configuration.resolvedHosts
+        managerConfiguration.timeout = configuration.timeout
         managerConfiguration.duplicateWindow = configuration.duplicateWindow
         if let url = configuration.postgresURL {
             // A stalled database may take at most a quarter of a resolution's time, never its whole deadline.
@@ -125,8 +125,8 @@ public struct LinkService: Sendable {
             claimStore = nil
         }
         if configuration.allowsLocalHosts {
-            managerConfiguration.resolution.policy.allowsLocalHosts = true
-            managerConfiguration.resolution.policy.allowsHTTP = true
+            managerConfiguration.policy.allowsLocalHosts = true
+            managerConfiguration.policy.allowsHTTP = true
         }
         managerConfiguration.eventHandler = LinkEventHandler { event in
             events.log(event)

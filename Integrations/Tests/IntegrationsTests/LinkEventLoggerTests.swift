@@ -8,7 +8,7 @@ import UniversalLinkKitLogging
 struct LinkEventLoggerTests {
     static let url = URL(string: "https://news.example.com/pub/acc?_ri_=1")!
 
-    static let normalPath: [LinkEvent.Kind] = [.received, .requestSent, .answered, .redirected, .delivered, .held, .released]
+    static let normalPath: [LinkEvent.Kind] = [.received, .requestSent, .answered, .redirected, .delivered, .held]
     static let decisions: [LinkEvent.Kind] = [.coalesced, .refused, .retrying, .resolved, .failed, .routed, .opened]
 
     private func capture(level: Logger.Level, _ body: (LinkEventHandler) -> Void) -> [InMemoryLogHandler.Entry] {

@@ -18,8 +18,8 @@ struct LinkEventTracerTests {
         stub.enqueue([.status(503), .normal], for: "/pub/acc?_ri_=web")
         let tracer = InMemoryTracer()
         var configuration = LinkManager.Configuration()
-        configuration.resolution.policy.allowsLocalHosts = true
-        configuration.resolution.policy.allowsHTTP = true
+        configuration.policy.allowsLocalHosts = true
+        configuration.policy.allowsHTTP = true
         configuration.eventHandler = LinkEventTracer(tracer: tracer).handler
         let manager = LinkManager(configuration: configuration)
 
@@ -62,8 +62,8 @@ struct LinkEventTracerTests {
         let fixture = try ServiceFixture()
         let tracer = InMemoryTracer()
         var configuration = LinkManager.Configuration(brandedDomains: ["127.0.0.1"], timeout: .seconds(5))
-        configuration.resolution.policy.allowsLocalHosts = true
-        configuration.resolution.policy.allowsHTTP = true
+        configuration.policy.allowsLocalHosts = true
+        configuration.policy.allowsHTTP = true
         configuration.eventHandler = LinkEventTracer(tracer: tracer).handler
         let manager = LinkManager(configuration: configuration)
         let router = Router()

@@ -12,8 +12,8 @@ struct LinkManagerServiceTests {
         defer { stub.shutdown() }
         stub.enqueue([.delay(0.5)], for: "/pub/acc?_ri_=deep")
         var configuration = LinkManager.Configuration()
-        configuration.resolution.policy.allowsLocalHosts = true
-        configuration.resolution.policy.allowsHTTP = true
+        configuration.policy.allowsLocalHosts = true
+        configuration.policy.allowsHTTP = true
         let manager = LinkManager(configuration: configuration)
         let group = ServiceGroup(
             services: [LinkManagerService(manager: manager, gracePeriod: .seconds(5))],

@@ -12,8 +12,8 @@ import UniversalLinkKitTesting
 struct LinkRoutesTests {
     static func manager() -> LinkManager {
         var configuration = LinkManager.Configuration(brandedDomains: ["127.0.0.1"], timeout: .seconds(5))
-        configuration.resolution.policy.allowsLocalHosts = true
-        configuration.resolution.policy.allowsHTTP = true
+        configuration.policy.allowsLocalHosts = true
+        configuration.policy.allowsHTTP = true
         return LinkManager(configuration: configuration)
     }
 
@@ -57,8 +57,8 @@ struct LinkRoutesTests {
         let fixture = try ServiceFixture()
         let metrics = LinkMetrics(deadline: .seconds(5))
         var configuration = LinkManager.Configuration(brandedDomains: ["127.0.0.1"], timeout: .seconds(5))
-        configuration.resolution.policy.allowsLocalHosts = true
-        configuration.resolution.policy.allowsHTTP = true
+        configuration.policy.allowsLocalHosts = true
+        configuration.policy.allowsHTTP = true
         configuration.eventHandler = metrics.eventHandler
         let router = Router()
         LinkRoutes(manager: LinkManager(configuration: configuration), configuration: .init(metrics: metrics))

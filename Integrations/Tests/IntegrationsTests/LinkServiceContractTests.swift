@@ -43,7 +43,7 @@ struct LinkServiceContractTests {
             #expect((error["message"] as? String)?.isEmpty == false)
             #expect(Set(body.keys) == ["requestedURL", "error"])
         }
-        #expect(fixture.stub.requestCount == 0)
+        #expect(fixture.stub.requests.count == 0)
     }
 
     @Test func openWithoutAURLIsABadRequest() async throws {
@@ -63,7 +63,7 @@ struct LinkServiceContractTests {
             #expect(response.status == .forbidden)
             #expect(try errorCode(response) == "hostNotAllowed")
         }
-        #expect(fixture.stub.requestCount == 0)
+        #expect(fixture.stub.requests.count == 0)
     }
 
     @Test func aLinkWithoutDestinationIsNotFound() async throws {
@@ -200,7 +200,7 @@ struct LinkServiceContractTests {
             #expect(error["code"] as? String == "invalidRequest")
             #expect((error["message"] as? String)?.contains("65536 bytes") == true)
         }
-        #expect(fixture.stub.requestCount == 0)
+        #expect(fixture.stub.requests.count == 0)
     }
 
     /// A port no TCP connection can have is the caller's mistake (400), not the Response Handler's failure (502).
@@ -216,7 +216,7 @@ struct LinkServiceContractTests {
             #expect(resolve.status == .badRequest)
             #expect(try errorCode(resolve) == "invalidRequest")
         }
-        #expect(fixture.stub.requestCount == 0)
+        #expect(fixture.stub.requests.count == 0)
     }
 
     @Test func healthzAnswers200() async throws {

@@ -68,7 +68,7 @@ struct LinkServiceFleetTests {
         stub.setResponder { request in
             let id = request.query ?? ""
             let answer = Behavior.json(
-                ResponseHandlerStub.Link(webLinkUrl: "https://www.example.com/\(id)", mobileDeepLinkUrl: "example-app://\(id)").json)
+                #"{"webLinkUrl": "https://www.example.com/\#(id)", "mobileDeepLinkUrl": "example-app://\#(id)"}"#)
             return delay > 0 ? .delay(delay, then: answer) : answer
         }
         return stub
@@ -125,7 +125,7 @@ struct LinkServiceFleetTests {
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
-        #expect(stub.requestCount == 1)
+        #expect(stub.requests.count == 1)
         #expect(answers.count == 300)
         #expect(answers.allSatisfy { $0.0 == 200 }, "\(answers.filter { $0.0 != 200 }.prefix(3))")
         let destinations = Set(try answers.map { try Self.destination($0.1) })
@@ -139,7 +139,7 @@ struct LinkServiceFleetTests {
         // Each link's own destinations, named after its query.
         stub.setResponder { request in
             let id = request.query ?? ""
-            return .json(ResponseHandlerStub.Link(webLinkUrl: "https://www.example.com/\(id)", mobileDeepLinkUrl: "example-app://\(id)").json)
+            return .json(#"{"webLinkUrl": "https://www.example.com/\#(id)", "mobileDeepLinkUrl": "example-app://\#(id)"}"#)
         }
         let database = try await PostgresTestDatabase.createDatabase()
         let replicas = try (0..<3).map { _ in try ServiceProcess(environment: Self.environment(database: database)) }
@@ -158,7 +158,7 @@ struct LinkServiceFleetTests {
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
-        #expect(stub.requestCount == 1000)
+        #expect(stub.requests.count == 1000)
         #expect(Set(stub.requests.map(\.target)).count == 1000)
         for (index, status, body) in answers {
             #expect(status == 200)
@@ -204,11 +204,11 @@ struct LinkServiceFleetTests {
         #expect(answer.status == 302, "\(answer)")
         // The stub answers the takeover at once: about a second is the bound, the 12 s lease is what it replaces.
         #expect(elapsed < .milliseconds(1500), "answered \(elapsed) after the kill")
-        #expect(stub.requestCount == 2)
+        #expect(stub.requests.count == 2)
         #expect(try await Self.sample(survivorPort, #"ulk_claims_total{result="takenOver"}"#) == 1)
         // The takeover's outcome settles the click: a later caller gets it with no third request.
         #expect(try await Self.open(port: survivorPort, link: link).status == 302)
-        #expect(stub.requestCount == 2)
+        #expect(stub.requests.count == 2)
     }
 
     /// A holder that is alive but cut off keeps its session: the lease, not the session, ends its claim.
@@ -229,7 +229,7 @@ struct LinkServiceFleetTests {
         // Within the holder's deadline: the other replica waits, and sends nothing.
         let waited = try await Self.resolve(port: otherPort, link: link)
         #expect(try Self.destination(waited.body)["error"] == "timeout", "\(waited)")
-        #expect(stub.requestCount == 1)
+        #expect(stub.requests.count == 1)
         _ = try await held.value
     }
 
@@ -246,7 +246,7 @@ struct LinkServiceFleetTests {
         for replica in replicas { ports.append(try await replica.port()) }
         let answers = try await Self.burst(2, link: stub.url("/pub/acc?_ri_=deep").absoluteString, ports: ports)
         #expect(answers.allSatisfy { $0.status == 200 })
-        #expect(stub.requestCount == 1)
+        #expect(stub.requests.count == 1)
         var resolved = 0
         var joined = 0
         for port in ports {
@@ -291,7 +291,7 @@ struct LinkServiceFleetTests {
         let answer = try await Self.open(port: port, link: link)
         #expect(answer.status == 302, "\(answer)")
         #expect(ContinuousClock.now - started < .seconds(3), "a claim left behind held the click for its lease")
-        #expect(stub.requestCount == 1)
+        #expect(stub.requests.count == 1)
     }
 
     /// The same with two replicas resolving locally while the table is locked: the other replica asked afterwards
@@ -398,7 +398,7 @@ struct LinkServiceFleetTests {
         #expect(answers.count == 60)
         #expect(Set(try answers.map { try Self.destination($0.body) }) == [["deep": "", "web": "", "error": "claimStoreUnavailable"]])
         #expect(answers.allSatisfy { $0.took < .seconds(Self.outageDeadline) }, "slowest: \(answers.map(\.took).max()!)")
-        #expect(stub.requestCount == 0)
+        #expect(stub.requests.count == 0)
         for port in ports {
             #expect(try await Self.probe(port, "/readyz") == (503, "claim store unreachable\n"))
             #expect(try await Self.probe(port, "/healthz") == (200, "ok\n"))
@@ -410,7 +410,7 @@ struct LinkServiceFleetTests {
         #expect(try await Self.waitUntilReady(ports), "a replica still reports the store unreachable 30 s after the restart")
         try await Self.expectClaimsSharedAgain(stub, ports: ports, key: "down")
         try await Self.expectClaimsSharedAgain(stub, ports: ports, key: "after")
-        #expect(stub.requestCount == 2)
+        #expect(stub.requests.count == 2)
     }
 
     @Test(.timeLimit(.minutes(2)))
@@ -423,7 +423,7 @@ struct LinkServiceFleetTests {
         try await cluster.pgCtl("stop", "-m", "fast", "-w")
         let answers = try await Self.burst(60, link: stub.url("/pub/acc?_ri_=down").absoluteString, ports: ports)
         // Each replica coalesces its own callers: at most one request per replica, every caller answered normally.
-        #expect((1...ports.count).contains(stub.requestCount(for: "/pub/acc?_ri_=down")), "\(stub.requestCount)")
+        #expect((1...ports.count).contains(stub.requestCount(for: "/pub/acc?_ri_=down")), "\(stub.requests.count)")
         #expect(answers.allSatisfy { $0.status == 200 }, "\(answers.filter { $0.status != 200 }.prefix(3))")
         #expect(Set(try answers.map { try Self.destination($0.body)["deep"] ?? "" }) == ["example-app://_ri_=down"])
         #expect(answers.allSatisfy { $0.took < .seconds(Self.outageDeadline) }, "slowest: \(answers.map(\.took).max()!)")

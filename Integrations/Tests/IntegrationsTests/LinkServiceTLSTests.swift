@@ -63,7 +63,7 @@ struct LinkServiceTLSTests {
         let resolved = try await LinkServiceProcessTests.request("http://127.0.0.1:\(port)/resolve", body: handler.body)
         #expect(resolved.status == 200)
         #expect(String(decoding: resolved.body, as: UTF8.self).contains(#""code":"tls""#))
-        #expect(handler.stub.requestCount == 0)
+        #expect(handler.stub.requests.count == 0)
     }
 
     /// A wrong `ULK_CA_FILE` or `ULK_MAX_CONCURRENT_PER_HOST` stops the service at start, naming the variable.

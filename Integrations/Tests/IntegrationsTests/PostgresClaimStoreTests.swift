@@ -36,7 +36,7 @@ struct PostgresClaimStoreTests {
 
     @Test(arguments: [
         outcome,
-        SharedOutcome(errorCode: .httpStatus, errorMessage: "the Response Handler answered 500", statusCode: 500),
+        SharedOutcome(errorCode: .httpStatus, statusCode: 500),
         SharedOutcome(webLinkURL: URL(string: "https://www.example.com/")),
     ])
     func aPublishedOutcomeSettlesTheClaimsThatFollow(outcome: SharedOutcome) async throws {
@@ -72,7 +72,7 @@ struct PostgresClaimStoreTests {
             #expect(takeover.token != first.token)
 
             // The first holder comes back late: its outcome and its release are ignored.
-            try await store.publish(SharedOutcome(errorCode: .timeout, errorMessage: "late"), of: Self.click, ticket: first)
+            try await store.publish(SharedOutcome(errorCode: .timeout), of: Self.click, ticket: first)
             try await store.release(Self.click, ticket: first)
             #expect(try await store.claim(Self.click, lease: .seconds(30)) == .heldElsewhere)
             try await store.publish(Self.outcome, of: Self.click, ticket: takeover)
@@ -154,17 +154,13 @@ struct PostgresClaimStoreTests {
                 throw PostgresClaimStoreError(code: .databaseFailed, message: "the first claim did not win")
             }
             try await store.publish(Self.outcome, of: Self.click, ticket: ticket)
-            // A failure too, made as the manager makes it from a resolved link: its message names the link's host and
-            // path, and must not reach the table.
+            // A failure too, keyed by a link whose host, path and query must not reach the table.
             let failedClick = ClickIdentity(URL(string: "https://news.example.com/pub/acc?_ri_=recipient-4711&campaign=fall")!)
             guard case let .won(failedTicket) = try await store.claim(failedClick, lease: .seconds(30)) else {
                 throw PostgresClaimStoreError(code: .databaseFailed, message: "the second claim did not win")
             }
-            let failure = ResolvedLink(
-                requestedURL: URL(string: "https://news.example.com/pub/acc?_ri_=recipient-4711&campaign=fall")!,
-                isPubWeb: true,
-                error: LinkError(code: .httpStatus, message: "news.example.com/pub/acc answered 500", statusCode: 500))
-            try await store.publish(SharedOutcome(failure), of: failedClick, ticket: failedTicket)
+            let failure = SharedOutcome(errorCode: .httpStatus, statusCode: 500)
+            try await store.publish(failure, of: failedClick, ticket: failedTicket)
             var rows: [String] = []
             for try await row in try await clients[0].query("SELECT row_to_json(t)::text FROM \(unescaped: table) t").decode(String.self) {
                 rows.append(row)

@@ -10,9 +10,9 @@ import UniversalLinkKitTesting
 struct PostgresOutageTests {
     static func manager(_ store: PostgresClaimStore, failure: ClaimStoreFailurePolicy, timeout: Duration) -> LinkManager {
         var configuration = LinkManager.Configuration()
-        configuration.resolution.policy.allowsLocalHosts = true
-        configuration.resolution.policy.allowsHTTP = true
-        configuration.resolution.timeout = timeout
+        configuration.policy.allowsLocalHosts = true
+        configuration.policy.allowsHTTP = true
+        configuration.timeout = timeout
         configuration.claimStore = store
         configuration.claimStoreFailure = failure
         return LinkManager(configuration: configuration)
@@ -92,6 +92,7 @@ struct PostgresOutageTests {
             if case .settled? = settled { return true }
             return false
         }
-        #expect(settled == .settled(SharedOutcome(try #require(resolved))))
+        let link = try #require(resolved)
+        #expect(settled == .settled(SharedOutcome(deepLinkURL: link.deepLinkURL, webLinkURL: link.webLinkURL)))
     }
 }

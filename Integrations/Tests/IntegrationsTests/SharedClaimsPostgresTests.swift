@@ -10,9 +10,9 @@ import UniversalLinkKitTesting
 struct SharedClaimsPostgresTests {
     static func manager(_ store: PostgresClaimStore, timeout: Duration = .seconds(5)) -> LinkManager {
         var configuration = LinkManager.Configuration()
-        configuration.resolution.policy.allowsLocalHosts = true
-        configuration.resolution.policy.allowsHTTP = true
-        configuration.resolution.timeout = timeout
+        configuration.policy.allowsLocalHosts = true
+        configuration.policy.allowsHTTP = true
+        configuration.timeout = timeout
         configuration.claimStore = store
         return LinkManager(configuration: configuration)
     }
@@ -34,7 +34,7 @@ struct SharedClaimsPostgresTests {
                 return try await group.reduce(into: []) { $0.append($1) }
             }
         }
-        #expect(stub.requestCount == 1)
+        #expect(stub.requests.count == 1)
         #expect(links.count == 40)
         #expect(Set(links.map { $0?.deepLinkURL }) == [URL(string: "example-app://products/1")])
         #expect(Set(links.map { $0?.webLinkURL }) == [URL(string: "https://www.example.com/products/1")])
@@ -51,12 +51,12 @@ struct SharedClaimsPostgresTests {
             let second = Self.manager(try await PostgresTestDatabase.store(clients[1], table: table))
             let url = stub.url("/pub/acc?_ri_=deep")
             let here = try await first.resolve(url)
-            let requests = stub.requestCount
+            let requests = stub.requests.count
             let there = try await second.resolve(url)
             return (here, there, requests)
         }
         #expect(here.resolvedLink?.error?.code == .httpStatus)
-        #expect(stub.requestCount == requestsAfterFirst)
+        #expect(stub.requests.count == requestsAfterFirst)
         #expect(there.isDuplicate)
         #expect(there.resolvedLink?.error?.code == .httpStatus)
         #expect(there.resolvedLink?.error?.statusCode == here.resolvedLink?.error?.statusCode)

@@ -70,7 +70,7 @@ public struct LinkDoctor: Sendable {
         public init(
             timeout: Duration = .seconds(10),
             policy: ResolutionPolicy = .init(),
-            recognizer: LinkManager.Configuration.Recognition = .init(),
+            recognizer: LinkManager.Configuration.Recognition = LinkManager.Configuration().recognition,
             caFile: String? = nil,
             checksTLS: Bool = true
         ) {

@@ -17,8 +17,8 @@ internal import _LinkKitLocking
 final class LinkBroadcaster: Sendable {
     private struct State {
         var paused: Bool
-        /// Queued links, and whether each was posted while delivery was paused (for the `released` event).
-        var queue: [(link: ResolvedLink, wasHeld: Bool)] = []
+        /// Queued links.
+        var queue: [ResolvedLink] = []
         /// The next link to deliver in `queue`; the delivered prefix is dropped once the queue is empty.
         var head = 0
         /// Whether a drain is scheduled or running on the delivery queue.
@@ -39,7 +39,7 @@ final class LinkBroadcaster: Sendable {
     /// - Parameters:
     ///   - center: Where to post.
     ///   - startsPaused: Hold notifications until ``resumeDelivery()``.
-    ///   - events: Reports `held`, `released` and `delivered`.
+    ///   - events: Reports `held` and `delivered`.
     init(center: NotificationCenter, startsPaused: Bool, events: EventReporter) {
         self.center = center
         self.events = events
@@ -55,7 +55,7 @@ final class LinkBroadcaster: Sendable {
     /// Queues a link's notification and returns at once.
     func post(_ link: ResolvedLink) {
         let (scheduled, paused) = state.withTrackedLock { state in
-            state.queue.append((link, state.paused))
+            state.queue.append(link)
             state.posted += 1
             return (scheduleDrain(&state), state.paused)
         }
@@ -70,12 +70,10 @@ final class LinkBroadcaster: Sendable {
 
     /// Delivers the held notifications in order, then posts as they come.
     func resumeDelivery() {
-        let (scheduled, released) = state.withTrackedLock { state in
-            let released = state.paused ? state.queue[state.head...].filter(\.wasHeld).map(\.link.requestedURL) : []
+        let scheduled = state.withTrackedLock { state in
             state.paused = false
-            return (scheduleDrain(&state), released)
+            return scheduleDrain(&state)
         }
-        for url in released { events.emit(.released, url) }
         if scheduled { deliveryQueue.async { self.drain() } }
     }
 
@@ -134,7 +132,7 @@ final class LinkBroadcaster: Sendable {
                     state.draining = false
                     return nil
                 }
-                let link = state.queue[state.head].link
+                let link = state.queue[state.head]
                 state.head += 1
                 if state.head == state.queue.count {
                     state.queue.removeAll(keepingCapacity: true)

@@ -12,14 +12,14 @@ import Foundation
 ///     if event.kind == .failed { print("link failed:", event.errorCode?.description ?? "") }
 /// }
 /// ```
-public struct LinkEvent: Sendable, Hashable, CustomStringConvertible {
+public struct LinkEvent: Sendable, Hashable {
     /// What happened: an open set of static members; keep a `default` case when you switch over it.
     public struct Kind: Sendable, Hashable, CustomStringConvertible {
         enum Storage: Sendable, Hashable {
             case received, coalesced, joined, refused
             case requestSent, answered, retrying, redirected
             case resolved, failed
-            case delivered, held, released
+            case delivered, held
             case routed, opened
             case claimStoreFailed
         }
@@ -56,10 +56,9 @@ public struct LinkEvent: Sendable, Hashable, CustomStringConvertible {
         public static var failed: Self { .init(.failed) }
         /// The link's notification was posted to the observers.
         public static var delivered: Self { .init(.delivered) }
-        /// The link's notification is held while delivery is paused.
+        /// The link's notification is held while delivery is paused; its ``delivered`` event follows once delivery
+        /// resumes.
         public static var held: Self { .init(.held) }
-        /// A held notification is being delivered after delivery resumed.
-        public static var released: Self { .init(.released) }
         /// A route accepted ``LinkEvent/target``; ``LinkEvent/reason`` is the route's pattern.
         public static var routed: Self { .init(.routed) }
         /// ``LinkEvent/target`` was handed to the opener.
@@ -83,7 +82,6 @@ public struct LinkEvent: Sendable, Hashable, CustomStringConvertible {
             case .failed: "failed"
             case .delivered: "delivered"
             case .held: "held"
-            case .released: "released"
             case .routed: "routed"
             case .opened: "opened"
             case .claimStoreFailed: "claimStoreFailed"
@@ -152,8 +150,8 @@ public struct LinkEvent: Sendable, Hashable, CustomStringConvertible {
         self.connectionWait = connectionWait
     }
 
-    /// `"<kind> <url>"` followed by the fields that are set, for logs.
-    public var description: String {
+    /// `"<kind> <url>"` followed by the fields that are set, for this package's test logs.
+    package var description: String {
         var text = "\(kind) \(url.absoluteString)"
         if let attempt { text += " attempt=\(attempt)" }
         if let statusCode { text += " status=\(statusCode)" }

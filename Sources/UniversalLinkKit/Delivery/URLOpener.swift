@@ -2,7 +2,7 @@ import Foundation
 
 /// Opens a URL outside the app: what `UIApplication.open` does on iOS. Injected into ``LinkManager``.
 ///
-/// On Linux there is no system browser to hand links to, so the default, ``none``, opens nothing and says so;
+/// On Linux there is no system browser to hand links to, so without one (the default) the manager opens nothing;
 /// hosts pass their own (a console host prints, a backend forwards the URL to its client).
 ///
 /// ```swift
@@ -21,15 +21,15 @@ public struct URLOpener: Sendable {
         self.body = open
     }
 
-    /// An opener that opens nothing and returns `false`.
-    public static var none: URLOpener { URLOpener { _ in false } }
+    /// An opener that opens nothing and returns `false`: the manager's when it is given none.
+    package static var opensNothing: URLOpener { URLOpener { _ in false } }
 
     /// Opens a URL.
     ///
     /// - Parameter url: The URL.
     /// - Returns: Whether it was opened.
     @discardableResult
-    public func open(_ url: URL) -> Bool {
+    package func open(_ url: URL) -> Bool {
         body(url)
     }
 }

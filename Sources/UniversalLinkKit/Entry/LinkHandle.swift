@@ -4,18 +4,20 @@ import LinkRouting
 /// What the manager did with a URL handed to it, returned at once; ``outcome`` follows when it is done.
 ///
 /// ```swift
-/// let handle = manager.handle(UserActivity(browsingWeb: url))
-/// if handle.isDuplicate { logger.debug("coalesced with an earlier activation") }
-/// let link = await handle.outcome.resolvedLink
+/// // snippet: skip
+/// let handle = manager.inAppHyperlink(url)
+/// let outcome = await handle.outcome
+/// if outcome.isDuplicate { logger.debug("coalesced with an earlier activation") }
+/// let link = outcome.resolvedLink
 /// ```
-public struct LinkHandle: Sendable {
+package struct LinkHandle: Sendable {
     /// The URL handed in, if there was one.
-    public let url: URL?
+    package let url: URL?
     /// Whether the manager took the URL (for activities: it is a pub-web app link).
-    public let isHandled: Bool
+    package let isHandled: Bool
     /// Whether this activation joined an earlier one of the same URL (in flight or within the duplicate
     /// window): no request was made and no notification will be posted for it.
-    public let isDuplicate: Bool
+    package let isDuplicate: Bool
 
     /// The flight the activation started or joined, for a link being resolved.
     let flight: Flight?
@@ -45,7 +47,7 @@ public struct LinkHandle: Sendable {
     /// Ready as soon as the link is resolved and routed; its notification is delivered in order on the broadcaster's
     /// queue and may reach slow observers later (``LinkManager/waitUntilIdle()`` waits for both). For a duplicate,
     /// the outcome of the activation it joined, with ``LinkOutcome/isDuplicate`` set.
-    public var outcome: LinkOutcome {
+    package var outcome: LinkOutcome {
         get async {
             guard let flight else { return immediate }
             var outcome = await flight.value

@@ -3,23 +3,24 @@ import Foundation
 /// The link a push notification's payload carries: the URL under `"u"`, as Responsys sends it.
 ///
 /// ```swift
+/// // snippet: skip
 /// let payload = PushPayload(userInfo: ["u": "https://news.example.com/pub/acc?_ri_=X"])
 /// payload.url   // the URL
 /// PushPayload(userInfo: ["aps": [:]]).problem   // "the payload has no \"u\" key, so it carries no link"
 /// ```
-public struct PushPayload: Sendable, Hashable {
+package struct PushPayload: Sendable, Hashable {
     /// The payload key of the URL: `"u"`.
     static let urlKey = "u"
 
     /// The link, when the payload has a usable one.
-    public let url: URL?
+    package let url: URL?
     /// Why there is no link, when there is none: no `"u"` key, or a value that is not an absolute URL.
-    public let problem: String?
+    package let problem: String?
 
     /// Reads a payload.
     ///
     /// - Parameter userInfo: The push notification's payload; `"u"` may hold a `String` or a `URL`.
-    public init(userInfo: [String: Any]) {
+    package init(userInfo: [String: Any]) {
         switch userInfo[Self.urlKey] {
         case let text as String:
             url = LinkSafety.absoluteURL(text)

@@ -9,19 +9,19 @@ import Foundation
 /// LinkManager.shared.continueUserActivity(activity)
 /// ```
 public struct UserActivity: Sendable, Hashable {
-    /// The activity type of a universal link: `"NSUserActivityTypeBrowsingWeb"`.
-    public static let browsingWeb = "NSUserActivityTypeBrowsingWeb"
+    /// The activity type of a universal link.
+    package static let browsingWeb = "NSUserActivityTypeBrowsingWeb"
 
-    /// The activity's type; ``LinkManager`` only handles ``browsingWeb``.
-    public var activityType: String
+    /// The activity's type; ``LinkManager`` only handles `"NSUserActivityTypeBrowsingWeb"`.
+    package var activityType: String
 
     /// The web page URL the user opened, for browsing-web activities.
-    public var webpageURL: URL?
+    package var webpageURL: URL?
 
     /// Creates an activity.
     ///
     /// - Parameters:
-    ///   - activityType: The activity type, ``browsingWeb`` for universal links.
+    ///   - activityType: The activity type, `"NSUserActivityTypeBrowsingWeb"` for universal links.
     ///   - webpageURL: The URL that was opened.
     public init(activityType: String, webpageURL: URL?) {
         self.activityType = activityType

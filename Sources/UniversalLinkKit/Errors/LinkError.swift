@@ -37,7 +37,7 @@ public struct LinkError: Error, Sendable, Hashable, CustomStringConvertible {
     ///   - message: What happened and what the host can do about it.
     ///   - statusCode: The HTTP status, for ``Code/httpStatus``.
     ///   - underlyingError: The cause, if any.
-    public init(
+    package init(
         code: Code,
         message: String,
         statusCode: Int? = nil,
@@ -141,7 +141,8 @@ extension LinkError {
 }
 
 extension LinkError: CustomNSError, LocalizedError {
-    /// The `NSError` domain of every `LinkError`: `"UniversalLinkKit.LinkError"`.
+    /// The `NSError` domain of every `LinkError`: `"UniversalLinkKit.LinkError"`, so code ported from iOS that reads
+    /// the notification's error as an `NSError` sees the same domain and code on every platform.
     public static var errorDomain: String { "UniversalLinkKit.LinkError" }
 
     /// The stable integer of ``code`` (see ``Code/rawValue``).

@@ -96,7 +96,7 @@ public struct ClaimTicket: Sendable, Hashable {
 }
 
 /// What a ``LinkManager`` does when its ``ClaimStore`` fails (cannot be reached, or errs).
-public struct ClaimStoreFailurePolicy: Sendable, Hashable, CustomStringConvertible {
+public struct ClaimStoreFailurePolicy: Sendable, Hashable {
     private enum Storage: Hashable, Sendable {
         case resolveLocally, reject
     }
@@ -111,8 +111,8 @@ public struct ClaimStoreFailurePolicy: Sendable, Hashable, CustomStringConvertib
     /// is answered until the store is back.
     public static var reject: Self { .init(storage: .reject) }
 
-    /// `resolveLocally` or `reject`.
-    public var description: String {
+    /// `resolveLocally` or `reject`, for logs.
+    package var description: String {
         switch storage {
         case .resolveLocally: "resolveLocally"
         case .reject: "reject"

@@ -3,8 +3,8 @@ import Foundation
 /// The part of a resolution's result that other processes' callers need: the destinations, or the error.
 ///
 /// Never the tracking link, nor any part of it: a process builds its own ``ResolvedLink`` from this and the link it
-/// was handed. That is why an outcome made from a resolved link carries no error message (a message names the
-/// link's host and path): the process that reads it words the error for its own link.
+/// was handed. That is why an outcome carries no error message (a message names the link's host and path): the
+/// process that reads it words the error for its own link.
 public struct SharedOutcome: Sendable, Hashable {
     /// The app's deep link, if the Response Handler gave one.
     public var deepLinkURL: URL?
@@ -12,8 +12,6 @@ public struct SharedOutcome: Sendable, Hashable {
     public var webLinkURL: URL?
     /// The error's code, when the resolution failed.
     public var errorCode: LinkError.Code?
-    /// A message for the error, if the store keeps one; `nil` from ``init(_:)``, which never copies a message.
-    public var errorMessage: String?
     /// The HTTP status of a failed answer, when there was one.
     public var statusCode: Int?
 
@@ -23,23 +21,18 @@ public struct SharedOutcome: Sendable, Hashable {
     ///   - deepLinkURL: The app's deep link.
     ///   - webLinkURL: The web link.
     ///   - errorCode: The error's code, when the resolution failed.
-    ///   - errorMessage: The error's message.
     ///   - statusCode: The HTTP status of a failed answer.
-    public init(
-        deepLinkURL: URL? = nil, webLinkURL: URL? = nil, errorCode: LinkError.Code? = nil, errorMessage: String? = nil,
-        statusCode: Int? = nil
-    ) {
+    public init(deepLinkURL: URL? = nil, webLinkURL: URL? = nil, errorCode: LinkError.Code? = nil, statusCode: Int? = nil) {
         self.deepLinkURL = deepLinkURL
         self.webLinkURL = webLinkURL
         self.errorCode = errorCode
-        self.errorMessage = errorMessage
         self.statusCode = statusCode
     }
 
     /// The shareable part of a resolved link: destinations, error code and status, no message.
     ///
     /// - Parameter link: A resolution's result.
-    public init(_ link: ResolvedLink) {
+    package init(_ link: ResolvedLink) {
         self.init(
             deepLinkURL: link.deepLinkURL, webLinkURL: link.webLinkURL, errorCode: link.error?.code,
             statusCode: link.error?.statusCode)
@@ -54,7 +47,7 @@ public struct SharedOutcome: Sendable, Hashable {
             let status = statusCode.map { " (status \($0))" } ?? ""
             return LinkError(
                 code: code,
-                message: errorMessage ?? "The resolution of \(requestedURL.redactedString) by another replica failed: "
+                message: "The resolution of \(requestedURL.redactedString) by another replica failed: "
                     + "\(code)\(status); retry later or open the link in a browser.",
                 statusCode: statusCode)
         }

@@ -5,21 +5,31 @@ import Foundation
 extension LinkManager {
     /// Manager settings.
     ///
-    /// The common case fits in one line:
+    /// The common case fits in one line; every other setting is a property:
     /// ```swift
     /// let configuration = LinkManager.Configuration(brandedDomains: ["news.example.com"], timeout: .seconds(5))
     /// ```
     public struct Configuration: Sendable {
         /// Which paths are pub-web links.
         public var recognition: Recognition
+        /// The deadline of one whole resolution, retry and redirects included. Default 10 s.
+        public var timeout: Duration {
+            get { resolution.timeout }
+            set { resolution.timeout = newValue }
+        }
+        /// Which URLs may be requested: the link and every redirect.
+        public var policy: ResolutionPolicy {
+            get { resolution.policy }
+            set { resolution.policy = newValue }
+        }
         /// How links are resolved: deadline, body cap, retry, redirects, and the ``ResolutionPolicy``.
-        public var resolution: Resolution
+        package var resolution: Resolution
         /// How long after a resolution completed the same click is still treated as a duplicate. Default 2 s.
         public var duplicateWindow: Duration
-        /// Hold notifications until ``LinkManager/resumeDelivery()``, for cold starts. Default `false`.
-        public var startsPaused: Bool
-        /// The initial value of ``LinkManager/executeRsysWebURL``. Default `false`, as in the Responsys SDK.
-        public var executeRsysWebURL: Bool
+        /// Hold notifications from the start, as setting ``LinkManager/isDeliveryPaused`` right after creation does.
+        package var startsPaused = false
+        /// The initial value of ``LinkManager/executeRsysWebURL``.
+        package var executeRsysWebURL = false
         /// Receives a ``LinkEvent`` for every step of every link, for logs and metrics. Default `nil`: no event is
         /// built.
         public var eventHandler: LinkEventHandler?
@@ -29,51 +39,38 @@ extension LinkManager {
         /// What happens when ``claimStore`` fails. Default ``ClaimStoreFailurePolicy/resolveLocally``.
         public var claimStoreFailure: ClaimStoreFailurePolicy
 
-        /// Creates a configuration.
+        /// Creates a configuration that resolves links of these branded domains, with this deadline; every other
+        /// setting is a property to change afterwards.
         ///
         /// - Parameters:
-        ///   - recognition: Pub-web paths.
-        ///   - resolution: Resolution settings and policy.
-        ///   - duplicateWindow: Duplicate window after completion.
-        ///   - startsPaused: Hold notifications until resumed.
-        ///   - executeRsysWebURL: Initial in-app hyperlink mode.
-        ///   - eventHandler: Receives the manager's events.
-        ///   - claimStore: Claims shared with a fleet.
-        ///   - claimStoreFailure: What a failing claim store means.
+        ///   - brandedDomains: The hosts links may be resolved on (see ``ResolutionPolicy/brandedDomains``).
+        ///     Default none: only the policy's other rules apply.
+        ///   - timeout: The deadline of one resolution, retry and redirects included. Default 10 s.
+        ///   - duplicateWindow: How long after completion the same click is still a duplicate. Default 2 s.
+        ///   - eventHandler: Receives the manager's events. Default `nil`.
+        ///   - claimStore: Claims shared with a fleet. Default `nil`.
+        ///   - claimStoreFailure: What a failing claim store means. Default
+        ///     ``ClaimStoreFailurePolicy/resolveLocally``.
         public init(
-            recognition: Recognition = .init(),
-            resolution: Resolution = .init(),
+            brandedDomains: [String] = [],
+            timeout: Duration = .seconds(10),
             duplicateWindow: Duration = .seconds(2),
-            startsPaused: Bool = false,
-            executeRsysWebURL: Bool = false,
             eventHandler: LinkEventHandler? = nil,
             claimStore: (any ClaimStore)? = nil,
             claimStoreFailure: ClaimStoreFailurePolicy = .resolveLocally
         ) {
-            self.recognition = recognition
-            self.resolution = resolution
+            self.recognition = Recognition()
+            self.resolution = Resolution(timeout: timeout, policy: ResolutionPolicy(brandedDomains: brandedDomains))
             self.duplicateWindow = duplicateWindow
-            self.startsPaused = startsPaused
-            self.executeRsysWebURL = executeRsysWebURL
             self.eventHandler = eventHandler
             self.claimStore = claimStore
             self.claimStoreFailure = claimStoreFailure
         }
 
-        /// Creates a configuration that resolves links of these branded domains only, with this deadline, and the
-        /// defaults for everything else.
-        ///
-        /// - Parameters:
-        ///   - brandedDomains: The hosts links may be resolved on (see ``ResolutionPolicy/brandedDomains``).
-        ///   - timeout: The deadline of one resolution, retry and redirects included. Default 10 s.
-        public init(brandedDomains: [String], timeout: Duration = .seconds(10)) {
-            self.init(resolution: Resolution(timeout: timeout, policy: ResolutionPolicy(brandedDomains: brandedDomains)))
-        }
-
         /// How long a claim in ``claimStore`` holds when its holder publishes nothing: the resolution's time
         /// allowed and 2 s more, so a live holder is never taken over, and a dead one's click is taken over soon
         /// after its deadline. A store that keeps connections or statements alive for a claim sizes them by it.
-        public var claimLease: Duration { resolution.timeout + .seconds(2) }
+        public var claimLease: Duration { timeout + .seconds(2) }
     }
 }
 
@@ -96,29 +93,29 @@ extension LinkManager.Configuration {
         /// - Parameters:
         ///   - appLinkPaths: Paths of app links.
         ///   - nonAppLinkPaths: Paths of non-app links.
-        public init(appLinkPaths: [String] = ["/pub/acc"], nonAppLinkPaths: [String] = ["/pub/cc"]) {
+        package init(appLinkPaths: [String] = ["/pub/acc"], nonAppLinkPaths: [String] = ["/pub/cc"]) {
             self.appLinkPaths = appLinkPaths
             self.nonAppLinkPaths = nonAppLinkPaths
         }
     }
 
     /// How a link is resolved: one `GET` of the tracking URL, under a deadline, with one retry and a few redirects.
-    public struct Resolution: Sendable, Hashable {
+    package struct Resolution: Sendable, Hashable {
         /// The deadline of the whole resolution, retry and redirects included. Default 10 s.
-        public var timeout: Duration
+        package var timeout: Duration
         /// The largest answer body accepted, counted while it is received. Default 64 KiB.
-        public var maxBodyBytes: Int
+        package var maxBodyBytes: Int
         /// Redirects followed at most; one more is an `httpStatus` error. Default 3.
-        public var maxRedirects: Int
+        package var maxRedirects: Int
         /// The pause before the retry when the server sent no `Retry-After`. Default 200 ms.
-        public var retryDelay: Duration
+        package var retryDelay: Duration
         /// The longest `Retry-After` honoured; a longer one means no retry. Default 5 s.
-        public var maxRetryAfter: Duration
+        package var maxRetryAfter: Duration
         /// Which URLs may be requested (the link and every redirect).
-        public var policy: ResolutionPolicy
+        package var policy: ResolutionPolicy
         /// The `User-Agent` sent. Default `ResponsysPubWebResolver (CPU iPhone OS like Mac OS X)`, which the
         /// Response Handler recognises.
-        public var userAgent: String
+        package var userAgent: String
 
         /// Creates resolution settings.
         ///
@@ -130,7 +127,7 @@ extension LinkManager.Configuration {
         ///   - maxRetryAfter: Longest `Retry-After` honoured.
         ///   - policy: Which URLs may be requested.
         ///   - userAgent: The `User-Agent` header.
-        public init(
+        package init(
             timeout: Duration = .seconds(10),
             maxBodyBytes: Int = 64 * 1024,
             maxRedirects: Int = 3,

@@ -23,7 +23,7 @@ extension LinkManager {
     /// - Parameter activity: The activity.
     /// - Returns: The handle; not handled when the activity is not a browsing-web activity on an app link, or the
     ///   manager is shutting down.
-    public func handle(_ activity: UserActivity) -> LinkHandle {
+    package func handle(_ activity: UserActivity) -> LinkHandle {
         take(triage.activity(activity), limit: nil, url: activity.webpageURL)
     }
 
@@ -35,22 +35,36 @@ extension LinkManager {
     /// - A URL with a `javascript`, `data`, `file` or `vbscript` scheme is never opened: it yields a notification
     ///   with an ``LinkError/Code/unsafeLink`` error, whatever the flag.
     ///
+    /// What happened then arrives as the notification (and on ``results(bufferingNewest:)``), as an opener call, or
+    /// as ``LinkEvent``s.
+    ///
     /// - Parameter url: The tapped URL.
-    /// - Returns: The handle; not handled while the manager is shutting down.
+    /// - Returns: Whether the manager took the URL: `false` only while it is shutting down.
     @discardableResult
-    public func handleInAppHyperlink(_ url: URL) -> LinkHandle {
+    public func handleInAppHyperlink(_ url: URL) -> Bool {
+        inAppHyperlink(url).isHandled
+    }
+
+    /// Like ``handleInAppHyperlink(_:)``, returning the handle whose outcome says where the link went.
+    package func inAppHyperlink(_ url: URL) -> LinkHandle {
         take(triage.inAppHyperlink(url, executes: executeRsysWebURL), limit: nil, url: url)
     }
 
-    /// Handles a push notification's payload: the URL under `"u"` (see ``PushPayload``).
+    /// Handles a push notification's payload: the URL under `"u"`, as Responsys sends it (a `String` or a `URL`).
     ///
     /// A pub-web URL is treated like an in-app hyperlink (see ``handleInAppHyperlink(_:)``); any other URL goes
     /// to the router, then the opener; an unsafe one yields an ``LinkError/Code/unsafeLink`` notification.
     ///
     /// - Parameter userInfo: The payload.
-    /// - Returns: The handle; not handled when there is no usable `"u"`, or the manager is shutting down.
+    /// - Returns: Whether the manager took the payload's link: `false` when there is no usable `"u"`, or the manager
+    ///   is shutting down.
     @discardableResult
-    public func didReceiveRemoteNotification(_ userInfo: [String: Any]) -> LinkHandle {
+    public func didReceiveRemoteNotification(_ userInfo: [String: Any]) -> Bool {
+        remoteNotification(userInfo).isHandled
+    }
+
+    /// Like ``didReceiveRemoteNotification(_:)``, returning the handle whose outcome says where the link went.
+    package func remoteNotification(_ userInfo: [String: Any]) -> LinkHandle {
         take(triage.push(userInfo, executes: executeRsysWebURL), limit: nil, url: nil)
     }
 

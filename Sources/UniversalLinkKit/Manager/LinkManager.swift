@@ -31,7 +31,7 @@ internal import _LinkKitLocking
 /// ``Configuration/duplicateWindow`` after, makes no second request and no second notification, and gets the
 /// original's result; every handled link gets exactly one notification within the resolution deadline, also across
 /// ``shutdown(gracePeriod:)``; notifications produced while delivery is paused are held in order until
-/// ``resumeDelivery()``; observers never run under a lock of the manager's or on the thread of a resolution.
+/// ``isDeliveryPaused`` is cleared; observers never run under a lock of the manager's or on the thread of a resolution.
 public final class LinkManager: Sendable {
     /// A manager with the default configuration on `NotificationCenter.default`.
     public static let shared = LinkManager()
@@ -61,11 +61,12 @@ public final class LinkManager: Sendable {
     /// - Parameters:
     ///   - configuration: Settings.
     ///   - transport: Sends resolution requests. `nil` (the default): one of the manager's own (``CurlTransport``
-    ///     on Linux, ``URLSessionTransport`` where libcurl cannot be loaded and on Apple platforms), released by
+    ///     on Linux, `URLSessionTransport` where libcurl cannot be loaded and on Apple platforms), released by
     ///     ``shutdown(gracePeriod:)``; a transport given here is never shut down by the manager (it may be shared).
     ///   - notificationCenter: Where notifications are posted.
     ///   - opener: Opens URLs that are not resolved (in-app hyperlinks with ``executeRsysWebURL`` off, push
-    ///     URLs no route takes, resolved links no route takes when a router is set).
+    ///     URLs no route takes, resolved links no route takes when a router is set). `nil` (the default): nothing is
+    ///     opened, since Linux has no browser to hand a URL to.
     ///   - router: Where resolved links go after their notification: the deep link, else the web link, else the
     ///     opener. `nil` (the default) leaves routing to the host's observer.
     ///   - clock: The clock of deadlines and the duplicate window; tests inject one whose time they control.
@@ -73,7 +74,7 @@ public final class LinkManager: Sendable {
         configuration: Configuration = .init(),
         transport: (any LinkTransport)? = nil,
         notificationCenter: NotificationCenter = .default,
-        opener: URLOpener = .none,
+        opener: URLOpener? = nil,
         router: LinkRouter? = nil,
         clock: any Clock<Duration> = ContinuousClock()
     ) {
@@ -87,7 +88,7 @@ public final class LinkManager: Sendable {
         configuration: Configuration = .init(),
         transport: (any LinkTransport)? = nil,
         notificationCenter: NotificationCenter = .default,
-        opener: URLOpener = .none,
+        opener: URLOpener? = nil,
         router: LinkRouter? = nil,
         clock: LinkClock
     ) {
@@ -109,7 +110,7 @@ public final class LinkManager: Sendable {
         }
         self.broadcaster = LinkBroadcaster(
             center: notificationCenter, startsPaused: configuration.startsPaused, events: events)
-        self.dispatcher = LinkDispatcher(router: router, opener: opener)
+        self.dispatcher = LinkDispatcher(router: router, opener: opener ?? .opensNothing)
         self.executeFlag = Mutex(configuration.executeRsysWebURL)
     }
 
@@ -195,7 +196,7 @@ public final class LinkManager: Sendable {
     /// Links handed in after the call starts are refused at once (``resolve(_:timeout:)`` throws
     /// ``LinkError/Code/shuttingDown``; the PushIOManager-shaped entry points return not handled). Resolutions still
     /// in flight when the grace period ends are finished at once with ``LinkError/Code/cancelled`` (and notified),
-    /// whatever their transport does. Notifications held by ``pauseDelivery()`` are delivered. The
+    /// whatever their transport does. Notifications held by ``isDeliveryPaused`` are delivered. The
     /// ``results(bufferingNewest:)`` sequences end. The transport the manager created itself is released (one given
     /// to ``init(configuration:transport:notificationCenter:opener:router:clock:)`` is left to its owner). Calling it
     /// again waits for the same things.
@@ -240,18 +241,13 @@ public final class LinkManager: Sendable {
 
     // MARK: Delivery control
 
-    /// Holds notifications from now on, in order, until ``resumeDelivery()``.
-    public func pauseDelivery() {
-        broadcaster.pauseDelivery()
+    /// Whether notifications are held. Set it to hold them from now on, in order (on cold start: right after
+    /// creating the manager, before handing it the launch activity); clear it to deliver the held ones in order and
+    /// post new ones as they come. Thread-safe.
+    public var isDeliveryPaused: Bool {
+        get { broadcaster.isPaused }
+        set { newValue ? broadcaster.pauseDelivery() : broadcaster.resumeDelivery() }
     }
-
-    /// Delivers held notifications in order and posts new ones as they come.
-    public func resumeDelivery() {
-        broadcaster.resumeDelivery()
-    }
-
-    /// Whether notifications are being held.
-    public var isDeliveryPaused: Bool { broadcaster.isPaused }
 
     /// The number of clicks the manager remembers (in flight or within the duplicate window).
     var rememberedClickCount: Int { registry.count }

@@ -13,7 +13,7 @@ import Foundation
 ///
 /// ```swift
 /// var configuration = LinkManager.Configuration()
-/// configuration.resolution.policy.brandedDomains = ["news.example.com", "*.example.net"]
+/// configuration.policy.brandedDomains = ["news.example.com", "*.example.net"]
 /// ```
 ///
 /// This check is on the URL's text. The addresses a name resolves to are checked by the transport, which

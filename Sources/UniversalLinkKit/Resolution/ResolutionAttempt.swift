@@ -39,7 +39,7 @@ struct ResolutionAttempt: Sendable {
             } catch let error as TransportError where error.kind == .noAnswer {
                 guard retryLeft, let pause = pause(retryAfter: nil) else { throw error }
                 retryLeft = false
-                events.emit(.retrying, requestedURL, attempt: 2, duration: pause, reason: "no answer (\(error.kind))")
+                events.emit(.retrying, requestedURL, attempt: 2, duration: pause, reason: "no answer (\(error.kind.description))")
                 try await clock.sleep(until: clock.now + pause)
                 response = try await send(url, attempt: 2, requestedURL)
             }

@@ -9,7 +9,7 @@ internal import _LinkKitLocking
 /// (no headers, no -dev package) and uses it directly, which gives what `URLSession` cannot promise:
 /// - **Memory bounded by the cap**: the body is kept only while it fits `maxBodyBytes`; the first byte over it
 ///   (or a `Content-Length` over it) stops the transfer and closes the connection. Header blocks are capped
-///   too (``Configuration/maxHeaderBytes``). No `Accept-Encoding` is sent and nothing is inflated: a 2xx answer
+///   too (64 KiB). No `Accept-Encoding` is sent and nothing is inflated: a 2xx answer
 ///   that arrives with a `Content-Encoding` anyway is refused unread (`encodedBody`).
 ///   Only a 2xx body is read; any other answer ends at its headers.
 /// - **Each call sends the request at most once**: libcurl silently re-sends a request when a reused keep-alive
@@ -45,7 +45,7 @@ internal import _LinkKitLocking
 /// - Cancellation resumes the caller at once; the thread drops the transfer.
 ///
 /// If libcurl cannot be loaded, ``make(configuration:)`` returns `nil`; a ``LinkManager`` then falls back to
-/// ``URLSessionTransport``. Create one transport and share it: connections are kept alive.
+/// `URLSessionTransport`. Create one transport and share it: connections are kept alive.
 public final class CurlTransport: LinkTransport {
     /// Transport settings.
     public struct Configuration: Sendable, Hashable {
@@ -55,7 +55,7 @@ public final class CurlTransport: LinkTransport {
         public var maximumConcurrentRequestsPerHost: Int
         /// The largest header block accepted, all header lines of an answer together; a single line longer than
         /// libcurl's own limit (100 KiB) is refused as over the cap too. Default 64 KiB.
-        public var maxHeaderBytes: Int
+        package var maxHeaderBytes = 64 * 1024
         /// How long the addresses a host name resolved to are used before the name is looked up again; zero looks
         /// every request's name up. Default 60 s, as libcurl's own DNS cache (which this transport does not use,
         /// since it checks the addresses itself): a lookup is a network round trip. Every request checks the addresses again, kept or not; failed lookups and
@@ -68,25 +68,20 @@ public final class CurlTransport: LinkTransport {
         public var caFile: String?
         /// Whether HTTP/2 is offered (ALPN) on `https` connections: a server that accepts it carries every
         /// request to it over one connection, as streams. Default `true`; `false` keeps HTTP/1.1.
-        public var usesHTTP2: Bool
+        package var usesHTTP2 = true
 
         /// Creates a configuration.
         ///
         /// - Parameters:
         ///   - maximumConcurrentRequestsPerHost: Requests in progress per host (connections or HTTP/2 streams).
-        ///   - maxHeaderBytes: Header block cap.
         ///   - nameCacheLifetime: How long a name's addresses are used; zero looks every name up.
         ///   - caFile: A PEM file of roots trusted instead of the system's; `nil` for the system's.
-        ///   - usesHTTP2: Whether HTTP/2 is offered on `https` connections.
         public init(
-            maximumConcurrentRequestsPerHost: Int = 16, maxHeaderBytes: Int = 64 * 1024,
-            nameCacheLifetime: Duration = .seconds(60), caFile: String? = nil, usesHTTP2: Bool = true
+            maximumConcurrentRequestsPerHost: Int = 16, nameCacheLifetime: Duration = .seconds(60), caFile: String? = nil
         ) {
             self.maximumConcurrentRequestsPerHost = maximumConcurrentRequestsPerHost
-            self.maxHeaderBytes = maxHeaderBytes
             self.nameCacheLifetime = nameCacheLifetime
             self.caFile = caFile
-            self.usesHTTP2 = usesHTTP2
         }
     }
 

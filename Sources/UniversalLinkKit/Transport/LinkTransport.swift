@@ -2,7 +2,7 @@ import Foundation
 
 /// Sends one HTTP `GET` for the resolver and returns the answer, without following redirects.
 ///
-/// A ``LinkManager`` creates its own by default: ``CurlTransport`` on Linux, ``URLSessionTransport`` on Apple
+/// A ``LinkManager`` creates its own by default: ``CurlTransport`` on Linux, `URLSessionTransport` on Apple
 /// platforms. Tests and adapters inject their own, so the resolution is exercised without a network.
 ///
 /// Contract:

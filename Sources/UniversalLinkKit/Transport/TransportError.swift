@@ -3,7 +3,7 @@ internal import _LinkKitText
 /// A failure of a ``LinkTransport``.
 public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kinds of transport failure the resolver tells apart.
-    public struct Kind: Sendable, Hashable, CustomStringConvertible {
+    public struct Kind: Sendable, Hashable {
         enum Storage: ErrorCodeStorage { case noAnswer, failedAfterAnswer, bodyTooLarge, headersTooLarge, timedOut, addressNotAllowed, encodedBody, tls }
         let storage: Storage
 
@@ -13,7 +13,7 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
         public static var failedAfterAnswer: Self { .init(storage: .failedAfterAnswer) }
         /// The body exceeded the cap.
         public static var bodyTooLarge: Self { .init(storage: .bodyTooLarge) }
-        /// The answer's header block exceeded the transport's cap (``CurlTransport/Configuration/maxHeaderBytes``);
+        /// The answer's header block exceeded the transport's cap (64 KiB on ``CurlTransport``);
         /// the transfer stopped there. Not retried: the server answered.
         package static var headersTooLarge: Self { .init(storage: .headersTooLarge) }
         /// The transport's own timeout fired. Not retried: the request may have reached the server.
@@ -30,7 +30,7 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
         public static var tls: Self { .init(storage: .tls) }
 
         /// The kind's name.
-        public var description: String { storage.name }
+        package var description: String { storage.name }
     }
 
     /// The kind of failure.
@@ -51,5 +51,5 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
     }
 
     /// `"<kind>: <detail>"`.
-    public var description: String { detail.isEmpty ? kind.description : "\(kind): \(detail)" }
+    public var description: String { detail.isEmpty ? kind.description : "\(kind.description): \(detail)" }
 }

@@ -11,7 +11,7 @@ public struct TransportResponse: Sendable, Hashable {
     /// How long the request waited for a connection (a free slot under the transport's per-host limit) before it
     /// started connecting or was sent on a reused connection; `nil` when the transport does not measure it
     /// (`CurlTransport` does).
-    public var connectionWait: Duration?
+    package var connectionWait: Duration?
 
     /// Creates a response; header names are lower-cased.
     ///

@@ -24,17 +24,17 @@ internal import _LinkKitLocking
 /// before the cap counts it; and a cancelled fast transfer may go on being read in the background. ``CurlTransport`` has none of these.
 ///
 /// Create one transport and reuse it for every link: connections are kept alive between resolutions.
-public final class URLSessionTransport: LinkTransport {
+package final class URLSessionTransport: LinkTransport {
     /// Session settings.
-    public struct Configuration: Sendable, Hashable {
+    package struct Configuration: Sendable, Hashable {
         /// The most connections opened to one host at once. Default 16, so a burst of links resolves in parallel.
-        public var maximumConnectionsPerHost: Int
+        package var maximumConnectionsPerHost: Int
 
         /// Creates a configuration.
         ///
         /// - Parameters:
         ///   - maximumConnectionsPerHost: Parallel connections per host.
-        public init(maximumConnectionsPerHost: Int = 16) {
+        package init(maximumConnectionsPerHost: Int = 16) {
             self.maximumConnectionsPerHost = maximumConnectionsPerHost
         }
     }
@@ -46,7 +46,7 @@ public final class URLSessionTransport: LinkTransport {
     /// Creates a transport with its own session.
     ///
     /// - Parameter configuration: Session settings.
-    public convenience init(configuration: Configuration = .init()) {
+    package convenience init(configuration: Configuration = .init()) {
         self.init(configuration: configuration, nameResolver: .system)
     }
 
@@ -73,7 +73,7 @@ public final class URLSessionTransport: LinkTransport {
     }
 
     /// Invalidates the session: requests in flight finish, later sends fail.
-    public func shutdown() {
+    package func shutdown() {
         session.finishTasksAndInvalidate()
     }
 
@@ -84,7 +84,7 @@ public final class URLSessionTransport: LinkTransport {
     ///   - maxBodyBytes: The largest body accepted.
     /// - Returns: The answer.
     /// - Throws: ``TransportError`` or `CancellationError`.
-    public func send(_ request: TransportRequest, maxBodyBytes: Int) async throws -> TransportResponse {
+    package func send(_ request: TransportRequest, maxBodyBytes: Int) async throws -> TransportResponse {
         if let host = request.url.host(percentEncoded: false), !host.isEmpty {
             _ = try await CheckedAddress.resolve(host, with: nameResolver, allowsLocalAddresses: request.allowsLocalAddresses)
         }

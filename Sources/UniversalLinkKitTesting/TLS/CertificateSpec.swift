@@ -1,7 +1,9 @@
 /// What one certificate that ``TestPKI`` issues looks like: its key, names, validity, signature and issuer.
 ///
-/// The presets are the certificates TLS tests need: a clean leaf, and one for each way a certificate can be
-/// wrong (expired, not yet valid, for another name, a 1024-bit key, a SHA-1 signature, self-signed).
+/// The presets are the certificates an HTTPS test needs: a clean leaf (``clean``), and the faults a client must
+/// refuse: ``expired``, for another host (``forOtherNames(_:)``), ``selfSigned``. A leaf from a ``TestPKI`` whose
+/// root the client does not trust is the untrusted chain; one served without its intermediate
+/// (``TLSFront/Configuration/sendsIntermediate``) the incomplete chain.
 ///
 /// ```swift
 /// // snippet: skip
@@ -11,7 +13,7 @@
 /// ```
 public struct CertificateSpec: Sendable, Hashable {
     /// The key pair's algorithm and size.
-    public enum Key: Sendable, Hashable {
+    package enum Key: Sendable, Hashable {
         /// EC on NIST P-256.
         case p256
         /// EC on NIST P-384.
@@ -21,7 +23,7 @@ public struct CertificateSpec: Sendable, Hashable {
     }
 
     /// Who signs the certificate.
-    public enum Issuer: Sendable, Hashable {
+    package enum Issuer: Sendable, Hashable {
         /// The PKI's intermediate CA (the usual case: the chain is leaf, intermediate, root).
         case intermediate
         /// The PKI's root directly.
@@ -31,30 +33,30 @@ public struct CertificateSpec: Sendable, Hashable {
     }
 
     /// The key pair. Default P-256.
-    public var key: Key = .p256
+    package var key: Key = .p256
     /// The subject's common name. Default `ULK test leaf`.
-    public var commonName = "ULK test leaf"
+    package var commonName = "ULK test leaf"
     /// The subjectAltName entries: IP addresses become `IP:` entries, anything else `DNS:`. Default `localhost`,
     /// `127.0.0.1` and `::1`.
     public var names = ["localhost", "127.0.0.1", "::1"]
     /// The start of validity, from now (negative: in the past). Default one hour ago.
-    public var validFrom: Duration = .seconds(-3600)
+    package var validFrom: Duration = .seconds(-3600)
     /// The end of validity, from now. Default 90 days.
-    public var validUntil: Duration = .seconds(90 * 86_400)
+    package var validUntil: Duration = .seconds(90 * 86_400)
     /// Signed with SHA-1 instead of SHA-256.
-    public var signedWithSHA1 = false
+    package var signedWithSHA1 = false
     /// The signer. Default the intermediate.
-    public var issuer: Issuer = .intermediate
+    package var issuer: Issuer = .intermediate
 
     /// Creates a spec; the defaults make a clean leaf.
-    public init() {}
+    package init() {}
 
     /// A clean leaf: P-256, SHA-256, valid for 90 days, for `localhost`, `127.0.0.1` and `::1`, signed by the
     /// intermediate.
     public static var clean: Self { Self() }
 
     /// A clean leaf with an RSA 2048-bit key.
-    public static var cleanRSA: Self {
+    package static var cleanRSA: Self {
         var spec = Self()
         spec.key = .rsa(bits: 2048)
         return spec
@@ -69,7 +71,7 @@ public struct CertificateSpec: Sendable, Hashable {
     }
 
     /// A leaf valid from tomorrow.
-    public static var notYetValid: Self {
+    package static var notYetValid: Self {
         var spec = Self()
         spec.validFrom = .seconds(86_400)
         spec.validUntil = .seconds(90 * 86_400)
@@ -77,7 +79,7 @@ public struct CertificateSpec: Sendable, Hashable {
     }
 
     /// A leaf that expires in `days` days.
-    public static func expiring(inDays days: Int) -> Self {
+    package static func expiring(inDays days: Int) -> Self {
         var spec = Self()
         spec.validUntil = .seconds(days * 86_400)
         return spec
@@ -91,14 +93,14 @@ public struct CertificateSpec: Sendable, Hashable {
     }
 
     /// A leaf with an RSA 1024-bit key (servers need security level 0 to use it).
-    public static var rsa1024: Self {
+    package static var rsa1024: Self {
         var spec = Self()
         spec.key = .rsa(bits: 1024)
         return spec
     }
 
     /// A leaf signed with SHA-1 (servers need security level 0 to use it).
-    public static var sha1Signed: Self {
+    package static var sha1Signed: Self {
         var spec = Self()
         spec.signedWithSHA1 = true
         return spec

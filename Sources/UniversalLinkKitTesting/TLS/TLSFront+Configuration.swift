@@ -1,6 +1,6 @@
 extension TLSFront {
     /// A TLS protocol version, by its number on the wire.
-    public enum TLSVersion: Int32, Sendable, Hashable, Comparable {
+    package enum TLSVersion: Int32, Sendable, Hashable, Comparable {
         /// TLS 1.0.
         case tls10 = 0x0301
         /// TLS 1.1.
@@ -10,11 +10,11 @@ extension TLSFront {
         /// TLS 1.3.
         case tls13 = 0x0304
 
-        public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+        package static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
     /// What each connection does instead of an honest TLS session, for the hostile cases.
-    public enum Behavior: Sendable, Hashable {
+    package enum Behavior: Sendable, Hashable {
         /// Handshake, then bytes both ways until either side closes.
         case honest
         /// Accepts TCP and never sends a byte: the handshake never completes.
@@ -29,31 +29,31 @@ extension TLSFront {
     /// How the front speaks TLS.
     public struct Configuration: Sendable, Hashable {
         /// The certificate it presents.
-        public var certificate: TestCertificate
+        package var certificate: TestCertificate
         /// Whether the intermediate is sent after the leaf (a leaf the intermediate signed). Default `true`;
         /// `false` makes an incomplete chain.
         public var sendsIntermediate = true
         /// A chain file to send instead of the certificate's (for example ``TestPKI/paddedChain(of:toAtLeast:)``).
-        public var chainFile: String?
+        package var chainFile: String?
         /// The lowest version accepted; `nil`: OpenSSL's default.
-        public var minimumVersion: TLSVersion?
+        package var minimumVersion: TLSVersion?
         /// The highest version accepted; `nil`: OpenSSL's default (TLS 1.3).
-        public var maximumVersion: TLSVersion?
+        package var maximumVersion: TLSVersion?
         /// Cipher suites for TLS 1.2 and below, in OpenSSL's syntax (`AES128-SHA256`); `nil`: OpenSSL's default.
-        public var cipherList: String?
+        package var cipherList: String?
         /// TLS 1.3 cipher suites; `nil`: OpenSSL's default.
-        public var tls13CipherSuites: String?
+        package var tls13CipherSuites: String?
         /// OpenSSL's security level. Default 0, which lets the server present 1024-bit keys and SHA-1 signatures
         /// and speak TLS 1.0 and 1.1: the client under test decides what it accepts.
-        public var securityLevel = 0
+        package var securityLevel = 0
         /// What connections do. Default ``Behavior/honest``.
-        public var behavior = Behavior.honest
+        package var behavior = Behavior.honest
         /// Whether HTTP/2 is offered by ALPN (`h2` before `http/1.1`): a client that asks for it gets an HTTP/2
         /// server (nghttp2, loaded at run time) whose requests the upstream answers, each on an upstream connection
         /// of its own. Default `false`.
         public var offersHTTP2 = false
         /// The HTTP/2 streams one connection may carry at once (`SETTINGS_MAX_CONCURRENT_STREAMS`). Default 100.
-        public var maximumHTTP2Streams = 100
+        package var maximumHTTP2Streams = 100
 
         /// A front presenting `certificate`, with every other setting at its default.
         ///
@@ -63,7 +63,7 @@ extension TLSFront {
         }
 
         /// Only TLS 1.0 and 1.1.
-        public mutating func onlyLegacyVersions() {
+        package mutating func onlyLegacyVersions() {
             minimumVersion = .tls10
             maximumVersion = .tls11
             cipherList = "DEFAULT:@SECLEVEL=0"
@@ -71,7 +71,7 @@ extension TLSFront {
 
         /// TLS 1.2 at most, with one cipher suite that is not forward secret (`AES128-SHA256`: RSA key exchange;
         /// the certificate must have an RSA key).
-        public mutating func onlyNonForwardSecretCipher() {
+        package mutating func onlyNonForwardSecretCipher() {
             maximumVersion = .tls12
             cipherList = "AES128-SHA256"
         }

@@ -7,11 +7,10 @@ internal import _LinkKitLocking
 /// `AssociationFileServer`): it terminates TLS on its own port and pumps the bytes to and from the upstream's.
 ///
 /// Each connection gets its own thread (blocking I/O stays off the Swift concurrency pool) and its own upstream
-/// connection, opened after the handshake. The front presents a ``TestPKI`` certificate, speaks the versions and
-/// ciphers its ``Configuration`` allows, and misbehaves on demand (``Behavior``). It counts connections accepted,
-/// handshakes completed, failed and resumed, and HTTP/2 connections and streams, so a test can assert how many
-/// connections a client opened and whether it multiplexed. With ``Configuration/offersHTTP2`` it speaks HTTP/2 to a
-/// client that asks for it by ALPN.
+/// connection, opened after the handshake. The front presents a ``TestPKI`` certificate, with or without its
+/// intermediate (``Configuration/sendsIntermediate``), and with ``Configuration/offersHTTP2`` it speaks HTTP/2 to a
+/// client that asks for it by ALPN. It counts completed handshakes (``handshakeCount``), so a test can assert that a
+/// client reuses its connections.
 ///
 /// ```swift
 /// // snippet: skip
@@ -20,13 +19,13 @@ internal import _LinkKitLocking
 /// let front = try TLSFront(upstream: stub, configuration: .init(certificate: try pki.issue(.clean)))
 /// defer { front.shutdown(); stub.shutdown() }
 /// // request front.url("/pub/acc?_ri_=1"), trusting pki.rootFile
-/// #expect(front.connectionCount <= 16)
+/// #expect(front.handshakeCount <= 16)
 /// ```
 public final class TLSFront: Sendable {
     /// The port TLS is served on.
     public let port: UInt16
     /// What the front was started with.
-    public let configuration: Configuration
+    package let configuration: Configuration
     /// The C server, as a bit pattern; freed when the front is released (stopping leaves its counters readable).
     private let server: UInt
 
@@ -36,7 +35,7 @@ public final class TLSFront: Sendable {
     ///   - upstreamPort: The plain server's port.
     ///   - configuration: Certificate, protocols, ciphers and behaviour.
     /// - Throws: ``TLSTestError`` when OpenSSL refuses a setting or the port cannot be opened.
-    public init(upstreamPort: UInt16, configuration: Configuration) throws(TLSTestError) {
+    package init(upstreamPort: UInt16, configuration: Configuration) throws(TLSTestError) {
         let chain = configuration.chainFile
             ?? (configuration.sendsIntermediate ? configuration.certificate.chainFile : configuration.certificate.leafFile)
         var error = [CChar](repeating: 0, count: 512)
@@ -91,7 +90,7 @@ public final class TLSFront: Sendable {
     private var handle: OpaquePointer { OpaquePointer(bitPattern: server)! }  // Set once from a non-nil pointer.
 
     /// `https://127.0.0.1:PORT`.
-    public var baseURL: URL {
+    package var baseURL: URL {
         URL(string: "https://127.0.0.1:\(port)")!  // A literal with a number: always a URL.
     }
 
@@ -104,22 +103,22 @@ public final class TLSFront: Sendable {
     }
 
     /// TCP connections accepted so far.
-    public var connectionCount: Int { Int(ulk_tls_server_count(handle, Int32(ULK_TLS_CONNECTIONS))) }
+    package var connectionCount: Int { Int(ulk_tls_server_count(handle, Int32(ULK_TLS_CONNECTIONS))) }
     /// Handshakes completed so far.
     public var handshakeCount: Int { Int(ulk_tls_server_count(handle, Int32(ULK_TLS_HANDSHAKES))) }
     /// Handshakes that failed or were abandoned so far (a silent or hostile connection counts when it ends).
-    public var failedHandshakeCount: Int { Int(ulk_tls_server_count(handle, Int32(ULK_TLS_FAILED_HANDSHAKES))) }
+    package var failedHandshakeCount: Int { Int(ulk_tls_server_count(handle, Int32(ULK_TLS_FAILED_HANDSHAKES))) }
     /// Connections whose thread has finished with them.
-    public var closedCount: Int { Int(ulk_tls_server_count(handle, Int32(ULK_TLS_CLOSED))) }
+    package var closedCount: Int { Int(ulk_tls_server_count(handle, Int32(ULK_TLS_CLOSED))) }
     /// Handshakes that resumed an earlier TLS session.
-    public var resumedHandshakeCount: Int { Int(ulk_tls_server_count(handle, Int32(ULK_TLS_RESUMED))) }
+    package var resumedHandshakeCount: Int { Int(ulk_tls_server_count(handle, Int32(ULK_TLS_RESUMED))) }
     /// Connections that chose HTTP/2 by ALPN.
-    public var http2ConnectionCount: Int { Int(ulk_tls_server_count(handle, Int32(ULK_TLS_HTTP2_CONNECTIONS))) }
+    package var http2ConnectionCount: Int { Int(ulk_tls_server_count(handle, Int32(ULK_TLS_HTTP2_CONNECTIONS))) }
     /// HTTP/2 requests (streams) received.
-    public var http2StreamCount: Int { Int(ulk_tls_server_count(handle, Int32(ULK_TLS_HTTP2_STREAMS))) }
+    package var http2StreamCount: Int { Int(ulk_tls_server_count(handle, Int32(ULK_TLS_HTTP2_STREAMS))) }
 
     /// A counter ``wait(until:reaches:timeout:)`` waits on.
-    public enum Counter: Sendable {
+    package enum Counter: Sendable {
         /// ``connectionCount``.
         case connections
         /// ``handshakeCount``.
@@ -140,7 +139,7 @@ public final class TLSFront: Sendable {
     ///   - timeout: The most to wait.
     /// - Returns: The counter's value when the wait ended (at least `value` unless it timed out or the front
     ///   stopped).
-    public func wait(until counter: Counter, reaches value: Int, timeout: Duration = .seconds(300)) async -> Int {
+    package func wait(until counter: Counter, reaches value: Int, timeout: Duration = .seconds(300)) async -> Int {
         let which: Int32 = switch counter {
         case .connections: Int32(ULK_TLS_CONNECTIONS)
         case .handshakes: Int32(ULK_TLS_HANDSHAKES)

@@ -18,11 +18,11 @@ internal import _LinkKitLocking
 /// ```
 public final class TestPKI: Sendable {
     /// The temporary directory that holds every file.
-    public let directory: URL
+    package let directory: URL
     /// The root CA's certificate (PEM): the file a client trusts.
     public let rootFile: String
     /// The intermediate CA's certificate (PEM).
-    public let intermediateFile: String
+    package let intermediateFile: String
 
     /// Handles of the root's and the intermediate's key and certificate, as bit patterns, and the next serial.
     /// Issuing is serialised by the lock: OpenSSL's objects are shared by every signature.
@@ -136,7 +136,7 @@ public final class TestPKI: Sendable {
     ///
     /// - Returns: The file's path.
     /// - Throws: ``TLSTestError`` when it cannot be written.
-    public func paddedChain(of certificate: TestCertificate, toAtLeast bytes: Int) throws(TLSTestError) -> String {
+    package func paddedChain(of certificate: TestCertificate, toAtLeast bytes: Int) throws(TLSTestError) -> String {
         let path = certificate.chainFile.replacingOccurrences(of: "-chain.pem", with: "-padded.pem")
         do {
             var data = try Data(contentsOf: URL(fileURLWithPath: certificate.chainFile))

@@ -116,7 +116,7 @@ enum Profile {
         let stub = try ResolutionGroup.makeStub()
         defer { stub.shutdown() }
         let resolver = ResolutionGroup.directResolver()
-        let transport: any LinkTransport = CurlTransport.make() ?? URLSessionTransport()
+        guard let transport = CurlTransport.make() else { preconditionFailure("libcurl cannot be loaded") }
         // One link of each first, so that both runs pay the same one-time costs (connection, lazy globals).
         let count = name == "resolve-none" ? 0 : iterations
         for serial in 0...count {

@@ -45,7 +45,7 @@ enum ResolutionGroup {
     /// (http, 127.0.0.1); its check costs the same as for an https branded host.
     static func directResolver(transport: (any LinkTransport)? = nil) -> DirectResolver {
         var configuration = LinkManager.Configuration()
-        configuration.resolution.policy = ResolutionPolicy(allowsHTTP: true, allowsLocalHosts: true)
+        configuration.policy = ResolutionPolicy(allowsHTTP: true, allowsLocalHosts: true)
         return DirectResolver(configuration: configuration, transport: transport)
     }
 
@@ -63,10 +63,10 @@ enum ResolutionGroup {
         let stub = try makeStub()
         defer { stub.shutdown() }
         let resolver = directResolver()
-        // What the tests run: a wrapper mapping news.example.com to the stub, over URLSessionTransport.
+        // What the tests run: a wrapper mapping news.example.com to the stub, over the default transport.
         let wrapped = DirectResolver(transport: StubHostTransport(hosts: [host], stub: stub))
         // For locating the overhead: the library's default transport alone, same request, no resolver around it.
-        let transport: any LinkTransport = CurlTransport.make() ?? URLSessionTransport()
+        guard let transport = CurlTransport.make() else { preconditionFailure("libcurl cannot be loaded") }
         let raw = RawSession()
         var serial = 0
         func nextLink() -> (tracking: URL, direct: URL) {
