@@ -49,6 +49,15 @@ struct AndroidScalingTests {
         }
         Self.expectDoubles(try comparisons(2_000), try comparisons(4_000), "attribute names compared")
         #expect(throws: AssociationError.self) { try XMLReader.parse(Array("<m a='1' b='2' a='3'/>".utf8)) }
+        // Prefixed names are compared again once resolved, by lookup too.
+        func prefixed(_ count: Int) throws -> Int {
+            let declarations = (0..<count).map { "xmlns:p\($0)=\"u\($0 % 7)\"" }.joined(separator: " ")
+            let attributes = (0..<count).map { "p\($0):a\($0)=\"x\"" }.joined(separator: " ")
+            var comparisons = 0
+            _ = try XMLReader.parse(Array("<manifest \(declarations) \(attributes)><application/></manifest>".utf8), comparisons: &comparisons)
+            return comparisons
+        }
+        Self.expectDoubles(try prefixed(2_000), try prefixed(4_000), "prefixed attribute names compared")
     }
 
     /// Rules of long literals between stars, each one unit short of the path at every place: each rule reads the
