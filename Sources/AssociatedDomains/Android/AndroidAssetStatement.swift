@@ -90,7 +90,9 @@ public struct AndroidAssetStatement: Sendable, Hashable {
 
         /// Whether the rule matches `uri`, whose path and fragment are given as the globs read them
         /// (``DynamicGlob/encoded(_:)``), adding the work done to `steps`.
-        func matches(_ uri: AndroidURI, path encodedPath: [UInt8], fragment encodedFragment: [UInt8]?, steps: inout Int) -> Bool {
+        func matches(
+            _ uri: AndroidURI, path encodedPath: [UInt8], fragment encodedFragment: [UInt8]?, steps: inout Int
+        ) -> Bool {
             if let pathGlob, !pathGlob.matches(encodedPath, steps: &steps) { return false }
             if let fragmentGlob {
                 guard let encodedFragment, fragmentGlob.matches(encodedFragment, steps: &steps) else { return false }
@@ -213,7 +215,8 @@ public struct AndroidAssetStatement: Sendable, Hashable {
                     continue  // "comments" and unknown keys are ignored
                 }
             }
-            rules.append(Rule(path: path, query: query, fragment: fragment, exclude: exclude, keyPath: rulePath, budget: budget))
+            rules.append(Rule(
+                path: path, query: query, fragment: fragment, exclude: exclude, keyPath: rulePath, budget: budget))
         }
         return .success(rules)
     }

@@ -36,8 +36,8 @@ public struct AndroidLinkMatcher: Sendable {
         /// Android 15+: 65 536, the iOS matcher's limit (``AppLinkMatcher/Configuration``).
         package var maximumURLLength = AppLinkMatcher.Configuration().maximumURLLength
         /// The most steps answering one URL may take, the iOS matcher's budget: 2^26. Past it the dynamic rules stop
-        /// between two rules (the one being matched finishes first: each of its globs costs at most 4 098 steps per byte it reads)
-        /// and the URL is excluded, with a reason that says it was not matched. Tests lower it.
+        /// between two rules (the one being matched finishes first: each of its globs costs at most 4 098 steps per
+        /// byte it reads) and the URL is excluded, with a reason that says it was not matched. Tests lower it.
         package var maximumMatchingSteps = AppLinkMatcher.Configuration().maximumMatchingSteps
 
         /// Creates a configuration.

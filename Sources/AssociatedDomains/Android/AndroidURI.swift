@@ -35,7 +35,8 @@ struct AndroidURI: Sendable, Hashable {
             query = decoded
             for item in raw.split(separator: "&", omittingEmptySubsequences: true) {
                 let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                dynamicRuleParameters[AndroidURI.decode(parts[0]), default: []].append(parts.count > 1 ? DynamicGlob.encoded(AndroidURI.decode(parts[1])) : [])
+                let value = parts.count > 1 ? DynamicGlob.encoded(AndroidURI.decode(parts[1])) : []
+                dynamicRuleParameters[AndroidURI.decode(parts[0]), default: []].append(value)
             }
             let amp = UInt16(UInt8(ascii: "&")), semicolon = UInt16(UInt8(ascii: ";"))
             var pieces = decoded.split(separator: amp, omittingEmptySubsequences: false)
