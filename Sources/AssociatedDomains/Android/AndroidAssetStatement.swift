@@ -16,34 +16,50 @@ internal import _LinkKitText
 ///   boolean) drops *every* dynamic rule: the manifest alone applies;
 /// - dynamic rules only narrow: a URL the manifest's filters do not take never opens the app; Android 14 and
 ///   earlier ignore them.
+///
+/// A glob costs about one pass over the part of the URL it reads, plus its work (see `DynamicGlob`), budgeted per
+/// statement as an AASA's patterns are per file: a rule with a glob past the budget is never matched here, and the
+/// reader reports it (`tooMuchMatchingWork`).
 public struct AndroidAssetStatement: Sendable, Hashable {
     /// One dynamic rule.
     package struct Rule: Sendable, Hashable {
         /// The `"/"` glob, or `nil` for any path.
-        package var path: String?
+        let pathGlob: DynamicGlob?
         /// The `"?"` items as (name, value glob), in file order, or `nil` for any query.
-        package var query: [QueryItem]?
+        package let query: [QueryItem]?
         /// The `"#"` glob, or `nil` for any fragment.
-        package var fragment: String?
+        let fragmentGlob: DynamicGlob?
         /// `"exclude": true`.
-        package var exclude: Bool
+        package let exclude: Bool
         /// Where it is: `[0].relation_extensions["delegate_permission/common.handle_all_urls"].dynamic_app_link_components[2]`.
-        package var keyPath: String
+        package let keyPath: String
+
+        /// The `"/"` glob as written, or `nil` for any path.
+        package var path: String? { pathGlob?.text }
+        /// The `"#"` glob as written, or `nil` for any fragment.
+        package var fragment: String? { fragmentGlob?.text }
 
         /// One `"?"` item.
         package struct QueryItem: Sendable, Hashable {
             /// The parameter name.
-            package var name: String
+            package let name: String
             /// The value glob.
-            package var value: String
+            let valueGlob: DynamicGlob
+            /// The name as the URL's parameters are looked up by.
+            let nameUnits: [UInt16]
+
+            /// The value glob as written.
+            package var value: String { valueGlob.text }
 
             /// Creates an item.
             /// - Parameters:
             ///   - name: The parameter name.
             ///   - value: The value glob.
-            package init(name: String, value: String) {
+            ///   - budget: The work budget of the file it is read from.
+            init(name: String, value: String, budget: SubstitutionVariables = SubstitutionVariables([:])) {
                 self.name = name
-                self.value = value
+                self.valueGlob = DynamicGlob(value, budget: budget)
+                self.nameUnits = Array(name.utf16)
             }
         }
 
@@ -54,24 +70,37 @@ public struct AndroidAssetStatement: Sendable, Hashable {
         ///   - fragment: The `"#"` glob.
         ///   - exclude: Whether a match is excluded.
         ///   - keyPath: Where it was read.
-        package init(path: String? = nil, query: [QueryItem]? = nil, fragment: String? = nil, exclude: Bool = false, keyPath: String = "") {
-            self.path = path
+        ///   - budget: The work budget of the file it is read from, charged by each glob.
+        init(
+            path: String? = nil, query: [QueryItem]? = nil, fragment: String? = nil, exclude: Bool = false, keyPath: String = "",
+            budget: SubstitutionVariables = SubstitutionVariables([:])
+        ) {
+            self.pathGlob = path.map { DynamicGlob($0, budget: budget) }
             self.query = query
-            self.fragment = fragment
+            self.fragmentGlob = fragment.map { DynamicGlob($0, budget: budget) }
             self.exclude = exclude
             self.keyPath = keyPath
         }
 
-        func matches(_ uri: AndroidURI) -> Bool {
-            if let path, !DynamicGlob.matches(Array(path.utf16), uri.path) { return false }
-            if let fragment {
-                guard let actual = uri.fragment, DynamicGlob.matches(Array(fragment.utf16), actual) else { return false }
+        /// A glob of the rule costs more than the work budget allows: the rule is never matched here.
+        var exceedsWorkBudget: Bool {
+            pathGlob?.exceedsWorkBudget == true || fragmentGlob?.exceedsWorkBudget == true
+                || query?.contains { $0.valueGlob.exceedsWorkBudget } == true
+        }
+
+        /// Whether the rule matches `uri`, whose path and fragment are given as the globs read them
+        /// (``DynamicGlob/encoded(_:)``), adding the work done to `steps`.
+        func matches(
+            _ uri: AndroidURI, path encodedPath: [UInt8], fragment encodedFragment: [UInt8]?, steps: inout Int
+        ) -> Bool {
+            if let pathGlob, !pathGlob.matches(encodedPath, steps: &steps) { return false }
+            if let fragmentGlob {
+                guard let encodedFragment, fragmentGlob.matches(encodedFragment, steps: &steps) else { return false }
             }
             if let query {
                 for item in query {
-                    let values = uri.dynamicRuleParameters[Array(item.name.utf16)] ?? []
-                    let glob = Array(item.value.utf16)
-                    guard values.contains(where: { DynamicGlob.matches(glob, $0) }) else { return false }
+                    let values = uri.dynamicRuleParameters[item.nameUnits] ?? []
+                    guard values.contains(where: { item.valueGlob.matches($0, steps: &steps) }) else { return false }
                 }
             }
             return true
@@ -139,6 +168,7 @@ public struct AndroidAssetStatement: Sendable, Hashable {
             }
             result.append(statement)
         }
+        if let refused = workBudgetDiagnostic(result) { diagnostics.append(refused) }
         return (result, diagnostics)
     }
 
@@ -158,72 +188,86 @@ public struct AndroidAssetStatement: Sendable, Hashable {
         let listPath = JSONKeyPath.appending("dynamic_app_link_components", to: base)
         guard components.kind == .array, components.count > 0 else { return drop(listPath, components, "a non-empty array of rules") }
         var rules: [Rule] = []
+        // The rule set's work budget, charged by each glob as it is compiled.
+        let budget = SubstitutionVariables([:])
         for (i, element) in components.elements.enumerated() {
-            let path = JSONKeyPath.appending(i, to: listPath)
-            guard element.kind == .object else { return drop(path, element, "a rule object") }
-            var rule = Rule(keyPath: path)
+            let rulePath = JSONKeyPath.appending(i, to: listPath)
+            guard element.kind == .object else { return drop(rulePath, element, "a rule object") }
+            var path: String?, fragment: String?, query: [Rule.QueryItem]?, exclude = false
             for (key, field) in element.members {
-                let fieldPath = JSONKeyPath.appending(key, to: path)
+                let fieldPath = JSONKeyPath.appending(key, to: rulePath)
                 switch key {
                 case "/", "#":
                     guard let s = field.string, !s.isEmpty else { return drop(fieldPath, field, "a non-empty string") }
-                    if key == "/" { rule.path = s } else { rule.fragment = s }
+                    if key == "/" { path = s } else { fragment = s }
                 case "?":
                     guard field.kind == .object, field.count > 0 else { return drop(fieldPath, field, "a non-empty object of parameter globs") }
-                    var query: [Rule.QueryItem] = []
+                    var items: [Rule.QueryItem] = []
                     for (name, v) in field.members {
                         guard let s = v.string else { return drop(JSONKeyPath.appending(name, to: fieldPath), v, "a string") }
-                        query.append(.init(name: name, value: s))
+                        items.append(.init(name: name, value: s, budget: budget))
                     }
-                    rule.query = query
+                    query = items
                 case "exclude":
                     guard let b = field.bool else { return drop(fieldPath, field, "a boolean") }
-                    rule.exclude = b
+                    exclude = b
                 default:
                     continue  // "comments" and unknown keys are ignored
                 }
             }
-            rules.append(rule)
+            rules.append(Rule(
+                path: path, query: query, fragment: fragment, exclude: exclude, keyPath: rulePath, budget: budget))
         }
         return .success(rules)
     }
 
-    /// The first rule that matches `uri`, with its index; `nil` when none does (the URL is then excluded).
-    func firstMatch(_ uri: AndroidURI, steps: inout Int) -> (index: Int, rule: Rule)? {
-        guard let dynamicRules else { return nil }
-        for (index, rule) in dynamicRules.enumerated() {
-            steps += 1
-            if rule.matches(uri) { return (index, rule) }
-        }
-        return nil
+    /// What trying the dynamic rules on one URL found.
+    struct Decision {
+        /// The first rule that matches, with its index; `nil` when none does (the URL is then excluded).
+        var match: (index: Int, rule: Rule)?
+        /// Matching stopped between two rules, past the matcher's budget: the later rules were not tried.
+        var stoppedForBudget = false
+        /// The first rule passed over because one of its globs is refused for the work budget.
+        var firstRefused: Int?
     }
-}
 
-/// The Dynamic App Links glob: `*` any run of characters (none included), `?` exactly one, everything else itself;
-/// UTF-16 code units. The classic two-pointer walk that remembers the last `*`: no recursion, time at most the
-/// product of the lengths and linear in practice.
-enum DynamicGlob {
-    static func matches(_ pattern: [UInt16], _ text: [UInt16]) -> Bool {
-        let star = UInt16(UInt8(ascii: "*")), question = UInt16(UInt8(ascii: "?"))
-        var p = 0, t = 0
-        var lastStar = -1, resume = 0
-        while t < text.count {
-            if p < pattern.count && (pattern[p] == question || pattern[p] == text[t]) && pattern[p] != star {
-                p += 1
-                t += 1
-            } else if p < pattern.count && pattern[p] == star {
-                lastStar = p
-                resume = t
-                p += 1
-            } else if lastStar >= 0 {
-                p = lastStar + 1
-                resume += 1
-                t = resume
-            } else {
-                return false
+    /// The first rule that matches `uri`, in at most `maximumSteps` steps (counted from `steps`) plus the rule being
+    /// matched when they run out, adding the work done to `steps`: one step per rule tried, and what its globs read.
+    func firstMatch(_ uri: AndroidURI, maximumSteps: Int, steps: inout Int) -> Decision {
+        var decision = Decision()
+        guard let dynamicRules else { return decision }
+        let limit = steps + maximumSteps
+        // Read by every rule, written once.
+        let path = DynamicGlob.encoded(uri.path)
+        let fragment = uri.fragment.map(DynamicGlob.encoded)
+        steps += path.count + (fragment?.count ?? 0)
+        for (index, rule) in dynamicRules.enumerated() {
+            guard steps <= limit else {
+                decision.stoppedForBudget = true
+                return decision
+            }
+            steps += 1
+            if rule.exceedsWorkBudget {
+                if decision.firstRefused == nil { decision.firstRefused = index }
+                continue
+            }
+            if rule.matches(uri, path: path, fragment: fragment, steps: &steps) {
+                decision.match = (index, rule)
+                return decision
             }
         }
-        while p < pattern.count && pattern[p] == star { p += 1 }
-        return p == pattern.count
+        return decision
+    }
+
+    /// One finding for the rules of `statements` refused for the work budget: the first and a count, so the report
+    /// stays as small as the file.
+    static func workBudgetDiagnostic(_ statements: [AndroidAssetStatement]) -> AssociationDiagnostic? {
+        let refused = statements.flatMap { $0.dynamicRules ?? [] }.filter(\.exceedsWorkBudget)
+        guard let first = refused.first else { return nil }
+        let others = refused.count - 1
+        let more = others == 0 ? "" : " (and \(others) later \(others == 1 ? "rule" : "rules"))"
+        return AssociationDiagnostic(
+            severity: .error, code: .tooMuchMatchingWork, keyPath: first.keyPath,
+            message: "expected globs that cost at most \(SubstitutionVariables.maximumPatternWork) steps per URL character each and \(SubstitutionVariables.maximumMatchingWork) for the file (the limits that keep matching time proportional to the URL), found more from this rule on; this rule\(more) is never matched here, so answers may differ from a device's: shorten the runs that mix ? with text between two *")
     }
 }

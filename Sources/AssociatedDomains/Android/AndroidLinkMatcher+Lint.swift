@@ -1,8 +1,9 @@
 extension AndroidLinkMatcher {
     /// Lints the Android side, and compares it with an AASA when one is given.
     ///
-    /// Errors: patterns Android rejects (the app does not install), a dynamic rule set Android drops whole, filters
-    /// and matchers that can never match, URLs on which iOS and Android disagree. Warnings: hosts that links reach
+    /// Errors: patterns Android rejects (the app does not install), a dynamic rule set Android drops whole, dynamic
+    /// rules past the matching work budget (never matched here), filters and matchers that can never match, URLs on
+    /// which iOS and Android disagree. Warnings: hosts that links reach
     /// but no `autoVerify` filter declares (the browser opens on Android 12+), `autoVerify` filters Android does not
     /// verify, dynamic rules that an earlier rule hides.
     ///
@@ -70,6 +71,7 @@ extension AndroidLinkMatcher {
             if let dropped = statement.droppedReason {
                 add(.error, .dynamicRulesDropped, base, dropped)
             }
+            if let refused = AndroidAssetStatement.workBudgetDiagnostic([statement]) { findings.append(refused) }
             if let rules = statement.dynamicRules {
                 // Dynamic rules only narrow: an include whose paths no filter takes never opens the app.
                 let hosts = manifest.intentFilters.filter(\.isAppLinkFilter).flatMap(\.authorities)

@@ -32,6 +32,13 @@ public struct AndroidLinkMatcher: Sendable {
 
         /// Which Android's rules to apply.
         public var platform: Platform
+        /// URLs longer than this (in UTF-8 bytes) are not matched against dynamic rules, and are then excluded on
+        /// Android 15+: 65 536, the iOS matcher's limit (``AppLinkMatcher/Configuration``).
+        package var maximumURLLength = AppLinkMatcher.Configuration().maximumURLLength
+        /// The most steps answering one URL may take, the iOS matcher's budget: 2^26. Past it the dynamic rules stop
+        /// between two rules (the one being matched finishes first: each of its globs costs at most 4 098 steps per
+        /// byte it reads) and the URL is excluded, with a reason that says it was not matched. Tests lower it.
+        package var maximumMatchingSteps = AppLinkMatcher.Configuration().maximumMatchingSteps
 
         /// Creates a configuration.
         /// - Parameter platform: Which Android's rules to apply (default: Android 15 and later).
@@ -96,6 +103,7 @@ public struct AndroidLinkMatcher: Sendable {
     /// ``explain(_:)``, adding the work done to `steps`: one step per host entry looked at, per filter examined, per
     /// glob pattern and group tried and per dynamic rule tried.
     func explain(_ url: String, steps: inout Int) -> AndroidLinkMatch {
+        let start = steps
         guard let uri = AndroidURI(url) else {
             return AndroidLinkMatch(url: url, opensApp: false, reason: "not an absolute URL")
         }
@@ -154,18 +162,31 @@ public struct AndroidLinkMatcher: Sendable {
         if android15, let statement {
             if let dropped = statement.droppedReason {
                 notes.append("dynamic rules ignored: \(dropped)")
-            } else if statement.dynamicRules != nil {
-                guard let (index, rule) = statement.firstMatch(uri, steps: &steps) else {
+            } else if let rules = statement.dynamicRules {
+                guard url.utf8.count <= configuration.maximumURLLength else {
                     return AndroidLinkMatch(url: url, opensApp: false, filter: filter.label, rule: nil,
-                                            reason: "\(filter.label) takes it, but no dynamic_app_link_components rule matches, so Android 15+ excludes it")
+                                            reason: "\(filter.label) takes it, but the URL is longer than \(configuration.maximumURLLength) bytes: it was not matched against the dynamic_app_link_components rules, and one that no rule matches is excluded on Android 15+")
+                }
+                let decision = statement.firstMatch(uri, maximumSteps: configuration.maximumMatchingSteps - (steps - start), steps: &steps)
+                // A rule refused for the work budget was passed over: the answer may not be a device's.
+                let refused = decision.firstRefused.map {
+                    "; dynamic_app_link_components[\($0)] was not tried: its globs cost more than the matching work budget (tooMuchMatchingWork)"
+                } ?? ""
+                guard let (index, rule) = decision.match else {
+                    if decision.stoppedForBudget {
+                        return AndroidLinkMatch(url: url, opensApp: false, filter: filter.label, rule: nil,
+                                                reason: "\(filter.label) takes it, but it was not matched: this URL against the \(rules.count) dynamic_app_link_components rules needs more than \(configuration.maximumMatchingSteps) matching steps (the matcher's budget), and one that no rule matches is excluded on Android 15+; shorten the URL, or give the rules literal text that tells them apart" + refused)
+                    }
+                    return AndroidLinkMatch(url: url, opensApp: false, filter: filter.label, rule: nil,
+                                            reason: "\(filter.label) takes it, but no dynamic_app_link_components rule matches, so Android 15+ excludes it" + refused)
                 }
                 let name = "dynamic_app_link_components[\(index)]"
                 if rule.exclude {
                     return AndroidLinkMatch(url: url, opensApp: false, filter: filter.label, rule: name,
-                                            reason: "\(filter.label) takes it, but \(name) \(rule.summary) excludes it on Android 15+")
+                                            reason: "\(filter.label) takes it, but \(name) \(rule.summary) excludes it on Android 15+" + refused)
                 }
                 return AndroidLinkMatch(url: url, opensApp: true, filter: filter.label, rule: name,
-                                        reason: "\(filter.label) takes it and \(name) \(rule.summary) allows it" + notes.map { "; " + $0 }.joined())
+                                        reason: "\(filter.label) takes it and \(name) \(rule.summary) allows it" + notes.map { "; " + $0 }.joined() + refused)
             }
         }
         return AndroidLinkMatch(url: url, opensApp: true, filter: filter.label,

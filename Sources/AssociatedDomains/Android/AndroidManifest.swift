@@ -56,8 +56,10 @@ public struct AndroidManifest: Sendable, Hashable {
     /// Reads a manifest, its patterns as current AOSP reads them.
     ///
     /// - Parameter bytes: The file, UTF-8 (a `String`'s `utf8` view will do).
-    /// - Throws: ``AssociationError`` with code `unreadableManifest` when the file is not well-formed XML or its
-    ///   root is not `<manifest>`; the message says `line:column: expected ..., found ...`.
+    /// - Throws: ``AssociationError`` with code `unreadableManifest` when the file is not well-formed XML (an
+    ///   attribute written twice on one element included, also under two prefixes bound to one namespace, which
+    ///   `aapt2` refuses as well) or its root is not `<manifest>`; the message says `line:column: expected ...,
+    ///   found ...`.
     public init<Bytes: Collection<UInt8>>(parsing bytes: Bytes) throws(AssociationError) {
         try self.init(parsing: Array(bytes), configuration: .init())
     }

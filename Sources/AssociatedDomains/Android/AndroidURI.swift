@@ -12,9 +12,9 @@ struct AndroidURI: Sendable, Hashable {
     /// The raw (encoded) query, split into parameters by dynamic rules.
     var rawQuery: String?
     /// The query's parameters as dynamic rules read them (the raw query split on `&`, empty pieces skipped, each at
-    /// its first `=`, both sides decoded), the values of each name in order: split once per URL, looked up by every
-    /// rule.
-    var dynamicRuleParameters: [[UInt16]: [[UInt16]]] = [:]
+    /// its first `=`, both sides decoded), the values of each name in order, as the rules' globs read them
+    /// (``DynamicGlob/encoded(_:)``): split once per URL, looked up by every rule.
+    var dynamicRuleParameters: [[UInt16]: [[UInt8]]] = [:]
     /// The query's parameters as `UriRelativeFilter` splits them: on `&`, or on `;` when there is no `&`; decoded.
     var queryParameters: [[UInt16]] = []
 
@@ -35,7 +35,8 @@ struct AndroidURI: Sendable, Hashable {
             query = decoded
             for item in raw.split(separator: "&", omittingEmptySubsequences: true) {
                 let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                dynamicRuleParameters[AndroidURI.decode(parts[0]), default: []].append(parts.count > 1 ? AndroidURI.decode(parts[1]) : [])
+                let value = parts.count > 1 ? DynamicGlob.encoded(AndroidURI.decode(parts[1])) : []
+                dynamicRuleParameters[AndroidURI.decode(parts[0]), default: []].append(value)
             }
             let amp = UInt16(UInt8(ascii: "&")), semicolon = UInt16(UInt8(ascii: ";"))
             var pieces = decoded.split(separator: amp, omittingEmptySubsequences: false)

@@ -4,6 +4,10 @@ internal import _LinkKitText
 /// have: elements, attributes, comments, CDATA sections, processing instructions, the five predefined entities and
 /// character references. A document type declaration (`<!DOCTYPE`) is refused, so no entity can expand.
 ///
+/// An attribute may appear once per element, also after namespace prefixes are resolved: `a:host` and `b:host` with
+/// `a` and `b` bound to one namespace are one attribute twice, which expat (and so `aapt2`) refuses. Prefixes are
+/// resolved for that check only; elements and attributes keep their names as written.
+///
 /// Iterative (an explicit stack of open elements), with a cap on depth and on the number of elements; one pass
 /// over the bytes. Errors say `line:column: expected ..., found ...`.
 struct XMLReader {
@@ -22,7 +26,8 @@ struct XMLReader {
         self.bytes = bytes
     }
 
-    /// Attribute names compared while looking for duplicates: what the tests hold to the number of attributes.
+    /// Attribute names compared while looking for duplicates (written, and namespace-resolved): what the tests hold
+    /// to the number of attributes.
     private(set) var comparisons = 0
 
     /// Reads the document and returns its root element.
@@ -108,6 +113,7 @@ struct XMLReader {
         var root: XMLNode?
         var stack: [XMLNode] = []
         var elements = 0
+        var namespaces = Namespaces()
         while true {
             if stack.isEmpty { skipSpace() }
             if i >= bytes.count {
@@ -137,6 +143,7 @@ struct XMLReader {
                 advance()
                 guard let open = stack.popLast() else { throw error("no end tag outside the root element", at: at) }
                 guard open.name == closing else { throw error("</\(open.name)>", at: at) }
+                namespaces.close()
                 if stack.isEmpty {
                     root = open
                 } else {
@@ -151,6 +158,7 @@ struct XMLReader {
                 var selfClosing = false
                 // The names seen on this element: a duplicate found by lookup, not by a scan of the ones before it.
                 var attributeNames: Set<String> = []
+                var attributeStarts: [Int] = []
                 while true {
                     let hadSpace = i < bytes.count && Self.isSpace(bytes[i])
                     skipSpace()
@@ -165,15 +173,28 @@ struct XMLReader {
                     guard attributeNames.insert(attributeName).inserted else {
                         throw error("each attribute once, not \(attributeName) twice", at: attributeStart)
                     }
+                    attributeStarts.append(attributeStart)
                     skipSpace()
                     guard i < bytes.count, bytes[i] == UInt8(ascii: "=") else { throw error("\"=\" after \(attributeName)") }
                     advance()
                     skipSpace()
                     node.attributes.append((attributeName, try attributeValue()))
                 }
+                // With namespaces, as aapt2 has expat read: one attribute written with two prefixes of one namespace
+                // is a duplicate too.
+                namespaces.open(node.attributes)
+                var expanded: [ExpandedName: String] = [:]
+                for (k, attribute) in node.attributes.enumerated() {
+                    guard let name = namespaces.expanded(attribute.name) else { continue }
+                    comparisons += 1
+                    if let earlier = expanded.updateValue(attribute.name, forKey: name) {
+                        throw error("each attribute once, not \(name.local) in namespace \(name.namespace) twice (\(earlier) and \(attribute.name))", at: attributeStarts[k])
+                    }
+                }
                 elements += 1
                 guard elements <= Self.maximumElements else { throw error("at most \(Self.maximumElements) elements") }
                 if selfClosing {
+                    namespaces.close()
                     if stack.isEmpty { root = node } else { stack[stack.count - 1].children.append(node) }
                 } else {
                     guard stack.count < Self.maximumDepth else { throw error("at most \(Self.maximumDepth) nested elements") }
@@ -274,6 +295,44 @@ struct XMLReader {
                 throw error("a character reference to a Unicode scalar", at: start)
             }
             return String(Character(scalar))
+        }
+    }
+
+    /// An attribute name with its prefix resolved.
+    private struct ExpandedName: Hashable {
+        var namespace: String
+        var local: String
+    }
+
+    /// The namespace prefixes in scope: each prefix's bindings innermost last, and the prefixes each open element
+    /// declared, so closing it takes them back in time proportional to them.
+    private struct Namespaces {
+        private var bindings: [Substring: [String]] = ["xml": ["http://www.w3.org/XML/1998/namespace"]]
+        private var declared: [[Substring]] = []
+
+        /// Enters an element: its `xmlns:` declarations apply to all its attributes, wherever they are written.
+        mutating func open(_ attributes: [(name: String, value: String)]) {
+            var prefixes: [Substring] = []
+            for attribute in attributes where attribute.name.hasPrefix("xmlns:") {
+                let prefix = attribute.name.dropFirst(6)
+                bindings[prefix, default: []].append(attribute.value)
+                prefixes.append(prefix)
+            }
+            declared.append(prefixes)
+        }
+
+        /// Leaves the innermost element.
+        mutating func close() {
+            for prefix in declared.popLast() ?? [] { bindings[prefix]?.removeLast() }
+        }
+
+        /// The namespace and local name of a prefixed attribute whose prefix is bound; `nil` for a declaration, an
+        /// attribute without a prefix (in no namespace, so its written name is the whole name) or with an unbound one.
+        func expanded(_ name: String) -> ExpandedName? {
+            guard let colon = name.firstIndex(of: ":") else { return nil }
+            let prefix = name[..<colon]
+            guard prefix != "xmlns", let namespace = bindings[prefix]?.last else { return nil }
+            return ExpandedName(namespace: namespace, local: String(name[name.index(after: colon)...]))
         }
     }
 }

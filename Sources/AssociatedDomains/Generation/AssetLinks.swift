@@ -25,7 +25,9 @@ public struct AssetLinks: Sendable, Hashable {
     /// statements are left out.
     public var statements: [AndroidAssetStatement]
     /// What reading found: keys repeated in one object (`duplicateKey`, a warning: the last value counts, as
-    /// Android's `JSONObject` reads it) and dynamic rule sets Android drops whole (`dynamicRulesDropped`, an error).
+    /// Android's `JSONObject` reads it), dynamic rule sets Android drops whole (`dynamicRulesDropped`, an error) and
+    /// dynamic rules whose globs cost more than the matching work budget (`tooMuchMatchingWork`, an error: they are
+    /// never matched here).
     /// Empty for a file made with ``init(packageName:fingerprints:rules:)``.
     public var diagnostics: [AssociationDiagnostic]
 

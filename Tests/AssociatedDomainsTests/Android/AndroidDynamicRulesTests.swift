@@ -85,12 +85,52 @@ struct AndroidDynamicRulesTests {
         #expect(answer.reason.contains("has no handle_all_urls statement for com.example.app"))
     }
 
-    @Test(arguments: [
-        ("*", "", true), ("*", "abc", true), ("?", "", false), ("?", "a", true), ("?*", "", false), ("?*", "ab", true),
-        ("/a*b", "/axxbxb", true), ("/a*b", "/axxbx", false), ("a?c", "abc", true), ("a?c", "ac", false),
-    ])
-    func dynamicGlobs(_ pattern: String, _ text: String, _ matches: Bool) {
-        #expect(DynamicGlob.matches(Array(pattern.utf16), Array(text.utf16)) == matches)
+    static func matcher(_ rules: [String], configuration: AndroidLinkMatcher.Configuration = .init()) throws -> AndroidLinkMatcher {
+        let links = try AssetLinks(parsing: Self.assetLinks("[" + rules.joined(separator: ",") + "]"))
+        return AndroidLinkMatcher(manifest: try AndroidManifest(parsing: Self.manifest), assetLinks: links, configuration: configuration)
+    }
+
+    @Test func aURLPastTheMatchingBudgetIsExcludedAndSaysWhy() throws {
+        // Rules that each read the whole path looking for a number it lacks.
+        let rules = (0..<1_000).map { #"{"/": "/pub/*x*\#($0 + 1_000)*"}"# }
+        var configuration = AndroidLinkMatcher.Configuration()
+        configuration.maximumMatchingSteps = 200_000
+        let matcher = try Self.matcher(rules, configuration: configuration)
+        let path = "/pub/x/" + String(repeating: "ab/", count: 3_400)
+        var steps = 0
+        let answer = matcher.explain("https://news.example.com" + path, steps: &steps)
+        #expect(!answer.opensApp && answer.rule == nil)
+        #expect(answer.reason == ".Main (line 2) takes it, but it was not matched: this URL against the 1000 dynamic_app_link_components rules "
+            + "needs more than 200000 matching steps (the matcher's budget), and one that no rule matches is excluded on Android 15+; "
+            + "shorten the URL, or give the rules literal text that tells them apart")
+        // The budget, plus the one rule being matched when it ran out (one pass over the path).
+        #expect(steps <= 200_000 + 2 * path.utf8.count + 16, "\(steps) steps")
+        // Within the budget the same rules decide.
+        #expect(matcher.explain("https://news.example.com/pub/x1005").rule == "dynamic_app_link_components[5]")
+    }
+
+    @Test func aRuleWhoseGlobCostsMoreThanTheWorkBudgetIsNeverTriedAndSaysSo() throws {
+        let hostile = "*" + String(repeating: "a?", count: 2_049) + "*"
+        let rules = [#"{"/": "\#(hostile)"}"#, #"{"/": "/pub/*"}"#]
+        let matcher = try Self.matcher(rules)
+        let answer = matcher.explain("https://news.example.com/pub/" + String(repeating: "ab", count: 3_000))
+        #expect(answer.opensApp && answer.rule == "dynamic_app_link_components[1]")
+        #expect(answer.reason.hasSuffix("; dynamic_app_link_components[0] was not tried: its globs cost more than the matching work budget (tooMuchMatchingWork)"))
+        let links = try AssetLinks(parsing: Self.assetLinks("[" + rules.joined(separator: ",") + "]"))
+        let keyPath = #"[0].relation_extensions["delegate_permission/common.handle_all_urls"].dynamic_app_link_components[0]"#
+        #expect(links.diagnostics.map(\.code) == ["tooMuchMatchingWork"])
+        #expect(links.diagnostics.first?.keyPath == keyPath)
+        #expect(links.diagnostics.first?.severity == .error)
+        #expect(links.diagnostics.first?.message.contains("at most 4096 steps per URL character each and 250000 for the file") == true)
+        #expect(matcher.lint().contains { $0.code == .tooMuchMatchingWork && $0.keyPath == keyPath })
+    }
+
+    @Test func aURLOver64KiBIsNotMatchedAgainstTheRules() throws {
+        let matcher = try Self.matcher([#"{"/": "/pub/*"}"#])
+        let answer = matcher.explain("https://news.example.com/pub/" + String(repeating: "a", count: 65_536))
+        #expect(!answer.opensApp && answer.rule == nil)
+        #expect(answer.reason.contains("the URL is longer than 65536 bytes: it was not matched against the dynamic_app_link_components rules"))
+        #expect(matcher.explain("https://news.example.com/pub/" + String(repeating: "a", count: 60_000)).opensApp)
     }
 
     @Test func notJSONIsAnError() {

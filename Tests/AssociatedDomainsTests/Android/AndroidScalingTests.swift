@@ -49,6 +49,42 @@ struct AndroidScalingTests {
         }
         Self.expectDoubles(try comparisons(2_000), try comparisons(4_000), "attribute names compared")
         #expect(throws: AssociationError.self) { try XMLReader.parse(Array("<m a='1' b='2' a='3'/>".utf8)) }
+        // Prefixed names are compared again once resolved, by lookup too.
+        func prefixed(_ count: Int) throws -> Int {
+            let declarations = (0..<count).map { "xmlns:p\($0)=\"u\($0 % 7)\"" }.joined(separator: " ")
+            let attributes = (0..<count).map { "p\($0):a\($0)=\"x\"" }.joined(separator: " ")
+            var comparisons = 0
+            _ = try XMLReader.parse(Array("<manifest \(declarations) \(attributes)><application/></manifest>".utf8), comparisons: &comparisons)
+            return comparisons
+        }
+        Self.expectDoubles(try prefixed(2_000), try prefixed(4_000), "prefixed attribute names compared")
+    }
+
+    /// Rules of long literals between stars, each one unit short of the path at every place: each rule reads the
+    /// path about once, where a last-star walk costs the pattern times the path.
+    @Test func dynamicRulesCostTheirLengthPlusThePathNotTheirProduct() throws {
+        func steps(_ n: Int) throws -> Int {
+            let rules = (0..<4).map { _ in #"{"/": "/p*\#(String(repeating: "a", count: n))b*"}"# }
+            let matcher = AndroidLinkMatcher(manifest: Self.manifest(hosts: 1, extra: #"<data android:pathPrefix="/p"/>"#),
+                                             statements: try Self.statements(rules: rules), packageName: "com.example.app")
+            var steps = 0
+            let answer = matcher.explain("https://h0.example.com/p" + String(repeating: "a", count: 2 * n), steps: &steps)
+            #expect(!answer.opensApp && answer.reason.contains("no dynamic_app_link_components rule matches"), "\(answer.reason)")
+            return steps
+        }
+        Self.expectDoubles(try steps(7_500), try steps(15_000), "dynamic rule steps")
+    }
+
+    /// A 100 KB rule of `*a` pairs against a path of 64 000 `a`s.
+    @Test func aRuleAsLongAsTheFileAgainstTheLongestURLCostsTheirSum() throws {
+        let pattern = "/" + String(repeating: "*a", count: 50_000) + "*b"
+        let matcher = AndroidLinkMatcher(manifest: Self.manifest(hosts: 1), statements: try Self.statements(rules: [#"{"/": "\#(pattern)"}"#]),
+                                         packageName: "com.example.app")
+        let path = "/" + String(repeating: "a", count: 64_000)
+        var steps = 0
+        let answer = matcher.explain("https://h0.example.com" + path, steps: &steps)
+        #expect(!answer.opensApp && answer.reason.contains("no dynamic_app_link_components rule matches"), "\(answer.reason)")
+        #expect(steps <= 3 * path.utf8.count + pattern.utf8.count, "\(steps) steps")
     }
 
     @Test func theLintLooksEachHostUpOnce() {

@@ -15,6 +15,7 @@ public func fuzzAndroidPattern(_ data: UnsafePointer<UInt8>, _ size: Int) -> CIn
             for string in strings { _ = pattern.matches(string) }
         }
     }
-    for string in strings { _ = DynamicGlob.matches(Array(first.utf16), Array(string.utf16)) }
+    let glob = DynamicGlob(first)
+    for string in strings { _ = glob.matches(Array(string.utf16)) }
     return 0
 }
