@@ -11,7 +11,10 @@ public func fuzzRouteTable(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard let reloaded = try? RouteTable(json: dumped) else {
         fatalError("a loaded table's dump does not load: \(String(decoding: dumped, as: UTF8.self))")
     }
-    precondition(reloaded == table, "load -> dump -> load changed the table")
+    // The dump writes each key once, so what reading found (repeated keys) is not there to find again.
+    var read = reloaded
+    read.diagnostics = table.diagnostics
+    precondition(read == table, "load -> dump -> load changed the table")
     let router = table.makeRouter()
     _ = router.route("app://a/b?c=d")
     return 0
