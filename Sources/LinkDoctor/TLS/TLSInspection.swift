@@ -30,18 +30,6 @@ struct TLSInspection: Sendable {
         var deadline: ContinuousClock.Instant
     }
 
-    /// X509 verification results (`X509_V_ERR_*`).
-    private enum Verify {
-        static let ok = 0
-        static let unableToGetIssuer = 2
-        static let notYetValid = 9
-        static let expired = 10
-        static let selfSignedLeaf = 18
-        static let selfSignedInChain = 19
-        static let unableToGetIssuerLocally = 20
-        static let unableToVerifyLeafSignature = 21
-    }
-
     private var subject: String { "https://\(domain)" }
     private var url: URL { URL(string: "https://\(domain)/") ?? URL(fileURLWithPath: "/") }
     private var host: String {
@@ -111,18 +99,19 @@ struct TLSInspection: Sendable {
     private func judgeTrust(_ outcome: TLSProbe.Outcome, chain: [PeerCertificate]) -> [Finding] {
         let roots = caFile.map { "the roots in \($0)" } ?? "the system's roots"
         let leaf = chain[0]
-        let code = outcome.succeeded ? Verify.ok : outcome.verifyResult
+        let code = outcome.succeeded ? X509Verification.ok : outcome.verifyResult
         switch code {
-        case Verify.ok, Verify.expired, Verify.notYetValid:
+        case X509Verification.ok, X509Verification.expired, X509Verification.notYetValid:
             // Dates are judged for every certificate below; an error about them means the chain itself is trusted.
             return []
-        case Verify.selfSignedLeaf:
+        case X509Verification.selfSignedLeaf:
             return [Finding(
                 code: .tlsUntrusted, severity: .error, subject: subject,
                 message: "\(domain) presents a self-signed certificate (\(leaf.commonName)), which is not trusted by "
                     + "\(roots) nor by devices. Serve a certificate from a public certificate authority, with its "
                     + "intermediates; for a staging server with a private CA, give that CA with --ca-file.")]
-        case Verify.unableToGetIssuer, Verify.unableToGetIssuerLocally, Verify.unableToVerifyLeafSignature:
+        case X509Verification.unableToGetIssuer, X509Verification.unableToGetIssuerLocally,
+            X509Verification.unableToVerifyLeafSignature:
             let sent = chain.dropFirst().contains { $0.subject == leaf.issuer }
             if !sent {
                 return [Finding(
@@ -138,7 +127,7 @@ struct TLSInspection: Sendable {
                 code: .tlsUntrusted, severity: .error, subject: subject,
                 message: "\(domain)'s chain ends in \(top), which is not trusted by \(roots) nor by devices. Serve a "
                     + "certificate from a public certificate authority; for a private CA, give its root with --ca-file.")]
-        case Verify.selfSignedInChain:
+        case X509Verification.selfSignedInChain:
             let top = chain.last?.commonName ?? leaf.issuerName
             return [Finding(
                 code: .tlsUntrusted, severity: .error, subject: subject,

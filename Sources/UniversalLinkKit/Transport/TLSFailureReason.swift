@@ -11,19 +11,6 @@ internal import _LinkKitLocking
 /// (libcurl's `CONNECT_ONLY` with its certificate information), within the first one's deadline. When that
 /// handshake fails too, or the deadline is too near, OpenSSL's own words are kept.
 enum TLSFailureReason {
-    /// X509 verification results (`X509_V_ERR_*`).
-    private enum Verify {
-        static let unableToGetIssuer = 2
-        static let notYetValid = 9
-        static let expired = 10
-        static let selfSignedLeaf = 18
-        static let selfSignedInChain = 19
-        static let unableToGetIssuerLocally = 20
-        static let unableToVerifyLeafSignature = 21
-        static let hostnameMismatch = 62
-        static let ipAddressMismatch = 64
-    }
-
     /// The reason of `failure` in words.
     ///
     /// - Parameters:
@@ -40,7 +27,7 @@ enum TLSFailureReason {
             return "the server offers only TLS 1.0/1.1, and TLS 1.2 is the minimum (\(openSSL))"
         }
         let nameMismatch = openSSL.contains("subject name") || openSSL.contains("no alternative certificate")
-            || [Verify.hostnameMismatch, Verify.ipAddressMismatch].contains(failure.verifyResult)
+            || [X509Verification.hostnameMismatch, X509Verification.ipAddressMismatch].contains(failure.verifyResult)
         guard nameMismatch || failure.verifyResult != nil else { return openSSL }
         let end = deadline ?? (.now + .seconds(10))
         guard end - .now > .milliseconds(20) else { return openSSL }
@@ -50,17 +37,18 @@ enum TLSFailureReason {
             return "the certificate is issued for \(leaf.namesText), not \(host)"
         }
         switch failure.verifyResult {
-        case Verify.selfSignedLeaf:
+        case X509Verification.selfSignedLeaf:
             return "the certificate (\(leaf.commonName)) is self-signed, which no trusted root vouches for"
-        case Verify.expired:
+        case X509Verification.expired:
             let expired = chain.first { ($0.notAfter ?? .distantFuture) < Date() } ?? leaf
             return "the certificate \(expired.commonName) expired on \(day(expired.notAfter))"
-        case Verify.notYetValid:
+        case X509Verification.notYetValid:
             let early = chain.first { ($0.notBefore ?? .distantPast) > Date() } ?? leaf
             return "the certificate \(early.commonName) is not valid until \(day(early.notBefore))"
-        case Verify.selfSignedInChain:
+        case X509Verification.selfSignedInChain:
             return "the chain ends in the self-signed root \(chain.last?.commonName ?? leaf.issuerName), which is not trusted"
-        case Verify.unableToGetIssuer, Verify.unableToGetIssuerLocally, Verify.unableToVerifyLeafSignature:
+        case X509Verification.unableToGetIssuer, X509Verification.unableToGetIssuerLocally,
+            X509Verification.unableToVerifyLeafSignature:
             if chain.dropFirst().contains(where: { $0.subject == leaf.issuer }) {
                 return "the chain ends in \(chain.last?.issuerName ?? leaf.issuerName), which is not trusted"
             }
