@@ -6,8 +6,9 @@ import UniversalLinkKitTesting
 
 /// A request is not started when its caller's remaining deadline is shorter than what answers from its host
 /// currently take: a burst queued behind the per-host limit must not count clicks for callers that were already
-/// told the link timed out. The Response Handler "takes 2 s" on an injected clock: it holds each answer until the
-/// test has moved the clock on by 2 s and lets a batch go.
+/// told the link timed out. The Response Handler "takes 20 s" on an injected clock: it holds each answer until the
+/// test has moved the clock on by 20 s and lets a batch go. libcurl keeps its own timer of the time left, on the real
+/// clock: the injected spans are long enough that no loaded machine reaches it first.
 struct LatencyGateTests {
     static let link = ResponseHandlerStub.Link(webLinkUrl: "https://www.example.com/p/1", mobileDeepLinkUrl: nil)
 
@@ -23,7 +24,7 @@ struct LatencyGateTests {
         let transport = try #require(CurlTransport.make(
             configuration: .init(maximumConcurrentRequestsPerHost: 16), nameResolver: .system, clock: clock.linkClock))
         defer { transport.shutdown() }
-        var configuration = LinkManager.Configuration.Resolution(timeout: .seconds(5))
+        var configuration = LinkManager.Configuration.Resolution(timeout: .seconds(50))
         configuration.policy = ResolutionPolicy(allowsHTTP: true, allowsLocalHosts: true)
         let manager = LinkManager(
             configuration: .init(resolution: configuration), transport: transport,
@@ -39,15 +40,15 @@ struct LatencyGateTests {
                 return await group.reduce(into: [Int: LinkError.Code?]()) { $0[$1.0] = $1.1 }
             }
         }
-        // Sixteen requests in flight, the other 84 queued for a slot. Each batch takes 2 s of the clock.
+        // Sixteen requests in flight, the other 84 queued for a slot. Each batch takes 20 s of the clock.
         #expect(await stub.waitForRequests(16, timeout: .seconds(300)))
-        clock.advance(by: .seconds(2))
+        clock.advance(by: .seconds(20))
         for _ in 0..<16 { release.signal() }
-        // With 3 s left, the next sixteen start; they take 2 s too.
+        // With 30 s left, the next sixteen start; they take 20 s too.
         #expect(await stub.waitForRequests(32, timeout: .seconds(300)))
-        clock.advance(by: .seconds(2))
+        clock.advance(by: .seconds(20))
         for _ in 0..<16 { release.signal() }
-        // 1 s left: less than the host's answers take, so no other request is sent.
+        // 10 s left: less than the host's answers take, so no other request is sent.
         let outcomes = await results.value
         let answered = Set(outcomes.filter { $0.value == nil }.map(\.key))
         let refused = outcomes.filter { $0.value == .timeout }.count
