@@ -188,6 +188,18 @@ struct LinkManagerFleetTests {
         #expect(transport.count == 0)
     }
 
+    /// The PostgreSQL store's wait for another replica's outcome ends with `CancellationError` when the time left
+    /// passes, which may come a moment before the manager's own deadline entry runs: the caller is told `timeout`.
+    @Test func aStoreWaitThatRunsOutOfTimeLeftIsATimeoutNotACancellation() async throws {
+        let transport = ScriptedTransport()
+        var configuration = Self.configuration(OutOfTimeClaimStore(), timeout: .seconds(5))
+        configuration.policy = ResolutionPolicy()
+        let manager = LinkManager(configuration: configuration, transport: transport)
+        let outcome = try await manager.resolve(URL("https://news.example.com/pub/acc?_ri_=held"))
+        #expect(outcome.resolvedLink?.error?.code == .timeout)
+        #expect(transport.count == 0)
+    }
+
     @Test func withoutAStoreNothingIsClaimedBeyondTheProcess() async throws {
         let transport = ScriptedTransport(fallback: { _ in .json(LinkManagerTests.both) })
         let manager = LinkManager(transport: transport)
@@ -207,6 +219,16 @@ struct HangingClaimStore: ClaimStore {
     func publish(_ outcome: SharedOutcome, of click: ClickIdentity, ticket: ClaimTicket) async throws { try await hang() }
     func release(_ click: ClickIdentity, ticket: ClaimTicket) async throws { try await hang() }
     func awaitOutcome(of click: ClickIdentity, within timeLeft: Duration) async throws -> SharedOutcome? { try await hang() }
+}
+
+/// A store where another replica holds every click, and whose wait for its outcome runs out of time at once.
+struct OutOfTimeClaimStore: ClaimStore {
+    func claim(_ click: ClickIdentity, lease: Duration) async throws -> SharedClaim { .heldElsewhere }
+    func publish(_ outcome: SharedOutcome, of click: ClickIdentity, ticket: ClaimTicket) async throws {}
+    func release(_ click: ClickIdentity, ticket: ClaimTicket) async throws {}
+    func awaitOutcome(of click: ClickIdentity, within timeLeft: Duration) async throws -> SharedOutcome? {
+        throw CancellationError()
+    }
 }
 
 /// What a replica remembers for the duplicate window after a fleet wait.

@@ -98,10 +98,12 @@ struct FleetClaims: Sendable {
         _ error: any Error, _ resolution: LinkResolver.Resolution, resolve: () async -> ResolvedLink
     ) async -> Result {
         let url = resolution.url
-        // The deadline passed or the manager is shutting down: nothing may be sent now.
+        // The deadline passed or the manager is shutting down: nothing may be sent now. Only a cancelled task of
+        // this resolution is `cancelled`: a store's own wait that ran out of time left ends with a
+        // `CancellationError` too, and may end a moment before the deadline's entry runs.
         if error is DeadlineExceeded || error is CancellationError || Task.isCancelled {
             let error: LinkError =
-                error is DeadlineExceeded ? .timeout(url, allowed: resolution.deadline.allowed) : .cancelled(url)
+                Task.isCancelled ? .cancelled(url) : .timeout(url, allowed: resolution.deadline.allowed)
             return Result(link: ResolvedLink(requestedURL: url, isPubWeb: true, error: error), isRemembered: false)
         }
         events.emit(.claimStoreFailed, url, reason: String(describing: error))
