@@ -354,23 +354,27 @@ final class CurlMulti: Sendable {
     }
 
     private static func response(_ t: ulk_transfer) -> TransportResponse {
-        let head = t.head.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: t.head_len), as: UTF8.self) }
+        let head = t.head.map { headerFields(UnsafeRawBufferPointer(start: $0, count: t.head_len)) } ?? [:]
         let body = t.body.map { Data(bytes: $0, count: t.body_len) } ?? Data()
-        var response = TransportResponse(statusCode: t.status, headerFields: headerFields(head ?? ""), body: body)
+        var response = TransportResponse(statusCode: t.status, headerFields: head, body: body)
         response.connectionWait = connectionWait(t)
         return response
     }
 
-    /// The fields of a header block (`Name: value` lines separated by CRLF): names lower-cased, values trimmed, the
-    /// first of a repeated name kept, lines without a colon (the status line) skipped.
-    static func headerFields(_ block: String) -> [String: String] {
+    /// The fields of a header block (`Name: value` lines separated by CRLF): names lower-cased, values without the
+    /// spaces and tabs around them, the first of a repeated name kept, lines without a colon skipped. Read as bytes:
+    /// this runs on the transfer thread for every answer.
+    static func headerFields(_ block: UnsafeRawBufferPointer) -> [String: String] {
+        let (colon, space, tab, cr) = (UInt8(ascii: ":"), UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"))
         var fields: [String: String] = [:]
-        for line in block.components(separatedBy: "\r\n") {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            let name = line[..<colon].lowercased()
-            if fields[name] == nil {
-                fields[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            }
+        for line in block.split(separator: UInt8(ascii: "\n")) {
+            guard let split = line.firstIndex(of: colon) else { continue }
+            let name = String(decoding: line[..<split], as: UTF8.self).lowercased()
+            guard fields[name] == nil else { continue }
+            var value = line[(split + 1)...]
+            while let first = value.first, first == space || first == tab { value.removeFirst() }
+            while let last = value.last, last == space || last == tab || last == cr { value.removeLast() }
+            fields[name] = String(decoding: value, as: UTF8.self)
         }
         return fields
     }

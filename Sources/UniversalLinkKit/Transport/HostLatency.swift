@@ -23,6 +23,13 @@ final class HostLatency: Sendable {
         /// When each answer ended, and how long it took, oldest first.
         var entries: [(at: ContinuousClock.Instant, took: Duration)] = []
         var lastAt: ContinuousClock.Instant
+
+        /// Adds an answer, dropping the oldest past ``HostLatency/window``.
+        mutating func add(_ answer: (at: ContinuousClock.Instant, took: Duration)) {
+            if entries.count == HostLatency.window { entries.removeFirst() }
+            entries.append(answer)
+            lastAt = answer.at
+        }
     }
 
     private let hosts = Mutex<[String: Samples]>([:])
@@ -34,32 +41,41 @@ final class HostLatency: Sendable {
                let oldest = hosts.min(by: { $0.value.lastAt < $1.value.lastAt })?.key {
                 hosts[oldest] = nil
             }
-            var samples = hosts[host] ?? Samples(lastAt: at)
-            samples.entries.append((at, took))
-            if samples.entries.count > Self.window { samples.entries.removeFirst(samples.entries.count - Self.window) }
-            samples.lastAt = at
-            hosts[host] = samples
+            // In place: a copy of the samples would copy their array for every answer.
+            hosts[host, default: Samples(lastAt: at)].add((at, took))
         }
+    }
+
+    /// Why a request with `left` before its deadline must not start, or `nil` when it may.
+    func refusal(host: String, left: Duration, at now: ContinuousClock.Instant) -> String? {
+        // The percentile is over `left` exactly when fewer of the recent answers than its rank took at most `left`:
+        // counted for every request, sorted only to word a refusal.
+        let (recent, within) = hosts.withTrackedLock { hosts -> (Int, Int) in
+            var (recent, within) = (0, 0)
+            for entry in hosts[host]?.entries ?? [] where now - entry.at < Self.lifetime {
+                recent += 1
+                if entry.took <= left { within += 1 }
+            }
+            return (recent, within)
+        }
+        guard recent > 0, within < Self.rank(of: recent), let expected = expected(for: host, at: now) else { return nil }
+        return "not sent: answers from \(host) currently take \(expected.text) (90th percentile of its recent answers),"
+            + " more than the \(max(left, .zero).text) left before the deadline"
     }
 
     /// What answers from `host` currently take (the 90th percentile of its recent answers), or `nil` when none is
     /// recent.
     func expected(for host: String, at now: ContinuousClock.Instant) -> Duration? {
         let recent = hosts.withTrackedLock { hosts -> [Duration] in
-            guard let samples = hosts[host] else { return [] }
-            return samples.entries.filter { now - $0.at < Self.lifetime }.map(\.took)
+            (hosts[host]?.entries ?? []).filter { now - $0.at < Self.lifetime }.map(\.took)
         }
         guard !recent.isEmpty else { return nil }
-        let sorted = recent.sorted()
-        // The nearest-rank percentile: with one answer, that answer; with ten, the ninth.
-        let rank = (sorted.count * 9 + 9) / 10
-        return sorted[max(0, min(sorted.count - 1, rank - 1))]
+        return recent.sorted()[Self.rank(of: recent.count) - 1]
     }
 
-    /// Why a request with `left` before its deadline must not start, or `nil` when it may.
-    func refusal(host: String, left: Duration, at now: ContinuousClock.Instant) -> String? {
-        guard let expected = expected(for: host, at: now), left < expected else { return nil }
-        return "not sent: answers from \(host) currently take \(expected.text) (90th percentile of its recent answers),"
-            + " more than the \(max(left, .zero).text) left before the deadline"
+    /// The nearest rank of the 90th percentile among `count` answers: with one answer, that answer; with ten, the
+    /// ninth.
+    private static func rank(of count: Int) -> Int {
+        max(1, min(count, (count * 9 + 9) / 10))
     }
 }
