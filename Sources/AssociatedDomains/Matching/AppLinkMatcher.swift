@@ -394,7 +394,7 @@ public struct AppLinkMatcher: Sendable {
             if common < prefix.count {
                 return (common, "\(head): path \(text(path)) differs at character \(common + 1)")
             }
-            return (common, "\(head): path \(text(path)) does not match after \(text(prefix))")
+            return (common, "\(head): path \(text(path)) does not match after \(text(Array(prefix)))")
         case .query:
             return (100_000, "\(head): query \(text(context.query(decoded: decoded, folded: folded))) does not match")
         case .queryItem(let name):

@@ -42,11 +42,14 @@ enum RuleSubsumption {
     struct EarlierRules {
         private var rules: [CompiledRule] = []
         /// Each rule's literal path prefix (of `X` for `X/*`); empty for rules without a path.
-        private var prefixes: [[UInt8]] = []
-        /// Rule indexes by a hash of their literal prefix: a later rule finds the rules whose prefix begins its own
-        /// with one look-up per prefix length and no allocation (prefixes that share a hash are told apart by
+        private var prefixes: [ArraySlice<UInt8>] = []
+        /// The last rule index by a hash of its literal prefix: a later rule finds the rules whose prefix begins its
+        /// own with one look-up per prefix length and no allocation (prefixes that share a hash are told apart by
         /// comparing them).
-        private var byPrefix: [UInt64: [Int]] = [:]
+        private var lastByPrefix: [UInt64: Int] = [:]
+        /// For each rule, the previous rule whose prefix has the same hash, or -1: the chains that ``lastByPrefix``
+        /// starts.
+        private var previousWithSameHash: [Int] = []
         /// Whether some rule's prefix has this length: only those lengths are looked up.
         private var prefixLengths: [Bool] = []
         /// Rule pairs compared so far.
@@ -69,8 +72,12 @@ enum RuleSubsumption {
             for length in 0...lengths {
                 if length > 0 { hash = Self.hash(hash, prefix[length - 1]) }
                 guard length < prefixLengths.count, prefixLengths[length] else { continue }
-                for index in byPrefix[hash] ?? [] where prefixes[index].count == length {
-                    if prefixes[index].elementsEqual(prefix[0..<length]) { candidates.append(index) }
+                var index = lastByPrefix[hash] ?? -1
+                while index >= 0 {
+                    if prefixes[index].count == length, prefixes[index].elementsEqual(prefix[0..<length]) {
+                        candidates.append(index)
+                    }
+                    index = previousWithSameHash[index]
                 }
             }
             candidates.sort()
@@ -87,7 +94,8 @@ enum RuleSubsumption {
         /// Adds the next rule of the detail.
         mutating func append(_ rule: CompiledRule) {
             let prefix = (rule.pathParent ?? rule.pathGlob)?.literalPrefix ?? []
-            byPrefix[prefix.reduce(Self.emptyHash, Self.hash), default: []].append(rules.count)
+            let hash = prefix.reduce(Self.emptyHash, Self.hash)
+            previousWithSameHash.append(lastByPrefix.updateValue(rules.count, forKey: hash) ?? -1)
             if prefixLengths.count <= prefix.count { prefixLengths += repeatElement(false, count: prefix.count + 1 - prefixLengths.count) }
             prefixLengths[prefix.count] = true
             prefixes.append(prefix)
@@ -218,9 +226,21 @@ enum RuleSubsumption {
     }
 
     /// A necessary condition, cheap to test: an earlier literal byte only takes the same later literal byte, so each
-    /// literal run of `earlier` lies inside one literal run of `later`.
+    /// literal run of `earlier` lies inside one literal run of `later`, and, both globs being anchored, a run that
+    /// starts (ends) `earlier` starts (ends) `later`.
     private static func literalRunsFit(_ earlier: GlobPattern, in later: GlobPattern) -> Bool {
-        earlier.tokens.allSatisfy { token in
+        if case .literal(let start, let count)? = earlier.tokens.first {
+            guard case .literal(let laterStart, let laterCount)? = later.tokens.first, laterCount >= count,
+                  later.pool[laterStart..<(laterStart + count)].elementsEqual(earlier.pool[start..<(start + count)])
+            else { return false }
+        }
+        if case .literal(let start, let count)? = earlier.tokens.last {
+            guard case .literal(let laterStart, let laterCount)? = later.tokens.last, laterCount >= count,
+                  later.pool[(laterStart + laterCount - count)..<(laterStart + laterCount)]
+                    .elementsEqual(earlier.pool[start..<(start + count)])
+            else { return false }
+        }
+        return earlier.tokens.allSatisfy { token in
             guard case .literal(let start, let length) = token else { return true }
             let run = earlier.pool[start..<(start + length)]
             return later.tokens.contains { candidate in
