@@ -154,24 +154,32 @@ final class GlobPattern: Sendable {
                 }
                 i = j + 1
             default:
-                pool.append(caseInsensitive ? ASCII.lower(b) : b)
-                i += 1
+                // The literal bytes up to the next one that may start a wildcard or a variable, at once.
+                var j = i + 1
+                while j < text.endIndex, text[j] != UInt8(ascii: "*"), text[j] != UInt8(ascii: "?"),
+                      text[j] != UInt8(ascii: "$") {
+                    j += 1
+                }
+                if caseInsensitive {
+                    pool.append(contentsOf: text[i..<j].lazy.map(ASCII.lower))
+                } else {
+                    pool.append(contentsOf: text[i..<j])
+                }
+                i = j
             }
         }
         flush()
         var prefixCount = prefixEnd ?? pool.count
         var deterministic = true
-        for token in tokens {
-            switch token {
-            case .codeSet(let index): if codeSets[index].lengths.count > 1 { deterministic = false }
-            case .alternation: deterministic = false
-            default: break
-            }
-        }
         // Each star's run ends at the next star or at the end.
         var runs: [Run] = []
         var star: Int?
-        for t in 0...tokens.count where t == tokens.count || tokens[t].isStar {
+        for t in 0...tokens.count {
+            if t < tokens.count {
+                if case .codeSet(let index) = tokens[t], codeSets[index].lengths.count > 1 { deterministic = false }
+                if case .alternation = tokens[t] { deterministic = false }
+                guard tokens[t].isStar else { continue }
+            }
             if let star { runs.append(Run((star + 1)..<t, tokens, codeSets: codeSets)) }
             star = t
         }
@@ -201,14 +209,14 @@ final class GlobPattern: Sendable {
         self.undefinedVariables = undefined
         self.overBudgetVariables = overBudget
         self.literalPrefixCount = prefixCount
-        self.matchesEverything = !tokens.isEmpty && tokens.allSatisfy(\.isStar)
+        self.matchesEverything = tokens.count == 1 && tokens[0].isStar
         self.isDeterministic = deterministic
         self.runs = runs
         // Only literals searched for need the table: those between two stars, and any in a simulated pattern
         // (a variable's value is simulated as an alternative). The usual `/path` and `/path/*` allocate none.
         let searches = !deterministic || runs.count >= 2 || variables == nil
         var failures = [Int32](repeating: 0, count: searches ? pool.count : 0)
-        for token in tokens where searches {
+        for token in searches ? tokens : [] {
             guard case .literal(let start, let count) = token, count > 1 else { continue }
             var border = 0
             for k in 1..<count {

@@ -41,25 +41,32 @@ enum RuleSubsumption {
     /// rule is compared only with the rules that may cover it.
     struct EarlierRules {
         private var rules: [CompiledRule] = []
-        /// Each rule's literal path prefix (of `X` for `X/*`); empty for rules without a path.
-        private var prefixes: [ArraySlice<UInt8>] = []
-        /// The last rule index by a hash of its literal prefix: a later rule finds the rules whose prefix begins its
-        /// own with one look-up per prefix length and no allocation (prefixes that share a hash are told apart by
-        /// comparing them).
-        private var lastByPrefix: [UInt64: Int] = [:]
-        /// For each rule, the previous rule whose prefix has the same hash, or -1: the chains that ``lastByPrefix``
-        /// starts.
-        private var previousWithSameHash: [Int] = []
-        /// Whether some rule's prefix has this length: only those lengths are looked up.
-        private var prefixLengths: [Bool] = []
+        /// One node per distinct literal path prefix (of `X` for `X/*`; empty for rules without a path) and per
+        /// prefix of those: node 0 is the empty prefix, a child extends its parent by one byte. A later rule walks
+        /// its own prefix from the root and meets, on the way, every earlier rule whose prefix begins its own, with
+        /// no hashing and no allocation. A node has at most 256 children, so a walk costs at most 256 steps a byte.
+        private var nodes = [Node(byte: 0)]
+        /// For each rule, the previous rule with the same prefix, or -1: the chains that ``Node/lastRule`` starts.
+        private var previousWithSamePrefix: [Int32] = []
         /// Rule pairs compared so far.
         private(set) var comparisons = 0
         /// The comparison steps those pairs may have taken, at most.
         private(set) var cells = 0
 
-        /// FNV-1a, extended one byte at a time along a prefix.
-        private static let emptyHash: UInt64 = 0xCBF2_9CE4_8422_2325
-        private static func hash(_ hash: UInt64, _ byte: UInt8) -> UInt64 { (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+        private struct Node {
+            var byte: UInt8
+            var firstChild: Int32 = -1
+            var nextSibling: Int32 = -1
+            /// The last rule whose prefix ends here, or -1.
+            var lastRule: Int32 = -1
+        }
+
+        /// The child of `node` that adds `byte`, or -1.
+        private func child(_ node: Int, _ byte: UInt8) -> Int {
+            var child = Int(nodes[node].firstChild)
+            while child >= 0, nodes[child].byte != byte { child = Int(nodes[child].nextSibling) }
+            return child
+        }
 
         /// The first earlier rule that covers `later`, comparing at most up to `limit` pairs in all.
         mutating func firstCovering(_ later: CompiledRule, limit: Int) -> CompiledRule? {
@@ -67,18 +74,18 @@ enum RuleSubsumption {
             var candidates: [Int] = []
             let prefix = later.pathGlob?.literalPrefix ?? []
             // A rule without a path is compared with the rules without a literal prefix only.
-            let lengths = later.pathGlob == nil ? 0 : prefix.count
-            var hash = Self.emptyHash
-            for length in 0...lengths {
-                if length > 0 { hash = Self.hash(hash, prefix[length - 1]) }
-                guard length < prefixLengths.count, prefixLengths[length] else { continue }
-                var index = lastByPrefix[hash] ?? -1
-                while index >= 0 {
-                    if prefixes[index].count == length, prefixes[index].elementsEqual(prefix[0..<length]) {
-                        candidates.append(index)
-                    }
-                    index = previousWithSameHash[index]
+            let length = later.pathGlob == nil ? 0 : prefix.count
+            var node = 0
+            var depth = 0
+            while node >= 0 {
+                var rule = Int(nodes[node].lastRule)
+                while rule >= 0 {
+                    candidates.append(rule)
+                    rule = Int(previousWithSamePrefix[rule])
                 }
+                guard depth < length else { break }
+                node = child(node, prefix[depth])
+                depth += 1
             }
             candidates.sort()
             let laterSize = RuleSubsumption.size(of: later)
@@ -93,12 +100,18 @@ enum RuleSubsumption {
 
         /// Adds the next rule of the detail.
         mutating func append(_ rule: CompiledRule) {
-            let prefix = (rule.pathParent ?? rule.pathGlob)?.literalPrefix ?? []
-            let hash = prefix.reduce(Self.emptyHash, Self.hash)
-            previousWithSameHash.append(lastByPrefix.updateValue(rules.count, forKey: hash) ?? -1)
-            if prefixLengths.count <= prefix.count { prefixLengths += repeatElement(false, count: prefix.count + 1 - prefixLengths.count) }
-            prefixLengths[prefix.count] = true
-            prefixes.append(prefix)
+            var node = 0
+            for byte in (rule.pathParent ?? rule.pathGlob)?.literalPrefix ?? [] {
+                var next = child(node, byte)
+                if next < 0 {
+                    next = nodes.count
+                    nodes.append(Node(byte: byte, nextSibling: nodes[node].firstChild))
+                    nodes[node].firstChild = Int32(next)
+                }
+                node = next
+            }
+            previousWithSamePrefix.append(nodes[node].lastRule)
+            nodes[node].lastRule = Int32(rules.count)
             rules.append(rule)
         }
     }
