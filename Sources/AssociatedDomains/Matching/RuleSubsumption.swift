@@ -48,6 +48,8 @@ enum RuleSubsumption {
         private var nodes = [Node(byte: 0)]
         /// For each rule, the previous rule with the same prefix, or -1: the chains that ``Node/lastRule`` starts.
         private var previousWithSamePrefix: [Int32] = []
+        /// The candidates of the rule being checked, kept so that its storage serves every rule.
+        private var candidates: [Int] = []
         /// Rule pairs compared so far.
         private(set) var comparisons = 0
         /// The comparison steps those pairs may have taken, at most.
@@ -71,7 +73,7 @@ enum RuleSubsumption {
         /// The first earlier rule that covers `later`, comparing at most up to `limit` pairs in all.
         mutating func firstCovering(_ later: CompiledRule, limit: Int) -> CompiledRule? {
             guard comparisons < limit else { return nil }
-            var candidates: [Int] = []
+            candidates.removeAll(keepingCapacity: true)
             let prefix = later.pathGlob?.literalPrefix ?? []
             // A rule without a path is compared with the rules without a literal prefix only.
             let length = later.pathGlob == nil ? 0 : prefix.count
