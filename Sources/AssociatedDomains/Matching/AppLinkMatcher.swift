@@ -42,8 +42,9 @@ public struct AppLinkMatcher: Sendable {
         /// URLs longer than this (in UTF-8 bytes) are answered `none` without matching: 65 536.
         package var maximumURLLength = 65_536
         /// The most steps matching one URL may take, a step being about one byte of the URL read by one pattern
-        /// (or one rule passed over): 2^26, a fraction of a second. Fixed, so that no file and no URL can hold a
-        /// caller longer; tests lower it.
+        /// (or one rule tried): 2^26, a fraction of a second. Fixed, so that no file and no URL can hold a caller
+        /// longer; tests lower it. A rule whose filters pass it over takes no step: a few comparisons, so passing
+        /// over costs at most the file's rules once.
         ///
         /// Each rule may need a pass over the URL, so a file of many rules without literal text to tell them apart,
         /// against a long URL, costs rules × URL length. Past this budget matching stops between two rules and the
@@ -313,47 +314,54 @@ public struct AppLinkMatcher: Sendable {
                 for d in detailIndexes {
                     let rules = rulesByDetail[d]
                     let found: Search = prefixFilters[d].withUnsafeBufferPointer { filters in
-                        // The rule if it matches; `nil` to go on with the next one.
+                        // The rule if it matches; `.none` to go on with the next one. A rule its filter passes over
+                        // costs a few comparisons and no step: only a rule tried counts, and only then is the budget
+                        // looked at.
                         @inline(__always)
-                        func test(_ i: Int) -> CompiledRule? {
-                            steps += 1
+                        func test(_ i: Int) -> Search {
                             let filter = filters[i]
                             let rule: CompiledRule
                             if filter.hasPath {
-                                guard filter.pairs.isSubset(of: pathPairs[filter.variant]) else { return nil }
+                                guard filter.pairs.isSubset(of: pathPairs[filter.variant]) else { return .none }
                                 let start = offsets[filter.variant]
                                 let end = offsets[filter.variant + 1]
-                                guard end - start >= filter.count else { return nil }
+                                guard end - start >= filter.count else { return .none }
                                 for k in 0..<filter.count where paths[start + k] != pool[filter.start + k] {
-                                    return nil
+                                    return .none
                                 }
                                 let tail = end - filter.suffixCount
-                                guard tail >= start else { return nil }
+                                guard tail >= start else { return .none }
                                 for k in 0..<filter.suffixCount where paths[tail + k] != pool[filter.suffixStart + k] {
-                                    return nil
+                                    return .none
                                 }
+                                if steps > limit { return .overBudget }
+                                steps += 1
                                 rule = rules[i]
                                 guard rule.pathMatches(UnsafeBufferPointer(rebasing: paths[start..<end]), &steps) else {
-                                    return nil
+                                    return .none
                                 }
                             } else {
+                                if steps > limit { return .overBudget }
+                                steps += 1
                                 rule = rules[i]
                             }
                             if !rule.checksQueryOrFragment || rule.queryOrFragmentMismatch(&context, &steps) == nil {
-                                return rule
+                                return .found(rule)
                             }
-                            return nil
+                            return .none
                         }
                         if let index = prefixIndexes[d] {
                             for i in index.candidates(paths, offsets) {
-                                if steps > limit { return .overBudget }
-                                if let rule = test(i) { return .found(rule) }
+                                let found = test(i)
+                                if case .none = found { continue }
+                                return found
                             }
                             return .none
                         }
                         for i in 0..<filters.count {
-                            if steps > limit { return .overBudget }
-                            if let rule = test(i) { return .found(rule) }
+                            let found = test(i)
+                            if case .none = found { continue }
+                            return found
                         }
                         return .none
                     }
@@ -394,7 +402,7 @@ public struct AppLinkMatcher: Sendable {
             if common < prefix.count {
                 return (common, "\(head): path \(text(path)) differs at character \(common + 1)")
             }
-            return (common, "\(head): path \(text(path)) does not match after \(text(prefix))")
+            return (common, "\(head): path \(text(path)) does not match after \(text(Array(prefix)))")
         case .query:
             return (100_000, "\(head): query \(text(context.query(decoded: decoded, folded: folded))) does not match")
         case .queryItem(let name):

@@ -85,17 +85,26 @@ final class CompiledRule: Sendable {
             if glob.exceedsWorkBudget { exceedsWorkBudget = true }
             return glob
         }
+        func compileText(_ text: String) -> GlobPattern {
+            var text = text
+            return text.withUTF8 { compile($0) }
+        }
         var pathPattern: PathPattern?
-        if let text = rule.path {
-            let normalised = CompiledRule.normalisedPathPattern(Array(text.utf8))
-            let glob = compile(normalised)
-            var parent: GlobPattern?
-            if normalised.count >= 2, normalised[normalised.count - 1] == UInt8(ascii: "*"),
-               normalised[normalised.count - 2] == UInt8(ascii: "/") {
-                parent = compile(CompiledRule.normalisedPathPattern(Array(normalised.dropLast(2))))
+        if var text = rule.path {
+            pathPattern = text.withUTF8 { bytes in
+                let normalised = CompiledRule.normalisedPathPattern(bytes, bytes.indices)
+                let glob = compile(UnsafeBufferPointer(rebasing: bytes[normalised]))
+                var parent: GlobPattern?
+                if normalised.count >= 2, bytes[normalised.upperBound - 1] == UInt8(ascii: "*"),
+                   bytes[normalised.upperBound - 2] == UInt8(ascii: "/") {
+                    let parentRange = CompiledRule.normalisedPathPattern(
+                        bytes, normalised.lowerBound..<(normalised.upperBound - 2))
+                    parent = compile(UnsafeBufferPointer(rebasing: bytes[parentRange]))
+                }
+                return PathPattern(
+                    glob: glob, parent: parent,
+                    alsoWithoutLeadingSlash: normalised.isEmpty || bytes[normalised.lowerBound] != UInt8(ascii: "/"))
             }
-            pathPattern = PathPattern(
-                glob: glob, parent: parent, alsoWithoutLeadingSlash: normalised.first != UInt8(ascii: "/"))
         }
         self.path = pathPattern
         self.pathGlob = pathPattern?.glob
@@ -106,19 +115,19 @@ final class CompiledRule: Sendable {
         if !ignoresQueryAndFragment {
             switch rule.query {
             case .string(let text)?:
-                queryPattern = .whole(compile(Array(text.utf8)))
+                queryPattern = .whole(compileText(text))
             case .items(let items)?:
                 queryPattern = .items(items.map { item in
                     let name = Array(item.name.utf8)
                     let foldName = !caseSensitive && foldsQueryItemNames
                     return QueryItemPattern(
-                        name: foldName ? ASCII.lowered(name) : name, displayName: item.name, value: compile(Array(item.value.utf8)))
+                        name: foldName ? ASCII.lowered(name) : name, displayName: item.name, value: compileText(item.value))
                 })
             case .ignoredDictionary?, nil:
                 break
             }
             if let text = rule.fragment {
-                fragmentPattern = compile(Array(text.utf8))
+                fragmentPattern = compileText(text)
             }
         }
         self.query = queryPattern
@@ -142,10 +151,16 @@ final class CompiledRule: Sendable {
             ignoresQueryAndFragment: ignoresQueryAndFragment)
     }
 
-    /// Trailing slashes dropped (a lone `/` stays), leading slashes collapsed to one: as for URL paths.
-    static func normalisedPathPattern(_ bytes: [UInt8]) -> [UInt8] {
-        if bytes.isEmpty { return bytes }
-        return URLParts.normalisedPath(bytes)
+    /// The part of `bytes[range]` that is the pattern with trailing slashes dropped (a lone `/` stays) and leading
+    /// slashes collapsed to one, as for URL paths; an empty pattern stays empty.
+    static func normalisedPathPattern(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Range<Int> {
+        guard !range.isEmpty else { return range }
+        var start = range.lowerBound
+        var end = range.upperBound
+        while end > start, bytes[end - 1] == UInt8(ascii: "/") { end -= 1 }
+        if end == start { return start..<(start + 1) }
+        while start + 1 < end, bytes[start] == UInt8(ascii: "/"), bytes[start + 1] == UInt8(ascii: "/") { start += 1 }
+        return start..<end
     }
 
     /// The rule matches everything (no path, query or fragment restriction left).

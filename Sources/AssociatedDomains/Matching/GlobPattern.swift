@@ -16,6 +16,8 @@ final class GlobPattern: Sendable {
         case codeSet(Int)
         case alternation(Int)
         case never
+
+        var isStar: Bool { if case .star = self { true } else { false } }
     }
 
     /// Literal alternatives of at most 7 bytes, packed into integers for a hash lookup.
@@ -48,9 +50,8 @@ final class GlobPattern: Sendable {
     /// the length of the longest proper border of the literal's first k + 1 bytes. A literal between two stars is
     /// found with it in one pass over the input, whatever the literal's length.
     let failures: [Int32]
-    /// The indexes of the `*` tokens, in order.
-    let stars: [Int]
-    /// For each star, the run of tokens after it (up to the next star or the end), analysed for its search.
+    /// For each star, the run of tokens after it (up to the next star or the end), analysed for its search; the
+    /// star itself is the token before the run.
     let runs: [Run]
     /// An upper bound on the steps matching takes per byte of input, beyond one pass: the budget counts it (see
     /// ``SubstitutionVariables/maximumPatternWork``).
@@ -67,8 +68,10 @@ final class GlobPattern: Sendable {
     /// Names in `$(name)` refused for the file's budget (``SubstitutionVariables/maximumAlternativeUses``); such a
     /// pattern never matches.
     let overBudgetVariables: [String]
+    /// The length of ``literalPrefix``.
+    private let literalPrefixCount: Int
     /// The pattern's literal text up to its first wildcard or variable (folded if case-insensitive).
-    let literalPrefix: [UInt8]
+    var literalPrefix: ArraySlice<UInt8> { pool[0..<literalPrefixCount] }
     /// The pattern's literal text after its last wildcard or variable (empty when it ends with one).
     var literalSuffix: ArraySlice<UInt8> {
         guard case .literal(let start, let count)? = tokens.last else { return [] }
@@ -151,23 +154,34 @@ final class GlobPattern: Sendable {
                 }
                 i = j + 1
             default:
-                pool.append(caseInsensitive ? ASCII.lower(b) : b)
-                i += 1
+                // The literal bytes up to the next one that may start a wildcard or a variable, at once.
+                var j = i + 1
+                while j < text.endIndex, text[j] != UInt8(ascii: "*"), text[j] != UInt8(ascii: "?"),
+                      text[j] != UInt8(ascii: "$") {
+                    j += 1
+                }
+                if caseInsensitive {
+                    pool.append(contentsOf: text[i..<j].lazy.map(ASCII.lower))
+                } else {
+                    pool.append(contentsOf: text[i..<j])
+                }
+                i = j
             }
         }
         flush()
-        var prefix = Array(pool[0..<(prefixEnd ?? pool.count)])
+        var prefixCount = prefixEnd ?? pool.count
         var deterministic = true
-        for token in tokens {
-            switch token {
-            case .codeSet(let index): if codeSets[index].lengths.count > 1 { deterministic = false }
-            case .alternation: deterministic = false
-            default: break
+        // Each star's run ends at the next star or at the end.
+        var runs: [Run] = []
+        var star: Int?
+        for t in 0...tokens.count {
+            if t < tokens.count {
+                if case .codeSet(let index) = tokens[t], codeSets[index].lengths.count > 1 { deterministic = false }
+                if case .alternation = tokens[t] { deterministic = false }
+                guard tokens[t].isStar else { continue }
             }
-        }
-        var stars = tokens.indices.filter { if case .star = tokens[$0] { true } else { false } }
-        var runs = stars.indices.map { s in
-            Run((stars[s] + 1)..<(s + 1 < stars.count ? stars[s + 1] : tokens.count), tokens, codeSets: codeSets)
+            if let star { runs.append(Run((star + 1)..<t, tokens, codeSets: codeSets)) }
+            star = t
         }
         let work = deterministic
             ? GlobPattern.searchWork(runs)
@@ -184,8 +198,7 @@ final class GlobPattern: Sendable {
             pool = []
             codeSets = []
             alternations = []
-            prefix = []
-            stars = []
+            prefixCount = 0
             runs = []
             deterministic = true
         }
@@ -195,16 +208,15 @@ final class GlobPattern: Sendable {
         self.alternations = alternations
         self.undefinedVariables = undefined
         self.overBudgetVariables = overBudget
-        self.literalPrefix = prefix
-        self.matchesEverything = !tokens.isEmpty && tokens.allSatisfy { if case .star = $0 { true } else { false } }
+        self.literalPrefixCount = prefixCount
+        self.matchesEverything = tokens.count == 1 && tokens[0].isStar
         self.isDeterministic = deterministic
-        self.stars = stars
         self.runs = runs
         // Only literals searched for need the table: those between two stars, and any in a simulated pattern
         // (a variable's value is simulated as an alternative). The usual `/path` and `/path/*` allocate none.
-        let searches = !deterministic || stars.count >= 2 || variables == nil
+        let searches = !deterministic || runs.count >= 2 || variables == nil
         var failures = [Int32](repeating: 0, count: searches ? pool.count : 0)
-        for token in tokens where searches {
+        for token in searches ? tokens : [] {
             guard case .literal(let start, let count) = token, count > 1 else { continue }
             var border = 0
             for k in 1..<count {
@@ -423,13 +435,13 @@ final class GlobPattern: Sendable {
     ) -> Bool {
         tokens.withUnsafeBufferPointer { tokens in
             var p = start
-            let firstStar = stars.first ?? tokens.count
+            let firstStar = runs.first.map { $0.tokens.lowerBound - 1 } ?? tokens.count
             for t in 0..<firstStar {
                 p = step(tokens[t], input, p, end, pool)
                 if p < 0 { return false }
             }
             steps += firstStar
-            guard !stars.isEmpty else { return p == end }
+            guard !runs.isEmpty else { return p == end }
             for s in 0..<(runs.count - 1) {
                 p = leftmost(runs[s], tokens, input, from: p, end, pool, &steps)
                 if p < 0 { return false }

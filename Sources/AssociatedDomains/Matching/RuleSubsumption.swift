@@ -41,37 +41,53 @@ enum RuleSubsumption {
     /// rule is compared only with the rules that may cover it.
     struct EarlierRules {
         private var rules: [CompiledRule] = []
-        /// Each rule's literal path prefix (of `X` for `X/*`); empty for rules without a path.
-        private var prefixes: [[UInt8]] = []
-        /// Rule indexes by a hash of their literal prefix: a later rule finds the rules whose prefix begins its own
-        /// with one look-up per prefix length and no allocation (prefixes that share a hash are told apart by
-        /// comparing them).
-        private var byPrefix: [UInt64: [Int]] = [:]
-        /// Whether some rule's prefix has this length: only those lengths are looked up.
-        private var prefixLengths: [Bool] = []
+        /// One node per distinct literal path prefix (of `X` for `X/*`; empty for rules without a path) and per
+        /// prefix of those: node 0 is the empty prefix, a child extends its parent by one byte. A later rule walks
+        /// its own prefix from the root and meets, on the way, every earlier rule whose prefix begins its own, with
+        /// no hashing and no allocation. A node has at most 256 children, so a walk costs at most 256 steps a byte.
+        private var nodes = [Node(byte: 0)]
+        /// For each rule, the previous rule with the same prefix, or -1: the chains that ``Node/lastRule`` starts.
+        private var previousWithSamePrefix: [Int32] = []
+        /// The candidates of the rule being checked, kept so that its storage serves every rule.
+        private var candidates: [Int] = []
         /// Rule pairs compared so far.
         private(set) var comparisons = 0
         /// The comparison steps those pairs may have taken, at most.
         private(set) var cells = 0
 
-        /// FNV-1a, extended one byte at a time along a prefix.
-        private static let emptyHash: UInt64 = 0xCBF2_9CE4_8422_2325
-        private static func hash(_ hash: UInt64, _ byte: UInt8) -> UInt64 { (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+        private struct Node {
+            var byte: UInt8
+            var firstChild: Int32 = -1
+            var nextSibling: Int32 = -1
+            /// The last rule whose prefix ends here, or -1.
+            var lastRule: Int32 = -1
+        }
+
+        /// The child of `node` that adds `byte`, or -1.
+        private func child(_ node: Int, _ byte: UInt8) -> Int {
+            var child = Int(nodes[node].firstChild)
+            while child >= 0, nodes[child].byte != byte { child = Int(nodes[child].nextSibling) }
+            return child
+        }
 
         /// The first earlier rule that covers `later`, comparing at most up to `limit` pairs in all.
         mutating func firstCovering(_ later: CompiledRule, limit: Int) -> CompiledRule? {
             guard comparisons < limit else { return nil }
-            var candidates: [Int] = []
+            candidates.removeAll(keepingCapacity: true)
             let prefix = later.pathGlob?.literalPrefix ?? []
             // A rule without a path is compared with the rules without a literal prefix only.
-            let lengths = later.pathGlob == nil ? 0 : prefix.count
-            var hash = Self.emptyHash
-            for length in 0...lengths {
-                if length > 0 { hash = Self.hash(hash, prefix[length - 1]) }
-                guard length < prefixLengths.count, prefixLengths[length] else { continue }
-                for index in byPrefix[hash] ?? [] where prefixes[index].count == length {
-                    if prefixes[index].elementsEqual(prefix[0..<length]) { candidates.append(index) }
+            let length = later.pathGlob == nil ? 0 : prefix.count
+            var node = 0
+            var depth = 0
+            while node >= 0 {
+                var rule = Int(nodes[node].lastRule)
+                while rule >= 0 {
+                    candidates.append(rule)
+                    rule = Int(previousWithSamePrefix[rule])
                 }
+                guard depth < length else { break }
+                node = child(node, prefix[depth])
+                depth += 1
             }
             candidates.sort()
             let laterSize = RuleSubsumption.size(of: later)
@@ -86,11 +102,18 @@ enum RuleSubsumption {
 
         /// Adds the next rule of the detail.
         mutating func append(_ rule: CompiledRule) {
-            let prefix = (rule.pathParent ?? rule.pathGlob)?.literalPrefix ?? []
-            byPrefix[prefix.reduce(Self.emptyHash, Self.hash), default: []].append(rules.count)
-            if prefixLengths.count <= prefix.count { prefixLengths += repeatElement(false, count: prefix.count + 1 - prefixLengths.count) }
-            prefixLengths[prefix.count] = true
-            prefixes.append(prefix)
+            var node = 0
+            for byte in (rule.pathParent ?? rule.pathGlob)?.literalPrefix ?? [] {
+                var next = child(node, byte)
+                if next < 0 {
+                    next = nodes.count
+                    nodes.append(Node(byte: byte, nextSibling: nodes[node].firstChild))
+                    nodes[node].firstChild = Int32(next)
+                }
+                node = next
+            }
+            previousWithSamePrefix.append(nodes[node].lastRule)
+            nodes[node].lastRule = Int32(rules.count)
             rules.append(rule)
         }
     }
@@ -218,9 +241,21 @@ enum RuleSubsumption {
     }
 
     /// A necessary condition, cheap to test: an earlier literal byte only takes the same later literal byte, so each
-    /// literal run of `earlier` lies inside one literal run of `later`.
+    /// literal run of `earlier` lies inside one literal run of `later`, and, both globs being anchored, a run that
+    /// starts (ends) `earlier` starts (ends) `later`.
     private static func literalRunsFit(_ earlier: GlobPattern, in later: GlobPattern) -> Bool {
-        earlier.tokens.allSatisfy { token in
+        if case .literal(let start, let count)? = earlier.tokens.first {
+            guard case .literal(let laterStart, let laterCount)? = later.tokens.first, laterCount >= count,
+                  later.pool[laterStart..<(laterStart + count)].elementsEqual(earlier.pool[start..<(start + count)])
+            else { return false }
+        }
+        if case .literal(let start, let count)? = earlier.tokens.last {
+            guard case .literal(let laterStart, let laterCount)? = later.tokens.last, laterCount >= count,
+                  later.pool[(laterStart + laterCount - count)..<(laterStart + laterCount)]
+                    .elementsEqual(earlier.pool[start..<(start + count)])
+            else { return false }
+        }
+        return earlier.tokens.allSatisfy { token in
             guard case .literal(let start, let length) = token else { return true }
             let run = earlier.pool[start..<(start + length)]
             return later.tokens.contains { candidate in

@@ -387,10 +387,11 @@ struct AssociationReader {
         var earlierRules = RuleSubsumption.EarlierRules()
         let rulesPath = AssociationReader.child(path, key)
         for (r, rule) in detail.modernRules.enumerated() {
-            let rulePath = AssociationReader.child(rulesPath, r)
+            // Written only for a finding: most rules of a large file have none.
+            var rulePath: String { AssociationReader.child(rulesPath, r) }
             let merged = usesComponents ? rule.merged(over: defaults) : rule
             let compiled = CompiledRule(
-                merged, detailIndex: index, ruleIndex: r, keyPath: rulePath, source: "", variables: variables,
+                merged, detailIndex: index, ruleIndex: r, keyPath: "", source: "", variables: variables,
                 foldsQueryItemNames: true, ignoresQueryAndFragment: false)
             if !compiled.overBudgetVariables.isEmpty {
                 if firstOverBudgetRule == nil { firstOverBudgetRule = rulePath }
@@ -412,7 +413,8 @@ struct AssociationReader {
                     warning(.exclusionBlocksEverything, rulePath, "expected an exclusion of some URLs, found one that matches every URL; no later rule of this detail can open the app")
                 }
             } else if let earlier = earlierRules.firstCovering(compiled, limit: Self.shadowComparisonLimit) {
-                warning(.shadowedRule, rulePath, Self.shadowMessage(later: compiled, earlier: earlier))
+                let earlierPath = AssociationReader.child(rulesPath, earlier.ruleIndex)
+                warning(.shadowedRule, rulePath, Self.shadowMessage(later: compiled, earlier: earlier, earlierPath: earlierPath))
             }
             earlierRules.append(compiled)
         }
@@ -447,9 +449,9 @@ struct AssociationReader {
 
     /// The text of a `shadowedRule` warning: what the earlier rule does to this one's
     /// URLs, and the fix.
-    static func shadowMessage(later: CompiledRule, earlier: CompiledRule) -> String {
+    static func shadowMessage(later: CompiledRule, earlier: CompiledRule, earlierPath: String) -> String {
         let what = later.exclude ? "an exclusion" : "a rule"
-        let found = "found one after \(earlier.keyPath), which matches every URL this one matches"
+        let found = "found one after \(earlierPath), which matches every URL this one matches"
         switch (earlier.exclude, later.exclude) {
         case (false, true):
             return "expected \(what) that some URL reaches, \(found) and opens the app for them first; this exclusion never applies: put the exclusion first"
