@@ -54,13 +54,25 @@ final class LinkBroadcaster: Sendable {
 
     /// Queues a link's notification and returns at once.
     func post(_ link: ResolvedLink) {
+        if queue(link) { wake() }
+    }
+
+    /// Queues a link's notification without waking the delivery thread.
+    ///
+    /// - Returns: Whether the caller must call ``wake()`` (soon: the notification waits for it).
+    func queue(_ link: ResolvedLink) -> Bool {
         let (scheduled, paused) = state.withTrackedLock { state in
             state.queue.append(link)
             state.posted += 1
             return (scheduleDrain(&state), state.paused)
         }
         if paused { events.emit(.held, link.requestedURL) }
-        if scheduled { deliveryQueue.async { self.drain() } }
+        return scheduled
+    }
+
+    /// Wakes the delivery thread for the links ``queue(_:)`` queued.
+    func wake() {
+        deliveryQueue.async { self.drain() }
     }
 
     /// Holds notifications from now on.

@@ -329,15 +329,23 @@ public final class LinkManager: Sendable {
     /// Ends a flight: reports it, delivers its link, completes its claim and hands the outcome to its callers.
     private func finish(_ flight: Flight, with result: FleetClaims.Result) {
         events.finished(result.link, duration: clock.now - flight.startedAt)
-        var outcome = deliver(result.link)
+        let wakes = broadcaster.queue(result.link)
+        var outcome = dispatch(result.link)
         outcome.isDuplicate = result.isDuplicate
         registry.complete(flight.resolution.identity, now: clock.now, remember: result.isRemembered)
         flight.complete(outcome)
+        // After the callers are resumed: none of them waits for the delivery thread's wake-up.
+        if wakes { broadcaster.wake() }
     }
 
     /// Posts the link's one notification, then hands it to the dispatcher.
     private func deliver(_ link: ResolvedLink) -> LinkOutcome {
         broadcaster.post(link)
+        return dispatch(link)
+    }
+
+    /// Hands a link whose notification is queued to the dispatcher.
+    private func dispatch(_ link: ResolvedLink) -> LinkOutcome {
         let outcome = dispatcher.dispatch(link)
         events.report(outcome, url: link.requestedURL)
         return outcome
