@@ -192,7 +192,8 @@ final class CurlMulti: Sendable {
                 ulk_transfer_settle(transfer, code)
                 let outcome = Self.outcome(transfer, code: code)
                 if let running = streams.running.removeValue(forKey: address) {
-                    if transfer.pointee.got_status != 0, transfer.pointee.sends > 0 {
+                    // An answer read to its last byte: one cut at its deadline or its cap says only that it was long.
+                    if code == 0, transfer.pointee.got_status != 0, transfer.pointee.sends > 0 {
                         let now = clock.now
                         latency.record(now - running.startedAt, host: running.host, at: now)
                     }
