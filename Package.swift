@@ -44,9 +44,11 @@ let package = Package(
         .testTarget(name: "LinkKitTextTests", dependencies: ["_LinkKitText"]),
         .testTarget(name: "AssociatedDomainsTests", dependencies: ["AssociatedDomains"]),
         .testTarget(name: "LinkRoutingTests", dependencies: ["LinkRouting", "_LinkKitLocking"]),
+        // Names the thread and stack of any SIGPIPE in the test process (all test targets share one process).
+        .target(name: "_SIGPIPEReport", path: "Tests/_SIGPIPEReport"),
         .testTarget(
             name: "UniversalLinkKitTests",
-            dependencies: ["UniversalLinkKit", "UniversalLinkKitTesting", "LinkRouting", "_LinkKitLocking"]
+            dependencies: ["UniversalLinkKit", "UniversalLinkKitTesting", "LinkRouting", "_LinkKitLocking", "_SIGPIPEReport"]
         ),
         // The TLS front's tests reach it through the doctor's libcurl client, which can trust the test PKI's root.
         .testTarget(name: "UniversalLinkKitTestingTests", dependencies: ["UniversalLinkKitTesting", "LinkDoctor", "UniversalLinkKit"]),
