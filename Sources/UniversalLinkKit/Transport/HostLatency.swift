@@ -65,7 +65,7 @@ final class HostLatency: Sendable {
 
     /// What answers from `host` currently take (the 90th percentile of its recent answers), or `nil` when none is
     /// recent.
-    func expected(for host: String, at now: ContinuousClock.Instant) -> Duration? {
+    private func expected(for host: String, at now: ContinuousClock.Instant) -> Duration? {
         let recent = hosts.withTrackedLock { hosts -> [Duration] in
             (hosts[host]?.entries ?? []).filter { now - $0.at < Self.lifetime }.map(\.took)
         }
