@@ -76,7 +76,7 @@ struct ConnectionOpener: Sendable {
                 channel = try await bootstrap.connect(host: url.host ?? "127.0.0.1", port: url.port).get()
             }
         } catch {
-            throw SetupError(message: "cannot connect to \(place): \(error)")
+            throw SetupError(message: "cannot connect to \(place) (\(error)): check that PostgreSQL is up and reachable there")
         }
         let record = BackendFramingGuard.Record()
         do {
@@ -139,7 +139,9 @@ struct ConnectionOpener: Sendable {
             } catch let error as SetupError {
                 throw error
             } catch {
-                throw SetupError(message: "the TLS handshake with \(place) failed (sslmode=\(url.sslMode)): \(error)")
+                throw SetupError(
+                    message: "the TLS handshake with \(place) failed (sslmode=\(url.sslMode)): \(error); check the server's"
+                        + " certificate against the URL's host and sslrootcert")
             }
         case UInt8(ascii: "N") where url.sslMode == "prefer":
             break

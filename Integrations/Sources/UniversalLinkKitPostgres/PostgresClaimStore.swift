@@ -81,8 +81,6 @@ public final class PostgresClaimStore: ClaimStore, Service {
 
     /// The settings.
     public let configuration: Configuration
-    /// The database, as given to ``init(url:configuration:metrics:logger:)``.
-    public let url: PostgresURL
     private let pool: ConnectionPool
     private let schema: ClaimSchema
     private let metrics: ClaimMetrics
@@ -113,7 +111,6 @@ public final class PostgresClaimStore: ClaimStore, Service {
     ) throws(PostgresClaimStoreError) {
         try configuration.validate()
         self.configuration = configuration
-        self.url = url
         let milliseconds = max(1, Int((Self.seconds(configuration.operationTimeout) * 1000).rounded(.up)))
         let opener = ConnectionOpener(
             url: url, tls: try ConnectionOpener.tlsContext(for: url), connectTimeout: configuration.connectTimeout,
@@ -188,6 +185,8 @@ public final class PostgresClaimStore: ClaimStore, Service {
             throw error
         } catch let violation as BackendFramingGuard.Violation {
             throw Self.refused(violation, "migrate", table)
+        } catch let error as ConnectionOpener.SetupError {
+            throw PostgresClaimStoreError(code: .databaseFailed, message: "the migrate on \(table) failed: \(error)", cause: error)
         } catch {
             let (role, schemaName) = place.withLock { $0 }
             if Self.sqlState(of: error) == "42501" {
@@ -460,6 +459,10 @@ public final class PostgresClaimStore: ClaimStore, Service {
             throw error
         } catch let violation as BackendFramingGuard.Violation where mapsErrors {
             throw Self.refused(violation, name, configuration.tableName)
+        } catch let error as ConnectionOpener.SetupError where mapsErrors {
+            // The connection could not be set up: its message says why and what to do.
+            throw PostgresClaimStoreError(
+                code: .databaseFailed, message: "the \(name) on \(configuration.tableName) failed: \(error)", cause: error)
         } catch where mapsErrors {
             throw PostgresClaimStoreError(
                 code: .databaseFailed,

@@ -179,6 +179,23 @@ struct PostgresClaimStoreTests {
         #expect(row.contains("example-app://products/1"))
     }
 
+    /// The store's own connection over the cluster's Unix socket (no TLS request: `disable` is the socket's default).
+    @Test func aStoreOnTheUnixSocketClaims() async throws {
+        let socket = try #require(ProcessInfo.processInfo.environment["ULK_TEST_POSTGRES_SOCKET"])
+        let port = try PostgresURL(try #require(PostgresTestDatabase.url)).port
+        let url = try PostgresURL("postgres://ulk@localhost:\(port)/ulk?host=\(socket)")
+        #expect(url.sslMode == "disable")
+        let store = try PostgresClaimStore(
+            url: url, configuration: .init(secret: PostgresTestDatabase.secret, tableName: PostgresTestDatabase.uniqueTable()))
+        let running = Task { try await store.run() }
+        defer { running.cancel() }
+        try await store.migrate()
+        guard case .won = try await store.claim(Self.click, lease: .seconds(30)) else {
+            Issue.record("a new click was not won")
+            return
+        }
+    }
+
     @Test func theMigrationRunConcurrentlyByManyClientsSucceedsOnce() async throws {
         let table = PostgresTestDatabase.uniqueTable()
         try await PostgresTestDatabase.withClients(6) { clients in
