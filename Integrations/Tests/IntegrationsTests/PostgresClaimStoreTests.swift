@@ -196,6 +196,44 @@ struct PostgresClaimStoreTests {
         }
     }
 
+    /// Twenty claims at once through a store of two connections: all made, over two sessions that stay open; once
+    /// the server ends them, the store opens new ones.
+    @Test func aStoreUsesAtMostItsMaximumConnectionsKeepsThemAndReplacesOnesTheServerEnded() async throws {
+        let database = try await PostgresTestDatabase.createDatabase()
+        let name = try #require(database.split(separator: "/").last.map(String.init))
+        let store = try await PostgresTestDatabase.store(table: PostgresTestDatabase.uniqueTable(), database: database) {
+            $0.maximumConnections = 2
+        }
+        func claimTwenty(_ round: String) async throws -> [SharedClaim] {
+            try await withThrowingTaskGroup(of: SharedClaim.self) { group in
+                for index in 0..<20 {
+                    let click = ClickIdentity(URL(string: "https://news.example.com/pub/acc?_ri_=\(round)-\(index)")!)
+                    group.addTask { try await store.claim(click, lease: .seconds(30)) }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+        }
+        try await PostgresTestDatabase.withClients { clients in
+            func sessions() async throws -> [Int] {
+                var pids: [Int] = []
+                for try await pid in try await clients[0].query(
+                    "SELECT pid FROM pg_stat_activity WHERE datname = \(name) ORDER BY pid"
+                ).decode(Int.self) { pids.append(pid) }
+                return pids
+            }
+            #expect(try await claimTwenty("a").allSatisfy { if case .won = $0 { true } else { false } })
+            let kept = try await sessions()
+            #expect(kept.count == 2, "\(kept)")
+            for pid in kept { _ = try await clients[0].query("SELECT pg_terminate_backend(\(pid)::integer)") }
+            // The first operations may find a connection the server just ended; the store drops it and opens another.
+            #expect(await PostgresTestDatabase.eventually { (try? await store.checkReachable()) != nil })
+            #expect(try await claimTwenty("b").allSatisfy { if case .won = $0 { true } else { false } })
+            let replaced = try await sessions()
+            #expect(replaced.count == 2, "\(replaced)")
+            #expect(Set(replaced).isDisjoint(with: kept))
+        }
+    }
+
     @Test func theMigrationRunConcurrentlyByManyClientsSucceedsOnce() async throws {
         let table = PostgresTestDatabase.uniqueTable()
         try await PostgresTestDatabase.withClients(6) { clients in
