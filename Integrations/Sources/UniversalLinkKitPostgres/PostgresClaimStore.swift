@@ -2,7 +2,6 @@ public import CoreMetrics
 import Crypto
 import Foundation
 public import Logging
-import NIOCore
 import PostgresNIO
 public import ServiceLifecycle
 import Synchronization
