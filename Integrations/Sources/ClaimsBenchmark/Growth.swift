@@ -15,18 +15,19 @@ struct Growth {
 
     func measure() async throws {
         let name = "ulk_growth_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)
-        let admin = PostgresClient(configuration: try PostgresURL(url).clientConfiguration)
+        let admin = try PostgresClient(benchmarking: url)
         let base = url[..<(url.range(of: "/", options: .backwards)?.upperBound ?? url.endIndex)]
-        let client = PostgresClient(configuration: try PostgresURL(base + name).clientConfiguration)
+        let client = try PostgresClient(benchmarking: String(base + name))
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await admin.run() }
             defer { group.cancelAll() }
             try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
             group.addTask { await client.run() }
             let store = try PostgresClaimStore(
-                client: client,
+                url: PostgresURL(String(base + name)),
                 configuration: .init(secret: Array("claims-benchmark-secret-0123456789".utf8), duplicateWindow: .milliseconds(50),
                     operationTimeout: .seconds(30)))
+            group.addTask { try await store.run() }
             try await store.migrate()
             let outcome = SharedOutcome(deepLinkURL: URL(string: "example-app://products/1"))
             let (segments, width) = (10, 16)

@@ -23,8 +23,8 @@ struct JoinerLatency {
     let samples: Int
 
     func measure() async throws {
-        let holderClient = PostgresClient(configuration: try PostgresURL(url).clientConfiguration)
-        let joinerClient = PostgresClient(configuration: try PostgresURL(url).clientConfiguration)
+        let holderClient = try PostgresClient(benchmarking: url)
+        let joinerClient = try PostgresClient(benchmarking: url)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await holderClient.run() }
             group.addTask { await joinerClient.run() }
@@ -32,8 +32,10 @@ struct JoinerLatency {
             let configuration = PostgresClaimStore.Configuration(
                 secret: Array("claims-benchmark-secret-0123456789".utf8), duplicateWindow: .seconds(600), tableName: table,
                 operationTimeout: .seconds(30))
-            let holder = try PostgresClaimStore(client: holderClient, configuration: configuration)
-            let joiner = try PostgresClaimStore(client: joinerClient, configuration: configuration)
+            let holder = try PostgresClaimStore(url: PostgresURL(url), configuration: configuration)
+            let joiner = try PostgresClaimStore(url: PostgresURL(url), configuration: configuration)
+            group.addTask { try await holder.run() }
+            group.addTask { try await joiner.run() }
             try await holder.migrate()
             try await holderClient.query(PostgresQuery(unsafeSQL: """
                 CREATE OR REPLACE FUNCTION \(table)_notify() RETURNS trigger LANGUAGE plpgsql AS $$

@@ -57,16 +57,15 @@ func measure(_ times: Int, _ body: (Int) async throws -> Void) async rethrows ->
     return samples
 }
 
-var clientConfiguration = try PostgresURL(url).clientConfiguration
-clientConfiguration.options.minimumConnections = 2
-let client = PostgresClient(configuration: clientConfiguration)
+let client = try PostgresClient(benchmarking: url)
 let running = Task { await client.run() }
 let store = try PostgresClaimStore(
-    client: client,
+    url: PostgresURL(url),
     configuration: .init(
         secret: Array("claims-benchmark-secret-0123456789".utf8), duplicateWindow: .seconds(600), tableName: table,
         // A busy machine can hold a statement past the default 1 s; giving up is not what is measured here.
         operationTimeout: .seconds(30)))
+let storeRunning = Task { try await store.run() }
 try await store.migrate()
 let run = UUID().uuidString.prefix(8)
 let outcome = SharedOutcome(deepLinkURL: URL(string: "example-app://products/1"), webLinkURL: URL(string: "https://www.example.com/products/1"))
@@ -165,3 +164,4 @@ if sections.contains("joiners") {
 }
 stub.shutdown()
 running.cancel()
+storeRunning.cancel()

@@ -26,7 +26,7 @@ public struct LinkMetrics: Sendable {
     /// The registry the metrics live in.
     public let registry: PrometheusCollectorRegistry
     /// A swift-metrics factory over ``registry``, with the duration buckets set: give it to a claim store
-    /// (`PostgresClaimStore(client:configuration:metrics:)`) so that its `ulk_claim*` metrics are exposed too.
+    /// (`PostgresClaimStore(url:configuration:metrics:logger:)`) so that its `ulk_claim*` metrics are exposed too.
     public let factory: PrometheusMetricsFactory
 
     /// Creates an empty registry and its factory.

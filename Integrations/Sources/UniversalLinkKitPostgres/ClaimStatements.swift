@@ -28,10 +28,10 @@ extension ClaimSchema {
     /// preparation's error on its connection and returns it to every later execution of that statement there, so a
     /// preparation that waited on a locked table would otherwise fail on that connection for as long as it lives.
     func rows<Statement: ClaimStatement>(
-        _ statement: Statement, sql: (ClaimSchema) -> String, client: PostgresClient
+        _ statement: Statement, sql: (ClaimSchema) -> String, pool: ConnectionPool
     ) async throws -> [Statement.Row] where Statement.Row: Sendable {
         let (text, prepared) = (sql(self), table == Self.standard.table)
-        return try await client.withConnection { connection in
+        return try await pool.withConnection { connection in
             try await Task {
                 if prepared {
                     do {

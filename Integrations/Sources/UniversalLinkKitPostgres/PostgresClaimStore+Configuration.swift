@@ -1,5 +1,3 @@
-public import PostgresNIO
-
 extension PostgresClaimStore {
     /// The settings of a ``PostgresClaimStore``: the key of the click hashes, how long outcomes are kept, where,
     /// and how long the store waits for the database.
@@ -38,6 +36,17 @@ extension PostgresClaimStore {
         public var reclaimEvery: Int
         /// The longest time between two clean-ups while claims are made. Default 1 s.
         public var reclaimInterval: Duration
+        /// The most connections the store opens to the database at once: as many statements run at once, and
+        /// further ones wait for a connection (within their ``operationTimeout``). Connections are opened when
+        /// needed and kept while the store runs. Default 20.
+        public var maximumConnections: Int
+        /// The longest the store waits for a new connection to be ready: the TCP connect, TLS and the startup
+        /// together. Default 10 s; a statement still gives up after ``operationTimeout``.
+        public var connectTimeout: Duration
+        /// Whether connections ask the database to cancel a statement after ``operationTimeout``
+        /// (`statement_timeout`). Always, except in the test of a claim the database makes after the store stopped
+        /// waiting for it, which the database's own cancel otherwise prevents.
+        var sendsStatementTimeout = true
 
         /// Creates a configuration.
         ///
@@ -51,6 +60,8 @@ extension PostgresClaimStore {
         ///   - reclaimBatchSize: The most expired rows one clean-up deletes.
         ///   - reclaimEvery: Claims between two clean-ups.
         ///   - reclaimInterval: The longest time between two clean-ups.
+        ///   - maximumConnections: The most connections at once.
+        ///   - connectTimeout: The longest wait for a new connection.
         public init(
             secret: some Sequence<UInt8>,
             duplicateWindow: Duration = .seconds(2),
@@ -60,7 +71,9 @@ extension PostgresClaimStore {
             maximumPollInterval: Duration = .milliseconds(25),
             reclaimBatchSize: Int = 1000,
             reclaimEvery: Int = 250,
-            reclaimInterval: Duration = .seconds(1)
+            reclaimInterval: Duration = .seconds(1),
+            maximumConnections: Int = 20,
+            connectTimeout: Duration = .seconds(10)
         ) {
             self.secret = Array(secret)
             self.duplicateWindow = duplicateWindow
@@ -71,22 +84,8 @@ extension PostgresClaimStore {
             self.reclaimBatchSize = reclaimBatchSize
             self.reclaimEvery = reclaimEvery
             self.reclaimInterval = reclaimInterval
-        }
-
-        /// Sets what a client of this store needs: every statement the database runs for it is cancelled by the
-        /// database after ``operationTimeout`` (`statement_timeout`), as the store gives up waiting for it then; and a
-        /// connection is kept at least a lease past its last use, since a claim is tied to the session that made it
-        /// and a holder's session that ends lets another replica take its click over.
-        ///
-        /// - Parameters:
-        ///   - client: The configuration of the client the store will use; other settings are left as they are.
-        ///   - lease: The longest a claim holds: the manager's `LinkManager.Configuration.claimLease`.
-        public func prepare(_ client: inout PostgresClient.Configuration, lease: Duration) {
-            let milliseconds = max(1, Int((Double(operationTimeout.components.seconds) * 1000
-                + Double(operationTimeout.components.attoseconds) / 1e15).rounded(.up)))
-            client.options.additionalStartupParameters.removeAll { $0.0 == "statement_timeout" }
-            client.options.additionalStartupParameters.append(("statement_timeout", "\(milliseconds)"))
-            client.options.connectionIdleTimeout = max(client.options.connectionIdleTimeout, lease + .seconds(10))
+            self.maximumConnections = maximumConnections
+            self.connectTimeout = connectTimeout
         }
 
         /// Checks the settings a store cannot work with.
@@ -123,6 +122,10 @@ extension PostgresClaimStore {
                 throw PostgresClaimStoreError(
                     code: .invalidConfiguration, message: "reclaimBatchSize, reclaimEvery and reclaimInterval must be positive"
                 )
+            }
+            guard maximumConnections >= 1, connectTimeout > .zero else {
+                throw PostgresClaimStoreError(
+                    code: .invalidConfiguration, message: "maximumConnections and connectTimeout must be positive")
             }
         }
     }

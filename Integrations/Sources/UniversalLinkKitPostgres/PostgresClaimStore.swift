@@ -2,7 +2,8 @@ public import CoreMetrics
 import Crypto
 import Foundation
 public import Logging
-public import PostgresNIO
+import PostgresNIO
+public import ServiceLifecycle
 import Synchronization
 public import UniversalLinkKit
 
@@ -12,12 +13,11 @@ public import UniversalLinkKit
 ///
 /// ```swift
 /// let settings = PostgresClaimStore.Configuration(secret: Array(secret.utf8), duplicateWindow: .seconds(2))
-/// var clientSettings = try PostgresURL("postgres://links@db.internal/links").clientConfiguration
-/// clientSettings.password = password
-/// settings.prepare(&clientSettings, lease: .seconds(12))  // the statement timeout and idle timeout the store needs
-/// let client = PostgresClient(configuration: clientSettings)
-/// let store = try PostgresClaimStore(client: client, configuration: settings)
-/// // Run `client` as a service (swift-service-lifecycle) or with `await client.run()` in a task, then:
+/// var url = try PostgresURL("postgres://links@db.internal/links?sslmode=verify-full")
+/// url.password = password
+/// let store = try PostgresClaimStore(url: url, configuration: settings)
+/// // Run `store` as a service (swift-service-lifecycle, before the services that use it) or with
+/// // `try await store.run()` in a task: its connections close when that ends. Then:
 /// try await store.migrate()
 /// var configuration = LinkManager.Configuration(brandedDomains: ["news.example.com"])
 /// configuration.claimStore = store
@@ -37,8 +37,13 @@ public import UniversalLinkKit
 ///   a background statement deletes a bounded batch of expired rows through the index on `expires_at`;
 /// - **bounded waits**: every statement gives up after ``Configuration/operationTimeout`` and with its caller's
 ///   cancellation, so a database that is down fails a claim promptly instead of holding the request; the database
-///   cancels it too (`statement_timeout`, set by ``Configuration/prepare(_:lease:)``), and a claim the database made
-///   after its caller stopped waiting is released as soon as it is known, so it never holds the click for a lease.
+///   cancels it too (`statement_timeout`, sent when each connection starts), and a claim the database made after
+///   its caller stopped waiting is released as soon as it is known, so it never holds the click for a lease;
+/// - **bounded memory**: a message from the server whose declared length is above ``maximumMessageLength`` is
+///   refused as its header arrives and the connection closed, whoever answers in the database's place; the
+///   operation fails with ``PostgresClaimStoreError/Code/databaseFailed``;
+/// - **its own connections**: at most ``Configuration/maximumConnections``, opened when needed (TLS as the URL's
+///   `sslmode` says, see ``PostgresURL``) and kept while the store runs, since a claim is tied to its session.
 ///
 /// Joiners wait for the holder's outcome by reading its row (a primary-key look-up) every few milliseconds
 /// (``Configuration/pollInterval``, growing to ``Configuration/maximumPollInterval``). A bounded poll rather than
@@ -54,7 +59,7 @@ public import UniversalLinkKit
 /// | `ulk_claim_duration_seconds` | timer | none | one claim statement, success or failure |
 /// | `ulk_claim_publishes_fenced_total` | counter | none | outcomes ignored because their claim had been taken over |
 /// | `ulk_claims_reclaimed_total` | counter | none | expired rows deleted |
-public final class PostgresClaimStore: ClaimStore {
+public final class PostgresClaimStore: ClaimStore, Service {
     /// The label of the claims counter, dimension `result`.
     public static let claimsLabel = "ulk_claims_total"
     /// The label of the claim latency timer.
@@ -64,9 +69,18 @@ public final class PostgresClaimStore: ClaimStore {
     /// The label of the counter of reclaimed rows.
     public static let reclaimedLabel = "ulk_claims_reclaimed_total"
 
+    /// The largest message the store reads from the database server, in bytes (the declared length, which counts
+    /// its own 4 bytes): 1 MiB. A longer one fails the operation and closes its connection.
+    ///
+    /// The largest message the store legitimately reads is a claim row, whose outcome holds a deep link and a web
+    /// link taken from one Response Handler answer of at most 64 KiB (the resolver's body cap): even with every byte
+    /// percent-encoded when parsed as URLs, under 200 KiB. 1 MiB leaves room for the server's own messages (errors
+    /// and notices, a few KiB) and still bounds what a hostile server can make a process hold per connection.
+    public static let maximumMessageLength = 1 << 20
+
     /// The settings.
     public let configuration: Configuration
-    private let client: PostgresClient
+    private let pool: ConnectionPool
     private let schema: ClaimSchema
     private let metrics: ClaimMetrics
     private let logger: Logger
@@ -78,23 +92,30 @@ public final class PostgresClaimStore: ClaimStore {
         var running = false
     }
 
-    /// Creates a store over `client`, which the caller runs (`client.run()`, or as a swift-service-lifecycle
-    /// service) for as long as the store is used.
+    /// Creates a store on the database `url` names. No connection is opened until the first operation.
+    ///
+    /// Run the store (``run()``) for as long as it is used: its connections are closed when that ends.
     ///
     /// - Parameters:
-    ///   - client: The PostgreSQL client.
+    ///   - url: The database, with its user, password and `sslmode`.
     ///   - configuration: The settings.
     ///   - metrics: The metrics backend; by default the bootstrapped one.
     ///   - logger: Where failures of the background clean-up go. Claim failures are thrown, not logged.
     /// - Throws: ``PostgresClaimStoreError`` with ``PostgresClaimStoreError/Code/invalidConfiguration`` when
-    ///   ``Configuration/validate()`` does.
+    ///   ``Configuration/validate()`` does, or when the TLS settings cannot be made (an `sslrootcert` file that
+    ///   cannot be read).
     public init(
-        client: PostgresClient, configuration: Configuration, metrics: any MetricsFactory = MetricsSystem.factory,
+        url: PostgresURL, configuration: Configuration, metrics: any MetricsFactory = MetricsSystem.factory,
         logger: Logger = Logger(label: "UniversalLinkKitPostgres")
     ) throws(PostgresClaimStoreError) {
         try configuration.validate()
         self.configuration = configuration
-        self.client = client
+        let milliseconds = max(1, Int((Self.seconds(configuration.operationTimeout) * 1000).rounded(.up)))
+        let opener = ConnectionOpener(
+            url: url, tls: try ConnectionOpener.tlsContext(for: url), connectTimeout: configuration.connectTimeout,
+            startupParameters: configuration.sendsStatementTimeout ? [("statement_timeout", "\(milliseconds)")] : [],
+            messageLimit: Self.maximumMessageLength)
+        self.pool = ConnectionPool(opener: opener, maximum: configuration.maximumConnections)
         self.schema = ClaimSchema(table: configuration.tableName)
         self.metrics = ClaimMetrics(factory: metrics)
         self.logger = logger
@@ -126,7 +147,7 @@ public final class PostgresClaimStore: ClaimStore {
     ///   run), `databaseFailed`, or `schemaTooNew` when a newer library migrated the table.
     public func migrate(within limit: Duration = .seconds(10)) async throws {
         let schema = schema
-        let client = client
+        let pool = pool
         let logger = logger
         let table = configuration.tableName
         let place = Mutex<(role: String, schema: String)>(("", "public"))
@@ -134,7 +155,7 @@ public final class PostgresClaimStore: ClaimStore {
         let found: Int
         do {
             found = try await run("migrate", within: limit, mapsErrors: false) { () async throws -> Int in
-                try await client.withTransaction(logger: logger) { connection in
+                try await pool.withConnection { connection in try await connection.withTransaction(logger: logger) { connection in
                     // The statements of the migration may wait for another replica's: the migration's own limit,
                     // not one statement's, bounds them.
                     let milliseconds = max(1, Int((Self.seconds(limit) * 1000).rounded(.up)))
@@ -155,12 +176,16 @@ public final class PostgresClaimStore: ClaimStore {
                     binds.append(ClaimSchema.version)
                     try await connection.query(PostgresQuery(unsafeSQL: schema.recordVersion, binds: binds), logger: logger)
                     return ClaimSchema.version
-                }
+                } }
             }
         } catch let error as PostgresClaimStoreError {
             throw error
         } catch let error as CancellationError {
             throw error
+        } catch let violation as BackendFramingGuard.Violation {
+            throw Self.refused(violation, "migrate", table)
+        } catch let error as ConnectionOpener.SetupError {
+            throw PostgresClaimStoreError(code: .databaseFailed, message: "the migrate on \(table) failed: \(error)", cause: error)
         } catch {
             let (role, schemaName) = place.withLock { $0 }
             if Self.sqlState(of: error) == "42501" {
@@ -187,10 +212,26 @@ public final class PostgresClaimStore: ClaimStore {
     ///
     /// - Throws: ``PostgresClaimStoreError`` when it does not.
     public func checkReachable() async throws {
-        let client = client
+        let pool = pool
         try await run("check", within: configuration.operationTimeout) {
-            _ = try await client.query("SELECT 1").collect().count
+            try await pool.withConnection { connection in
+                _ = try await connection.query("SELECT 1", logger: ClaimSchema.logger).collect().count
+            }
         }
+    }
+
+    // MARK: Service
+
+    /// Keeps the store's connections until the task is cancelled or a graceful shutdown (swift-service-lifecycle)
+    /// begins, then closes them; the store makes no claims after that.
+    ///
+    /// In a `ServiceGroup`, list the store before the services that use it (a `LinkManagerService`): a group shuts
+    /// its services down in reverse order, so claims are still published while the manager drains.
+    ///
+    /// - Throws: Nothing: the end of the wait is the end of the store.
+    public func run() async throws {
+        try? await gracefulShutdown()
+        await pool.close()
     }
 
     // MARK: ClaimStore
@@ -211,7 +252,7 @@ public final class PostgresClaimStore: ClaimStore {
         }
         let key = rowKey(of: click)
         let token = UUID()
-        let client = client
+        let pool = pool
         let schema = schema
         var binds = PostgresBindings()
         binds.append(key)
@@ -238,7 +279,7 @@ public final class PostgresClaimStore: ClaimStore {
                 // A row committed by another claim while this statement waited on it is invisible to the statement's
                 // snapshot: read it again, and claim again if it has gone (expired and reclaimed meanwhile).
                 for _ in 0..<3 {
-                    let rows = try await schema.rows(ClaimRowStatement(binds: claimBinds), sql: \.claim, client: client)
+                    let rows = try await schema.rows(ClaimRowStatement(binds: claimBinds), sql: \.claim, pool: pool)
                     for row in rows {
                         switch row.0 {
                         case "won":
@@ -249,7 +290,7 @@ public final class PostgresClaimStore: ClaimStore {
                             return .heldElsewhere
                         }
                     }
-                    if let state = try await Self.read(key, client: client, schema: schema) {
+                    if let state = try await Self.read(key, pool: pool, schema: schema) {
                         switch state {
                         case let .settled(outcome): return .settled(outcome)
                         case .held: return .heldElsewhere
@@ -292,10 +333,10 @@ public final class PostgresClaimStore: ClaimStore {
         binds.append(String?.none)
         binds.append(outcome.statusCode)
         let statement = PublishRowStatement(binds: binds)
-        let client = client
+        let pool = pool
         let schema = schema
         let stored = try await run("publish", within: configuration.operationTimeout) {
-            try await schema.rows(statement, sql: \.publish, client: client).count == 1
+            try await schema.rows(statement, sql: \.publish, pool: pool).count == 1
         }
         if !stored { metrics.fenced.increment() }
     }
@@ -313,10 +354,10 @@ public final class PostgresClaimStore: ClaimStore {
         binds.append(rowKey(of: click))
         binds.append(token)
         let statement = ReleaseRowStatement(binds: binds)
-        let client = client
+        let pool = pool
         let schema = schema
         try await run("release", within: configuration.operationTimeout) {
-            _ = try await schema.rows(statement, sql: \.release, client: client)
+            _ = try await schema.rows(statement, sql: \.release, pool: pool)
         }
     }
 
@@ -330,7 +371,7 @@ public final class PostgresClaimStore: ClaimStore {
     ///   ``PostgresClaimStoreError`` when a read fails or takes longer than ``Configuration/operationTimeout``.
     public func awaitOutcome(of click: ClickIdentity, within timeLeft: Duration) async throws -> SharedOutcome? {
         let key = rowKey(of: click)
-        let client = client
+        let pool = pool
         let schema = schema
         let configuration = configuration
         return try await OperationDeadline.run(within: timeLeft, timedOut: { CancellationError() }) {
@@ -339,7 +380,7 @@ public final class PostgresClaimStore: ClaimStore {
                 let state = try await OperationDeadline.run(within: configuration.operationTimeout, timedOut: {
                     Self.timedOut("read", configuration)
                 }) {
-                    try await Self.read(key, client: client, schema: schema, waiting: true)
+                    try await Self.read(key, pool: pool, schema: schema, waiting: true)
                 }
                 switch state {
                 case let .settled(outcome)?: return outcome
@@ -365,9 +406,9 @@ public final class PostgresClaimStore: ClaimStore {
     /// answers even when its window has already ended (a window shorter than a poll would otherwise make every
     /// waiter claim the click again, and send it again).
     private static func read(
-        _ key: String, client: PostgresClient, schema: ClaimSchema, waiting: Bool = false
+        _ key: String, pool: ConnectionPool, schema: ClaimSchema, waiting: Bool = false
     ) async throws -> RowState? {
-        for row in try await schema.rows(ReadRowStatement(binds: binds(key)), sql: \.read, client: client) {
+        for row in try await schema.rows(ReadRowStatement(binds: binds(key)), sql: \.read, pool: pool) {
             let (settled, leaseLive, windowLive) = (row.0, row.1, row.2)
             if settled, waiting || windowLive { return .settled(outcome(row.3, row.4, row.5, row.6, row.7)) }
             if !windowLive { return .free }
@@ -415,12 +456,28 @@ public final class PostgresClaimStore: ClaimStore {
             throw error
         } catch let error as CancellationError {
             throw error
+        } catch let violation as BackendFramingGuard.Violation where mapsErrors {
+            throw Self.refused(violation, name, configuration.tableName)
+        } catch let error as ConnectionOpener.SetupError where mapsErrors {
+            // The connection could not be set up: its message says why and what to do.
+            throw PostgresClaimStoreError(
+                code: .databaseFailed, message: "the \(name) on \(configuration.tableName) failed: \(error)", cause: error)
         } catch where mapsErrors {
             throw PostgresClaimStoreError(
                 code: .databaseFailed,
                 message: "the \(name) on \(configuration.tableName) failed: \(Self.summary(of: error)); check the database's log",
                 cause: error)
         }
+    }
+
+    /// The error of an operation whose connection the framing guard closed: not a PostgreSQL server this store can
+    /// trust, or one that misbehaves; nothing to find in the database's log.
+    private static func refused(_ violation: BackendFramingGuard.Violation, _ operation: String, _ table: String) -> PostgresClaimStoreError {
+        PostgresClaimStoreError(
+            code: .databaseFailed,
+            message: "the \(operation) on \(table) failed: \(violation); the connection was closed. Check that the URL names"
+                + " your PostgreSQL server, and use sslmode=verify-full so that nothing else can answer in its place",
+            cause: violation)
     }
 
     /// The SQLSTATE of a database error, inside a transaction's error too.
@@ -470,11 +527,13 @@ public final class PostgresClaimStore: ClaimStore {
         var binds = PostgresBindings()
         binds.append(configuration.reclaimBatchSize)
         let query = PostgresQuery(unsafeSQL: schema.reclaim, binds: binds)
-        let client = client
+        let pool = pool
         do {
             let deleted = try await run("clean-up", within: configuration.operationTimeout * 5) { () async throws -> Int in
                 var rows = 0
-                for try await count in try await client.query(query).decode(Int.self) { rows = count }
+                try await pool.withConnection { connection in
+                    for try await count in try await connection.query(query, logger: ClaimSchema.logger).decode(Int.self) { rows = count }
+                }
                 return rows
             }
             metrics.reclaimed.increment(by: deleted)

@@ -34,7 +34,8 @@ public struct PostgresClaimStoreError: Error, Sendable, CustomStringConvertible 
     public var code: Code
     /// What happened and what to do.
     public var message: String
-    /// The error that caused this one (a `PSQLError`, whose description postgres-nio keeps free of secrets).
+    /// The error that caused this one: a `PSQLError` (whose description postgres-nio keeps free of secrets), or the
+    /// connection's own failure (no connection, TLS refused, a message over the cap).
     public var cause: (any Error & Sendable)?
 
     /// Creates an error.

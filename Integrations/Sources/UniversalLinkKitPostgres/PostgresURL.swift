@@ -1,16 +1,16 @@
 import Foundation
-import NIOSSL
-public import PostgresNIO
 
-/// A PostgreSQL connection URL, as `ULK_POSTGRES_URL` takes it, turned into a `PostgresClient.Configuration`.
+/// A PostgreSQL connection URL, as `ULK_POSTGRES_URL` takes it: where ``PostgresClaimStore`` connects, as whom,
+/// and with what TLS.
 ///
 /// Forms:
 /// - `postgres://user[:password]@host[:port]/database` (port 5432 by default; `postgresql://` too);
 /// - a Unix socket directory as the host, percent-encoded (`postgres://user@%2Fvar%2Frun%2Fpostgresql/links`) or
 ///   as `?host=/var/run/postgresql`; the socket is `<directory>/.s.PGSQL.<port>`;
-/// - `?sslmode=` as libpq reads it: `disable` (plaintext), `prefer` (TLS when the server offers it, unverified),
-///   `require` (TLS, unverified), `verify-ca` (TLS, a chain to a trusted root), `verify-full` (TLS, a trusted chain
-///   and the host's name); `?sslrootcert=FILE` names the PEM roots the `verify-` modes trust instead of the system's.
+/// - `?sslmode=` as libpq reads it: `disable` (plaintext, no TLS request), `prefer` (TLS when the server offers
+///   it, unverified; plaintext when it declines), `require` (TLS, unverified; a server that declines TLS is refused),
+///   `verify-ca` (TLS, a chain to a trusted root), `verify-full` (TLS, a trusted chain and the host's name);
+///   `?sslrootcert=FILE` names the PEM roots the `verify-` modes trust instead of the system's.
 ///   The default is `require` for a host that is not a loopback address (a network attacker cannot turn the
 ///   connection into plaintext), `prefer` for a loopback host, and `disable` over a Unix socket. Use `verify-full`
 ///   wherever the network between the replicas and the database is not trusted: `require` resists a passive
@@ -97,27 +97,4 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
 
     /// ``redacted``.
     public var description: String { redacted }
-
-    /// The client configuration for this URL.
-    public var clientConfiguration: PostgresClient.Configuration {
-        if let socketDirectory {
-            let socket = (socketDirectory.hasSuffix("/") ? socketDirectory : socketDirectory + "/") + ".s.PGSQL.\(port)"
-            return PostgresClient.Configuration(unixSocketPath: socket, username: username, password: password, database: database)
-        }
-        var settings = TLSConfiguration.makeClientConfiguration()
-        switch sslMode {
-        case "verify-full": settings.certificateVerification = .fullVerification
-        case "verify-ca": settings.certificateVerification = .noHostnameVerification
-        default: settings.certificateVerification = .none
-        }
-        if let sslRootCertificate { settings.trustRoots = .file(sslRootCertificate) }
-        let tls: PostgresClient.Configuration.TLS
-        switch sslMode {
-        case "disable": tls = .disable
-        case "prefer": tls = .prefer(settings)
-        default: tls = .require(settings)
-        }
-        return PostgresClient.Configuration(
-            host: host ?? "127.0.0.1", port: port, username: username, password: password, database: database, tls: tls)
-    }
 }

@@ -4,7 +4,6 @@ import HTTPTypes
 import LinkRouting
 public import Logging
 import NIOCore
-import PostgresNIO
 import ServiceLifecycle
 public import Tracing
 public import UnixSignals
@@ -65,7 +64,6 @@ public struct LinkService: Sendable {
     public let tracer: any Tracer
     /// The metrics `/metrics` exposes.
     public let metrics: LinkMetrics
-    private let postgres: PostgresClient?
     /// The manager's transport, trusting ``LinkServiceConfiguration/caFile``; `nil` where libcurl cannot be loaded.
     private let transport: CurlTransport?
     private let connections: ConnectionGuard
@@ -105,23 +103,22 @@ public struct LinkService: Sendable {
             // A stalled database may take at most a quarter of a resolution's time, never its whole deadline.
             let storeConfiguration = PostgresClaimStore.Configuration(
                 secret: configuration.claimSecret ?? [], duplicateWindow: configuration.duplicateWindow,
-                operationTimeout: min(.seconds(1), configuration.timeout / 4))
-            var clientConfiguration = url.clientConfiguration
-            clientConfiguration.options.connectTimeout = .seconds(2)
-            storeConfiguration.prepare(&clientConfiguration, lease: managerConfiguration.claimLease)
-            let client = PostgresClient(configuration: clientConfiguration, backgroundLogger: logger)
-            let store: PostgresClaimStore
+                operationTimeout: min(.seconds(1), configuration.timeout / 4), connectTimeout: .seconds(2))
             do {
-                store = try PostgresClaimStore(client: client, configuration: storeConfiguration, metrics: metrics.factory, logger: logger)
+                try storeConfiguration.validate()
             } catch {
                 throw .init(variable: "ULK_CLAIM_SECRET", message: error.message)
             }
+            let store: PostgresClaimStore
+            do {
+                store = try PostgresClaimStore(url: url, configuration: storeConfiguration, metrics: metrics.factory, logger: logger)
+            } catch {
+                throw .init(variable: "ULK_POSTGRES_URL", message: error.message)
+            }
             managerConfiguration.claimStore = store
             managerConfiguration.claimStoreFailure = configuration.claimsOnFailure
-            postgres = client
             claimStore = store
         } else {
-            postgres = nil
             claimStore = nil
         }
         if configuration.allowsLocalHosts {
@@ -184,7 +181,7 @@ public struct LinkService: Sendable {
     /// (new ones `503 shuttingDown`), links in flight finish or are cancelled at the end of the grace period and
     /// answered `503 shuttingDown`; then the HTTP server closes, with nothing left to wait for.
     ///
-    /// With a claims database, its client runs for as long as the services do (claims are published until the
+    /// With a claims database, the store runs for as long as the services do (claims are published until the
     /// manager's shutdown is over), and the table is created first.
     ///
     /// - Parameter gracefulShutdownSignals: The signals that start the shutdown. Default SIGTERM and SIGINT.
@@ -193,12 +190,12 @@ public struct LinkService: Sendable {
     ///   server throws otherwise.
     public func run(gracefulShutdownSignals: [UnixSignal] = [.sigterm, .sigint]) async throws {
         try Self.checkAvailable(host: configuration.host, port: configuration.port)
-        guard let postgres, let claimStore else {
+        guard let claimStore else {
             logStartup()
             return try await serve(gracefulShutdownSignals)
         }
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await postgres.run() }
+            group.addTask { try await claimStore.run() }
             defer { group.cancelAll() }
             do {
                 try await claimStore.migrate(within: Self.startupTimeout)

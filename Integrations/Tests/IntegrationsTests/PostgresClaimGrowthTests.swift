@@ -20,7 +20,7 @@ struct PostgresClaimGrowthTests {
         let (count, segments, width) = (20_000, 10, 16)
         let database = try await PostgresTestDatabase.createDatabase()
         let (rows, latencies, elapsed) = try await PostgresTestDatabase.withClients(database: database) { clients in
-            let store = try await PostgresTestDatabase.store(clients[0], table: PostgresClaimStore.Configuration.defaultTableName) {
+            let store = try await PostgresTestDatabase.store(table: PostgresClaimStore.Configuration.defaultTableName, database: database) {
                 $0.duplicateWindow = .milliseconds(50)
             }
             var rows: [Int] = []

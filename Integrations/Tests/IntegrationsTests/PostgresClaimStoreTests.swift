@@ -5,7 +5,7 @@ import Logging
 import PostgresNIO
 import Testing
 import UniversalLinkKit
-import UniversalLinkKitPostgres
+@testable import UniversalLinkKitPostgres
 
 /// The PostgreSQL claim store against a real server (`Integrations/Scripts/with-postgres`).
 @Suite(.enabled(if: PostgresTestDatabase.isAvailable, PostgresTestDatabase.skipReason), .timeLimit(.minutes(2)))
@@ -18,7 +18,7 @@ struct PostgresClaimStoreTests {
         let table = PostgresTestDatabase.uniqueTable()
         let claims = try await PostgresTestDatabase.withClients(3) { clients in
             let stores = try await withThrowingTaskGroup(of: PostgresClaimStore.self) { group in
-                for client in clients { group.addTask { try await PostgresTestDatabase.store(client, table: table) } }
+                for _ in clients { group.addTask { try await PostgresTestDatabase.store(table: table) } }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             return try await withThrowingTaskGroup(of: SharedClaim.self) { group in
@@ -41,7 +41,7 @@ struct PostgresClaimStoreTests {
     ])
     func aPublishedOutcomeSettlesTheClaimsThatFollow(outcome: SharedOutcome) async throws {
         try await PostgresTestDatabase.withClients { clients in
-            let store = try await PostgresTestDatabase.store(clients[0], table: PostgresTestDatabase.uniqueTable())
+            let store = try await PostgresTestDatabase.store(table: PostgresTestDatabase.uniqueTable())
             guard case let .won(ticket) = try await store.claim(Self.click, lease: .seconds(30)) else {
                 Issue.record("the first claim did not win")
                 return
@@ -55,7 +55,7 @@ struct PostgresClaimStoreTests {
 
     @Test func anExpiredLeaseIsTakenOverWithANewTokenAndTheOldTokenIsIgnored() async throws {
         try await PostgresTestDatabase.withClients { clients in
-            let store = try await PostgresTestDatabase.store(clients[0], table: PostgresTestDatabase.uniqueTable())
+            let store = try await PostgresTestDatabase.store(table: PostgresTestDatabase.uniqueTable())
             guard case let .won(first) = try await store.claim(Self.click, lease: .milliseconds(300)) else {
                 Issue.record("the first claim did not win")
                 return
@@ -82,7 +82,7 @@ struct PostgresClaimStoreTests {
 
     @Test func aReleasedClaimIsWonAgainAtOnceWithoutATakeover() async throws {
         try await PostgresTestDatabase.withClients { clients in
-            let store = try await PostgresTestDatabase.store(clients[0], table: PostgresTestDatabase.uniqueTable())
+            let store = try await PostgresTestDatabase.store(table: PostgresTestDatabase.uniqueTable())
             guard case let .won(ticket) = try await store.claim(Self.click, lease: .seconds(30)) else {
                 Issue.record("the first claim did not win")
                 return
@@ -99,8 +99,8 @@ struct PostgresClaimStoreTests {
     @Test func awaitOutcomeWakesWhenTheHolderPublishes() async throws {
         try await PostgresTestDatabase.withClients(2) { clients in
             let table = PostgresTestDatabase.uniqueTable()
-            let holder = try await PostgresTestDatabase.store(clients[0], table: table)
-            let joiner = try await PostgresTestDatabase.store(clients[1], table: table)
+            let holder = try await PostgresTestDatabase.store(table: table)
+            let joiner = try await PostgresTestDatabase.store(table: table)
             guard case let .won(ticket) = try await holder.claim(Self.click, lease: .seconds(30)) else {
                 Issue.record("the first claim did not win")
                 return
@@ -117,7 +117,7 @@ struct PostgresClaimStoreTests {
 
     @Test func awaitOutcomeReturnsNilWhenTheHoldersLeaseEndsWithNoOutcome() async throws {
         try await PostgresTestDatabase.withClients { clients in
-            let store = try await PostgresTestDatabase.store(clients[0], table: PostgresTestDatabase.uniqueTable())
+            let store = try await PostgresTestDatabase.store(table: PostgresTestDatabase.uniqueTable())
             guard case .won = try await store.claim(Self.click, lease: .milliseconds(400)) else {
                 Issue.record("the first claim did not win")
                 return
@@ -130,7 +130,7 @@ struct PostgresClaimStoreTests {
 
     @Test func awaitOutcomeEndsWhenItsTimeIsUpOrItsTaskIsCancelled() async throws {
         try await PostgresTestDatabase.withClients { clients in
-            let store = try await PostgresTestDatabase.store(clients[0], table: PostgresTestDatabase.uniqueTable())
+            let store = try await PostgresTestDatabase.store(table: PostgresTestDatabase.uniqueTable())
             _ = try await store.claim(Self.click, lease: .seconds(60))
             let started = ContinuousClock.now
             await #expect(throws: CancellationError.self) {
@@ -149,7 +149,7 @@ struct PostgresClaimStoreTests {
     @Test func rowsHoldTheKeyedHashOfTheClickAndNeverTheLink() async throws {
         let table = PostgresTestDatabase.uniqueTable()
         let rows = try await PostgresTestDatabase.withClients { clients in
-            let store = try await PostgresTestDatabase.store(clients[0], table: table)
+            let store = try await PostgresTestDatabase.store(table: table)
             guard case let .won(ticket) = try await store.claim(Self.click, lease: .seconds(30)) else {
                 throw PostgresClaimStoreError(code: .databaseFailed, message: "the first claim did not win")
             }
@@ -179,14 +179,70 @@ struct PostgresClaimStoreTests {
         #expect(row.contains("example-app://products/1"))
     }
 
+    /// The store's own connection over the cluster's Unix socket (no TLS request: `disable` is the socket's default).
+    @Test func aStoreOnTheUnixSocketClaims() async throws {
+        let socket = try #require(ProcessInfo.processInfo.environment["ULK_TEST_POSTGRES_SOCKET"])
+        let port = try PostgresURL(try #require(PostgresTestDatabase.url)).port
+        let url = try PostgresURL("postgres://ulk@localhost:\(port)/ulk?host=\(socket)")
+        #expect(url.sslMode == "disable")
+        let store = try PostgresClaimStore(
+            url: url, configuration: .init(secret: PostgresTestDatabase.secret, tableName: PostgresTestDatabase.uniqueTable()))
+        let running = Task { try await store.run() }
+        defer { running.cancel() }
+        try await store.migrate()
+        guard case .won = try await store.claim(Self.click, lease: .seconds(30)) else {
+            Issue.record("a new click was not won")
+            return
+        }
+    }
+
+    /// Twenty claims at once through a store of two connections: all made, over two sessions that stay open; once
+    /// the server ends them, the store opens new ones.
+    @Test func aStoreUsesAtMostItsMaximumConnectionsKeepsThemAndReplacesOnesTheServerEnded() async throws {
+        let database = try await PostgresTestDatabase.createDatabase()
+        let name = try #require(database.split(separator: "/").last.map(String.init))
+        let store = try await PostgresTestDatabase.store(table: PostgresTestDatabase.uniqueTable(), database: database) {
+            $0.maximumConnections = 2
+        }
+        func claimTwenty(_ round: String) async throws -> [SharedClaim] {
+            try await withThrowingTaskGroup(of: SharedClaim.self) { group in
+                for index in 0..<20 {
+                    let click = ClickIdentity(URL(string: "https://news.example.com/pub/acc?_ri_=\(round)-\(index)")!)
+                    group.addTask { try await store.claim(click, lease: .seconds(30)) }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+        }
+        try await PostgresTestDatabase.withClients { clients in
+            func sessions() async throws -> [Int] {
+                var pids: [Int] = []
+                for try await pid in try await clients[0].query(
+                    "SELECT pid FROM pg_stat_activity WHERE datname = \(name) ORDER BY pid"
+                ).decode(Int.self) { pids.append(pid) }
+                return pids
+            }
+            #expect(try await claimTwenty("a").allSatisfy { if case .won = $0 { true } else { false } })
+            let kept = try await sessions()
+            #expect(kept.count == 2, "\(kept)")
+            for pid in kept { _ = try await clients[0].query("SELECT pg_terminate_backend(\(pid)::integer)") }
+            // The first operations may find a connection the server just ended; the store drops it and opens another.
+            #expect(await PostgresTestDatabase.eventually { (try? await store.checkReachable()) != nil })
+            #expect(try await claimTwenty("b").allSatisfy { if case .won = $0 { true } else { false } })
+            let replaced = try await sessions()
+            #expect(replaced.count == 2, "\(replaced)")
+            #expect(Set(replaced).isDisjoint(with: kept))
+        }
+    }
+
     @Test func theMigrationRunConcurrentlyByManyClientsSucceedsOnce() async throws {
         let table = PostgresTestDatabase.uniqueTable()
         try await PostgresTestDatabase.withClients(6) { clients in
             try await withThrowingTaskGroup(of: Void.self) { group in
-                for client in clients {
+                for _ in clients {
                     group.addTask {
                         let store = try PostgresClaimStore(
-                            client: client, configuration: .init(secret: PostgresTestDatabase.secret, tableName: table))
+                            url: PostgresURL(try #require(PostgresTestDatabase.url)),
+                            configuration: .init(secret: PostgresTestDatabase.secret, tableName: table))
                         try await store.migrate()
                         try await store.migrate()
                     }
@@ -203,7 +259,7 @@ struct PostgresClaimStoreTests {
     @Test func aTableMigratedByANewerLibraryIsRefusedWithSchemaTooNew() async throws {
         let table = PostgresTestDatabase.uniqueTable()
         try await PostgresTestDatabase.withClients { clients in
-            let store = try await PostgresTestDatabase.store(clients[0], table: table)
+            let store = try await PostgresTestDatabase.store(table: table)
             try await clients[0].query("UPDATE ulk_schema_versions SET version = 99 WHERE table_name = \(table)")
             let error = await #expect(throws: PostgresClaimStoreError.self) { try await store.migrate() }
             #expect(error?.code == .schemaTooNew)
@@ -216,12 +272,8 @@ struct PostgresClaimStoreTests {
         let silent = try SilentListener()
         defer { silent.close() }
         for port in [try SilentListener.closedPort(), silent.port] {
-            let client = PostgresClient(configuration: .init(
-                host: "127.0.0.1", port: port, username: "ulk", password: "hunter2-secret", database: "ulk", tls: .disable))
-            let running = Task { await client.run() }
-            defer { running.cancel() }
             let store = try PostgresClaimStore(
-                client: client,
+                url: PostgresURL("postgres://ulk:hunter2-secret@127.0.0.1:\(port)/ulk?sslmode=disable"),
                 configuration: .init(secret: PostgresTestDatabase.secret, operationTimeout: .milliseconds(500)))
             let started = ContinuousClock.now
             do {
@@ -237,7 +289,7 @@ struct PostgresClaimStoreTests {
         }
     }
 
-    /// A claim held up by a lock past the store's limit, on a client without a statement timeout: the database makes
+    /// A claim held up by a lock past the store's limit, on connections without a statement timeout: the database makes
     /// it once the lock goes, after the caller was told `timedOut`. The store gives it back, so the click is not
     /// held for a lease by a claim nobody resolves.
     @Test func aClaimTheDatabaseMakesAfterTheStoreStoppedWaitingIsReleasedAtOnce() async throws {
@@ -248,9 +300,11 @@ struct PostgresClaimStoreTests {
                 secret: PostgresTestDatabase.secret, duplicateWindow: .seconds(60), tableName: table,
                 operationTimeout: .milliseconds(300))
             configuration.reclaimEvery = 1000
+            configuration.sendsStatementTimeout = false
             var logger = Logger(label: "store", factory: { _ in log })
             logger.logLevel = .debug
-            let store = try PostgresClaimStore(client: clients[0], configuration: configuration, logger: logger)
+            let store = try PostgresClaimStore(
+                url: PostgresURL(try #require(PostgresTestDatabase.url)), configuration: configuration, logger: logger)
             try await store.migrate()
             let lock = TableLock(client: clients[1], table: table)
             try await lock.take()

@@ -27,14 +27,11 @@ struct PostgresOutageTests {
         }))
         defer { stub.shutdown() }
         stub.setResponder { _ in .delay(0.2) }
-        var clientConfiguration = try PostgresURL(cluster.url).clientConfiguration
-        clientConfiguration.options.connectTimeout = .seconds(1)
-        let client = PostgresClient(configuration: clientConfiguration)
-        let running = Task { await client.run() }
-        defer { running.cancel() }
         let store = try PostgresClaimStore(
-            client: client,
-            configuration: .init(secret: PostgresTestDatabase.secret, operationTimeout: .milliseconds(300)))
+            url: PostgresURL(cluster.url),
+            configuration: .init(secret: PostgresTestDatabase.secret, operationTimeout: .milliseconds(300), connectTimeout: .seconds(1)))
+        let running = Task { try await store.run() }
+        defer { running.cancel() }
         try await store.migrate()
         let timeout = Duration.seconds(2)
         let local = Self.manager(store, failure: .resolveLocally, timeout: timeout)
@@ -68,7 +65,7 @@ struct PostgresOutageTests {
         #expect(ContinuousClock.now - started < timeout)
         #expect(stub.requestCount(for: "/pub/acc?_ri_=while-down") == 0)
 
-        // Back up: the same client and store claim again, without a restart.
+        // Back up: the same store claims again, without a restart.
         try await cluster.pgCtl("start", "-w")
         let click = ClickIdentity(stub.url("/pub/acc?_ri_=after"))
         var claim: SharedClaim?

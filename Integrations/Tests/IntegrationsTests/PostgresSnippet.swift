@@ -1,4 +1,3 @@
-import PostgresNIO
 import UniversalLinkKit
 import UniversalLinkKitPostgres
 
@@ -8,14 +7,10 @@ func withSharedClaims<Result: Sendable>(
 ) async throws -> Result {
     var configuration = LinkManager.Configuration(brandedDomains: ["news.example.com"], timeout: .seconds(5))
     let settings = PostgresClaimStore.Configuration(secret: Array(secret.utf8), duplicateWindow: configuration.duplicateWindow)
-    var clientSettings = try PostgresURL(databaseURL).clientConfiguration
-    // The statement timeout and connection lifetime the store relies on.
-    settings.prepare(&clientSettings, lease: configuration.claimLease)
-    let client = PostgresClient(configuration: clientSettings)
-    let store = try PostgresClaimStore(client: client, configuration: settings)
+    let store = try PostgresClaimStore(url: PostgresURL(databaseURL), configuration: settings)
     return try await withThrowingTaskGroup(of: Void.self) { group in
-        // The client must run for as long as the store is used (a ServiceGroup service does the same).
-        group.addTask { await client.run() }
+        // The store keeps its connections while it runs (a ServiceGroup service does the same).
+        group.addTask { try await store.run() }
         defer { group.cancelAll() }
         try await store.migrate()
         configuration.claimStore = store

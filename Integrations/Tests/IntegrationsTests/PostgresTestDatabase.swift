@@ -25,8 +25,12 @@ enum PostgresTestDatabase {
     }
 
     /// A client of the test server (of one of its databases: `database`, a URL ``createDatabase()`` gave).
+    /// Plaintext: the server is on loopback.
     static func makeClient(maximumConnections: Int = 20, database: String? = nil) throws -> PostgresClient {
-        var configuration = try PostgresURL(try #require(database ?? url)).clientConfiguration
+        let address = try PostgresURL(try #require(database ?? url))
+        var configuration = PostgresClient.Configuration(
+            host: address.host ?? "127.0.0.1", port: address.port, username: address.username, password: address.password,
+            database: address.database, tls: .disable)
         configuration.options.maximumConnections = maximumConnections
         configuration.options.connectTimeout = .seconds(2)
         return PostgresClient(configuration: configuration)
@@ -44,16 +48,17 @@ enum PostgresTestDatabase {
         }
     }
 
-    /// A migrated store on a table of its own.
+    /// A migrated store on a table of its own, with connections of its own (a replica's), on the test server (or
+    /// on `database`, a URL ``createDatabase()`` gave). Its connections close when it is released.
     static func store(
-        _ client: PostgresClient, table: String, configure: (inout PostgresClaimStore.Configuration) -> Void = { _ in }
+        table: String, database: String? = nil, configure: (inout PostgresClaimStore.Configuration) -> Void = { _ in }
     ) async throws -> PostgresClaimStore {
         // Generous limits: a loaded 2-core machine can hold a statement for over a second, and a store that gives up
         // then is the designed fallback, not what these tests are about (the outage tests set their own).
         var configuration = PostgresClaimStore.Configuration(
             secret: secret, duplicateWindow: .seconds(60), tableName: table, operationTimeout: .seconds(10))
         configure(&configuration)
-        let store = try PostgresClaimStore(client: client, configuration: configuration)
+        let store = try PostgresClaimStore(url: PostgresURL(try #require(database ?? url)), configuration: configuration)
         try await store.migrate()
         return store
     }

@@ -11,11 +11,14 @@ import Testing
 /// process that exited was not always reaped by Foundation's `Process` here, and its waiter hung.
 final class PrivatePostgresCluster: Sendable {
     let url: String
+    /// With `tls`, the PEM root of the server's certificate (which names `localhost` only).
+    let caFile: String?
     private let process: Process
     private let input: FileHandle
     private let lines: LineReader
 
-    init() async throws {
+    /// - Parameter tls: Whether the server offers TLS, with a certificate made for it (`ULK_TEST_POSTGRES_TLS=1`).
+    init(tls: Bool = false) async throws {
         let script = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Scripts/with-postgres")
@@ -23,13 +26,14 @@ final class PrivatePostgresCluster: Sendable {
         process.executableURL = script
         process.arguments = [
             "bash", "-c",
-            #"echo "url $ULK_TEST_POSTGRES_URL"; while read -r line; do "$ULK_TEST_POSTGRES_CTL" $line >/dev/null 2>&1; echo "done $?"; done"#,
+            #"echo "url $ULK_TEST_POSTGRES_URL"; echo "ca $ULK_TEST_POSTGRES_CA"; while read -r line; do "$ULK_TEST_POSTGRES_CTL" $line >/dev/null 2>&1; echo "done $?"; done"#,
         ]
         let input = Pipe()
         let output = Pipe()
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
+        if tls { process.environment = ProcessInfo.processInfo.environment.merging(["ULK_TEST_POSTGRES_TLS": "1"]) { $1 } }
         try process.run()
         self.process = process
         self.input = input.fileHandleForWriting
@@ -41,6 +45,8 @@ final class PrivatePostgresCluster: Sendable {
             throw CancellationError()
         }
         url = String(line.dropFirst(4))
+        let ca = await lines.next(startingWith: "ca ").map { String($0.dropFirst(3)) } ?? ""
+        caFile = ca.isEmpty ? nil : ca
     }
 
     /// Runs the cluster's `pg_ctl` with `arguments` (`stop -m fast -w`, `start -w`) and waits for its status.

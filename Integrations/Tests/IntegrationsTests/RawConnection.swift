@@ -36,17 +36,23 @@ final class RawConnection: Sendable {
     /// whether it did, and what it sent before.
     func waitForClose(limit: Int = 20) async -> (closed: Bool, received: String) {
         let descriptor = descriptor
-        return await Task.detached {
-            var timeout = timeval(tv_sec: limit, tv_usec: 0)
-            setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            var received: [UInt8] = []
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while true {
-                let count = recv(descriptor, &buffer, buffer.count, 0)
-                if count == 0 { return (true, String(decoding: received, as: UTF8.self)) }
-                if count < 0 { return (errno == ECONNRESET, String(decoding: received, as: UTF8.self)) }
-                received += buffer[0..<count]
+        // A thread, not a task: a blocking `recv` on one of the few threads of Swift's cooperative pool (two on a
+        // two-core machine) would hold up every other test's tasks for as long as it waits.
+        return await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                var timeout = timeval(tv_sec: limit, tv_usec: 0)
+                setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+                var received: [UInt8] = []
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                while true {
+                    let count = recv(descriptor, &buffer, buffer.count, 0)
+                    if count == 0 { return continuation.resume(returning: (true, String(decoding: received, as: UTF8.self))) }
+                    if count < 0 {
+                        return continuation.resume(returning: (errno == ECONNRESET, String(decoding: received, as: UTF8.self)))
+                    }
+                    received += buffer[0..<count]
+                }
             }
-        }.value
+        }
     }
 }

@@ -23,8 +23,8 @@ struct SharedClaimsPostgresTests {
         stub.enqueue([.delay(0.3)], for: "/pub/acc?_ri_=deep")
         let table = PostgresTestDatabase.uniqueTable()
         let links = try await PostgresTestDatabase.withClients(2) { clients in
-            let first = Self.manager(try await PostgresTestDatabase.store(clients[0], table: table))
-            let second = Self.manager(try await PostgresTestDatabase.store(clients[1], table: table))
+            let first = Self.manager(try await PostgresTestDatabase.store(table: table))
+            let second = Self.manager(try await PostgresTestDatabase.store(table: table))
             let url = stub.url("/pub/acc?_ri_=deep")
             return try await withThrowingTaskGroup(of: ResolvedLink?.self) { group in
                 for index in 0..<40 {
@@ -47,8 +47,8 @@ struct SharedClaimsPostgresTests {
         stub.setDefaultBehavior(.status(500))
         let table = PostgresTestDatabase.uniqueTable()
         let (here, there, requestsAfterFirst) = try await PostgresTestDatabase.withClients(2) { clients in
-            let first = Self.manager(try await PostgresTestDatabase.store(clients[0], table: table))
-            let second = Self.manager(try await PostgresTestDatabase.store(clients[1], table: table))
+            let first = Self.manager(try await PostgresTestDatabase.store(table: table))
+            let second = Self.manager(try await PostgresTestDatabase.store(table: table))
             let url = stub.url("/pub/acc?_ri_=deep")
             let here = try await first.resolve(url)
             let requests = stub.requests.count
