@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
@@ -162,12 +159,8 @@ struct LinkServiceBehaviourTests {
 
     /// `POST` with a client of its own (its own connection), so the test client can finish first.
     static func post(_ body: String, to address: String) async throws -> (Int, Data) {
-        var request = URLRequest(url: try #require(URL(string: address)))
-        request.httpMethod = "POST"
-        request.httpBody = Data(body.utf8)
-        request.timeoutInterval = 10
-        let (data, response) = try await URLSession.shared.data(for: request)
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
+        let response = try await LoopbackHTTP.send(address, body: Data(body.utf8))
+        return (response.status, response.body)
     }
 
     /// `name{labels} value` lines of a Prometheus exposition, by `name{labels}`.

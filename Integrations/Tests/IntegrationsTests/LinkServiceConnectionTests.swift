@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
 
 /// What one connection may cost `link-service`: slow and oversized bodies, HTTP/1.0, floods of connections that

@@ -1,8 +1,5 @@
 import Foundation
 import PostgresNIO
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
 import UniversalLinkKitTesting
 
@@ -17,40 +14,17 @@ struct LinkServiceFleetTests {
         ]) { $1 }.merging(extra) { $1 }
     }
 
-    /// A session that sends every request at once rather than six per host.
-    static let session: URLSession = {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpMaximumConnectionsPerHost = 400
-        configuration.timeoutIntervalForRequest = 30
-        return URLSession(configuration: configuration)
-    }()
-
     static func resolve(port: Int, link: String) async throws -> (status: Int, body: String) {
-        var request = URLRequest(url: try #require(URL(string: "http://127.0.0.1:\(port)/resolve")))
-        request.httpMethod = "POST"
-        request.httpBody = Data(#"{"url": "\#(link)"}"#.utf8)
-        let (data, response) = try await session.data(for: request)
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+        let response = try await LoopbackHTTP.send(
+            "http://127.0.0.1:\(port)/resolve", body: Data(#"{"url": "\#(link)"}"#.utf8), timeout: 30)
+        return (response.status, String(decoding: response.body, as: UTF8.self))
     }
 
-    /// Stops at a redirect, so that a test sees `GET /open`'s `302` itself.
-    final class RedirectRefuser: NSObject, URLSessionTaskDelegate, Sendable {
-        func urlSession(
-            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-            newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
-        ) {
-            completionHandler(nil)
-        }
-    }
-
-    /// ``session`` that does not follow redirects.
-    static let openSession = URLSession(configuration: session.configuration, delegate: RedirectRefuser(), delegateQueue: nil)
-
-    /// `GET /open` of `link`: its status and body (an error's JSON, or empty with a redirect).
+    /// `GET /open` of `link`: its status and body (an error's JSON, or empty with a redirect, which is not followed).
     static func open(port: Int, link: String) async throws -> (status: Int, body: String) {
         let query = try #require(link.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
-        let (data, response) = try await openSession.data(from: try #require(URL(string: "http://127.0.0.1:\(port)/open?url=\(query)")))
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+        let response = try await LoopbackHTTP.send("http://127.0.0.1:\(port)/open?url=\(query)", timeout: 30)
+        return (response.status, String(decoding: response.body, as: UTF8.self))
     }
 
     /// The answer without the per-request `duplicate` flag: what every caller of one click must agree on.

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
@@ -181,12 +178,10 @@ struct W3CTracerTests {
         let service = try ServiceProcess(environment: environment)
         defer { service.stop() }
         let port = try await service.port()
-        var request = URLRequest(url: try #require(URL(string: "http://127.0.0.1:\(port)/resolve")))
-        request.httpMethod = "POST"
-        request.httpBody = Data(#"{"url": "\#(stub.url("/pub/acc?_ri_=deep").absoluteString)"}"#.utf8)
-        request.setValue(Self.sampled, forHTTPHeaderField: "traceparent")
-        let (_, response) = try await URLSession.shared.data(for: request)
-        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        let response = try await LoopbackHTTP.send(
+            "http://127.0.0.1:\(port)/resolve", headers: [("traceparent", Self.sampled)],
+            body: Data(#"{"url": "\#(stub.url("/pub/acc?_ri_=deep").absoluteString)"}"#.utf8))
+        #expect(response.status == 200)
         service.signal(SIGTERM)
         #expect(await service.exitStatus() == 0)
         let lines = await service.finalLog().split(separator: "\n")
