@@ -155,38 +155,37 @@ public final class PostgresClaimStore: ClaimStore, Service {
         let found: Int
         do {
             found = try await run("migrate", within: limit, mapsErrors: false) { () async throws -> Int in
-                try await pool.withConnection { connection in try await connection.withTransaction(logger: logger) { connection in
-                    // The statements of the migration may wait for another replica's: the migration's own limit,
-                    // not one statement's, bounds them.
-                    let milliseconds = max(1, Int((Self.seconds(limit) * 1000).rounded(.up)))
-                    try await connection.query(PostgresQuery(unsafeSQL: "SET LOCAL statement_timeout = \(milliseconds)"), logger: logger)
-                    let names = try await connection.query("SELECT current_user::text, coalesce(current_schema(), 'public')::text", logger: logger)
-                    for try await (role, schemaName) in names.decode((String, String).self) { place.withLock { $0 = (role, schemaName) } }
-                    try await connection.query(PostgresQuery(unsafeSQL: schema.lock), logger: logger)
-                    try await connection.query(PostgresQuery(unsafeSQL: schema.createVersions), logger: logger)
-                    let rows = try await connection.query(PostgresQuery(unsafeSQL: schema.readVersion, binds: Self.binds(table)), logger: logger)
-                    var current = 0
-                    for try await version in rows.decode(Int.self) { current = version }
-                    guard current < ClaimSchema.version else { return current }
-                    for statement in schema.createTable {
-                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                try await pool.withConnection { connection in
+                    try await connection.withTransaction(logger: logger) { connection in
+                        // The statements of the migration may wait for another replica's: the migration's own limit,
+                        // not one statement's, bounds them.
+                        let milliseconds = max(1, Int((Self.seconds(limit) * 1000).rounded(.up)))
+                        try await connection.query(PostgresQuery(unsafeSQL: "SET LOCAL statement_timeout = \(milliseconds)"), logger: logger)
+                        let names = try await connection.query("SELECT current_user::text, coalesce(current_schema(), 'public')::text", logger: logger)
+                        for try await (role, schemaName) in names.decode((String, String).self) { place.withLock { $0 = (role, schemaName) } }
+                        try await connection.query(PostgresQuery(unsafeSQL: schema.lock), logger: logger)
+                        try await connection.query(PostgresQuery(unsafeSQL: schema.createVersions), logger: logger)
+                        let rows = try await connection.query(PostgresQuery(unsafeSQL: schema.readVersion, binds: Self.binds(table)), logger: logger)
+                        var current = 0
+                        for try await version in rows.decode(Int.self) { current = version }
+                        guard current < ClaimSchema.version else { return current }
+                        for statement in schema.createTable {
+                            try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                        }
+                        var binds = PostgresBindings()
+                        binds.append(table)
+                        binds.append(ClaimSchema.version)
+                        try await connection.query(PostgresQuery(unsafeSQL: schema.recordVersion, binds: binds), logger: logger)
+                        return ClaimSchema.version
                     }
-                    var binds = PostgresBindings()
-                    binds.append(table)
-                    binds.append(ClaimSchema.version)
-                    try await connection.query(PostgresQuery(unsafeSQL: schema.recordVersion, binds: binds), logger: logger)
-                    return ClaimSchema.version
-                } }
+                }
             }
         } catch let error as PostgresClaimStoreError {
             throw error
         } catch let error as CancellationError {
             throw error
-        } catch let violation as BackendFramingGuard.Violation {
-            throw Self.refused(violation, "migrate", table)
-        } catch let error as ConnectionOpener.SetupError {
-            throw PostgresClaimStoreError(code: .databaseFailed, message: "the migrate on \(table) failed: \(error)", cause: error)
         } catch {
+            if let failure = Self.connectionFailure(error, "migrate", table) { throw failure }
             let (role, schemaName) = place.withLock { $0 }
             if Self.sqlState(of: error) == "42501" {
                 throw PostgresClaimStoreError(
@@ -456,13 +455,8 @@ public final class PostgresClaimStore: ClaimStore, Service {
             throw error
         } catch let error as CancellationError {
             throw error
-        } catch let violation as BackendFramingGuard.Violation where mapsErrors {
-            throw Self.refused(violation, name, configuration.tableName)
-        } catch let error as ConnectionOpener.SetupError where mapsErrors {
-            // The connection could not be set up: its message says why and what to do.
-            throw PostgresClaimStoreError(
-                code: .databaseFailed, message: "the \(name) on \(configuration.tableName) failed: \(error)", cause: error)
         } catch where mapsErrors {
+            if let failure = Self.connectionFailure(error, name, configuration.tableName) { throw failure }
             throw PostgresClaimStoreError(
                 code: .databaseFailed,
                 message: "the \(name) on \(configuration.tableName) failed: \(Self.summary(of: error)); check the database's log",
@@ -470,14 +464,22 @@ public final class PostgresClaimStore: ClaimStore, Service {
         }
     }
 
-    /// The error of an operation whose connection the framing guard closed: not a PostgreSQL server this store can
-    /// trust, or one that misbehaves; nothing to find in the database's log.
-    private static func refused(_ violation: BackendFramingGuard.Violation, _ operation: String, _ table: String) -> PostgresClaimStoreError {
-        PostgresClaimStoreError(
-            code: .databaseFailed,
-            message: "the \(operation) on \(table) failed: \(violation); the connection was closed. Check that the URL names"
-                + " your PostgreSQL server, and use sslmode=verify-full so that nothing else can answer in its place",
-            cause: violation)
+    /// The error of an operation whose connection failed before the database could answer, or `nil` for any other
+    /// error: one that could not be set up (its message says why and what to do), or one the framing guard closed
+    /// (not a PostgreSQL server this store can trust, or one that misbehaves). Neither is in the database's log.
+    private static func connectionFailure(_ error: any Error, _ operation: String, _ table: String) -> PostgresClaimStoreError? {
+        switch error {
+        case let error as ConnectionOpener.SetupError:
+            return PostgresClaimStoreError(code: .databaseFailed, message: "the \(operation) on \(table) failed: \(error)", cause: error)
+        case let violation as BackendFramingGuard.Violation:
+            return PostgresClaimStoreError(
+                code: .databaseFailed,
+                message: "the \(operation) on \(table) failed: \(violation); the connection was closed. Check that the URL"
+                    + " names your PostgreSQL server, and use sslmode=verify-full so that nothing else can answer in its place",
+                cause: violation)
+        default:
+            return nil
+        }
     }
 
     /// The SQLSTATE of a database error, inside a transaction's error too.
