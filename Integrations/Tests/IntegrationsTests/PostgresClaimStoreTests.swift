@@ -16,18 +16,16 @@ struct PostgresClaimStoreTests {
 
     @Test func ofManyConcurrentClaimsOfOneClickFromSeveralClientsExactlyOneWins() async throws {
         let table = PostgresTestDatabase.uniqueTable()
-        let claims = try await PostgresTestDatabase.withClients(3) { clients in
-            let stores = try await withThrowingTaskGroup(of: PostgresClaimStore.self) { group in
-                for _ in clients { group.addTask { try await PostgresTestDatabase.store(table: table) } }
-                return try await group.reduce(into: []) { $0.append($1) }
+        let stores = try await withThrowingTaskGroup(of: PostgresClaimStore.self) { group in
+            for _ in 0..<3 { group.addTask { try await PostgresTestDatabase.store(table: table) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        let claims = try await withThrowingTaskGroup(of: SharedClaim.self) { group in
+            for index in 0..<60 {
+                let store = stores[index % stores.count]
+                group.addTask { try await store.claim(Self.click, lease: .seconds(30)) }
             }
-            return try await withThrowingTaskGroup(of: SharedClaim.self) { group in
-                for index in 0..<60 {
-                    let store = stores[index % stores.count]
-                    group.addTask { try await store.claim(Self.click, lease: .seconds(30)) }
-                }
-                return try await group.reduce(into: []) { $0.append($1) }
-            }
+            return try await group.reduce(into: []) { $0.append($1) }
         }
         let won = claims.filter { if case .won = $0 { true } else { false } }
         #expect(won.count == 1)
@@ -40,110 +38,98 @@ struct PostgresClaimStoreTests {
         SharedOutcome(webLinkURL: URL(string: "https://www.example.com/")),
     ])
     func aPublishedOutcomeSettlesTheClaimsThatFollow(outcome: SharedOutcome) async throws {
-        try await PostgresTestDatabase.withClients { clients in
-            let store = try await PostgresTestDatabase.store(table: PostgresTestDatabase.uniqueTable())
-            guard case let .won(ticket) = try await store.claim(Self.click, lease: .seconds(30)) else {
-                Issue.record("the first claim did not win")
-                return
-            }
-            #expect(!ticket.isTakeover)
-            try await store.publish(outcome, of: Self.click, ticket: ticket)
-            #expect(try await store.claim(Self.click, lease: .seconds(30)) == .settled(outcome))
-            #expect(try await store.awaitOutcome(of: Self.click, within: .seconds(5)) == outcome)
+        let store = try await PostgresTestDatabase.store(table: PostgresTestDatabase.uniqueTable())
+        guard case let .won(ticket) = try await store.claim(Self.click, lease: .seconds(30)) else {
+            Issue.record("the first claim did not win")
+            return
         }
+        #expect(!ticket.isTakeover)
+        try await store.publish(outcome, of: Self.click, ticket: ticket)
+        #expect(try await store.claim(Self.click, lease: .seconds(30)) == .settled(outcome))
+        #expect(try await store.awaitOutcome(of: Self.click, within: .seconds(5)) == outcome)
     }
 
     @Test func anExpiredLeaseIsTakenOverWithANewTokenAndTheOldTokenIsIgnored() async throws {
-        try await PostgresTestDatabase.withClients { clients in
-            let store = try await PostgresTestDatabase.store(table: PostgresTestDatabase.uniqueTable())
-            guard case let .won(first) = try await store.claim(Self.click, lease: .milliseconds(300)) else {
-                Issue.record("the first claim did not win")
-                return
-            }
-            #expect(try await store.claim(Self.click, lease: .milliseconds(300)) == .heldElsewhere)
-            var second: ClaimTicket?
-            #expect(
-                try await PostgresTestDatabase.eventually {
-                    if case let .won(ticket) = try await store.claim(Self.click, lease: .seconds(30)) { second = ticket }
-                    return second != nil
-                })
-            let takeover = try #require(second)
-            #expect(takeover.isTakeover)
-            #expect(takeover.token != first.token)
-
-            // The first holder comes back late: its outcome and its release are ignored.
-            try await store.publish(SharedOutcome(errorCode: .timeout), of: Self.click, ticket: first)
-            try await store.release(Self.click, ticket: first)
-            #expect(try await store.claim(Self.click, lease: .seconds(30)) == .heldElsewhere)
-            try await store.publish(Self.outcome, of: Self.click, ticket: takeover)
-            #expect(try await store.claim(Self.click, lease: .seconds(30)) == .settled(Self.outcome))
+        let store = try await PostgresTestDatabase.store(table: PostgresTestDatabase.uniqueTable())
+        guard case let .won(first) = try await store.claim(Self.click, lease: .milliseconds(300)) else {
+            Issue.record("the first claim did not win")
+            return
         }
+        #expect(try await store.claim(Self.click, lease: .milliseconds(300)) == .heldElsewhere)
+        var second: ClaimTicket?
+        #expect(
+            try await PostgresTestDatabase.eventually {
+                if case let .won(ticket) = try await store.claim(Self.click, lease: .seconds(30)) { second = ticket }
+                return second != nil
+            })
+        let takeover = try #require(second)
+        #expect(takeover.isTakeover)
+        #expect(takeover.token != first.token)
+
+        // The first holder comes back late: its outcome and its release are ignored.
+        try await store.publish(SharedOutcome(errorCode: .timeout), of: Self.click, ticket: first)
+        try await store.release(Self.click, ticket: first)
+        #expect(try await store.claim(Self.click, lease: .seconds(30)) == .heldElsewhere)
+        try await store.publish(Self.outcome, of: Self.click, ticket: takeover)
+        #expect(try await store.claim(Self.click, lease: .seconds(30)) == .settled(Self.outcome))
     }
 
     @Test func aReleasedClaimIsWonAgainAtOnceWithoutATakeover() async throws {
-        try await PostgresTestDatabase.withClients { clients in
-            let store = try await PostgresTestDatabase.store(table: PostgresTestDatabase.uniqueTable())
-            guard case let .won(ticket) = try await store.claim(Self.click, lease: .seconds(30)) else {
-                Issue.record("the first claim did not win")
-                return
-            }
-            try await store.release(Self.click, ticket: ticket)
-            guard case let .won(again) = try await store.claim(Self.click, lease: .seconds(30)) else {
-                Issue.record("the claim after the release did not win")
-                return
-            }
-            #expect(!again.isTakeover)
+        let store = try await PostgresTestDatabase.store(table: PostgresTestDatabase.uniqueTable())
+        guard case let .won(ticket) = try await store.claim(Self.click, lease: .seconds(30)) else {
+            Issue.record("the first claim did not win")
+            return
         }
+        try await store.release(Self.click, ticket: ticket)
+        guard case let .won(again) = try await store.claim(Self.click, lease: .seconds(30)) else {
+            Issue.record("the claim after the release did not win")
+            return
+        }
+        #expect(!again.isTakeover)
     }
 
     @Test func awaitOutcomeWakesWhenTheHolderPublishes() async throws {
-        try await PostgresTestDatabase.withClients(2) { clients in
-            let table = PostgresTestDatabase.uniqueTable()
-            let holder = try await PostgresTestDatabase.store(table: table)
-            let joiner = try await PostgresTestDatabase.store(table: table)
-            guard case let .won(ticket) = try await holder.claim(Self.click, lease: .seconds(30)) else {
-                Issue.record("the first claim did not win")
-                return
-            }
-            #expect(try await joiner.claim(Self.click, lease: .seconds(30)) == .heldElsewhere)
-            let waiting = Task { try await joiner.awaitOutcome(of: Self.click, within: .seconds(20)) }
-            try await holder.publish(Self.outcome, of: Self.click, ticket: ticket)
-            let published = ContinuousClock.now
-            #expect(try await waiting.value == Self.outcome)
-            // A poll interval or so after the publish, far from the 20 s allowed.
-            #expect(ContinuousClock.now - published < .seconds(1))
+        let table = PostgresTestDatabase.uniqueTable()
+        let holder = try await PostgresTestDatabase.store(table: table)
+        let joiner = try await PostgresTestDatabase.store(table: table)
+        guard case let .won(ticket) = try await holder.claim(Self.click, lease: .seconds(30)) else {
+            Issue.record("the first claim did not win")
+            return
         }
+        #expect(try await joiner.claim(Self.click, lease: .seconds(30)) == .heldElsewhere)
+        let waiting = Task { try await joiner.awaitOutcome(of: Self.click, within: .seconds(20)) }
+        try await holder.publish(Self.outcome, of: Self.click, ticket: ticket)
+        let published = ContinuousClock.now
+        #expect(try await waiting.value == Self.outcome)
+        // A poll interval or so after the publish, far from the 20 s allowed.
+        #expect(ContinuousClock.now - published < .seconds(1))
     }
 
     @Test func awaitOutcomeReturnsNilWhenTheHoldersLeaseEndsWithNoOutcome() async throws {
-        try await PostgresTestDatabase.withClients { clients in
-            let store = try await PostgresTestDatabase.store(table: PostgresTestDatabase.uniqueTable())
-            guard case .won = try await store.claim(Self.click, lease: .milliseconds(400)) else {
-                Issue.record("the first claim did not win")
-                return
-            }
-            let started = ContinuousClock.now
-            #expect(try await store.awaitOutcome(of: Self.click, within: .seconds(20)) == nil)
-            #expect(ContinuousClock.now - started < .seconds(5))
+        let store = try await PostgresTestDatabase.store(table: PostgresTestDatabase.uniqueTable())
+        guard case .won = try await store.claim(Self.click, lease: .milliseconds(400)) else {
+            Issue.record("the first claim did not win")
+            return
         }
+        let started = ContinuousClock.now
+        #expect(try await store.awaitOutcome(of: Self.click, within: .seconds(20)) == nil)
+        #expect(ContinuousClock.now - started < .seconds(5))
     }
 
     @Test func awaitOutcomeEndsWhenItsTimeIsUpOrItsTaskIsCancelled() async throws {
-        try await PostgresTestDatabase.withClients { clients in
-            let store = try await PostgresTestDatabase.store(table: PostgresTestDatabase.uniqueTable())
-            _ = try await store.claim(Self.click, lease: .seconds(60))
-            let started = ContinuousClock.now
-            await #expect(throws: CancellationError.self) {
-                try await store.awaitOutcome(of: Self.click, within: .milliseconds(300))
-            }
-            #expect(ContinuousClock.now - started < .seconds(2))
-
-            let waiting = Task { try await store.awaitOutcome(of: Self.click, within: .seconds(60)) }
-            // Cancelled once it is surely polling: the store answered a claim in the meantime.
-            #expect(try await store.claim(Self.click, lease: .seconds(60)) == .heldElsewhere)
-            waiting.cancel()
-            await #expect(throws: CancellationError.self) { try await waiting.value }
+        let store = try await PostgresTestDatabase.store(table: PostgresTestDatabase.uniqueTable())
+        _ = try await store.claim(Self.click, lease: .seconds(60))
+        let started = ContinuousClock.now
+        await #expect(throws: CancellationError.self) {
+            try await store.awaitOutcome(of: Self.click, within: .milliseconds(300))
         }
+        #expect(ContinuousClock.now - started < .seconds(2))
+
+        let waiting = Task { try await store.awaitOutcome(of: Self.click, within: .seconds(60)) }
+        // Cancelled once it is surely polling: the store answered a claim in the meantime.
+        #expect(try await store.claim(Self.click, lease: .seconds(60)) == .heldElsewhere)
+        waiting.cancel()
+        await #expect(throws: CancellationError.self) { try await waiting.value }
     }
 
     @Test func rowsHoldTheKeyedHashOfTheClickAndNeverTheLink() async throws {
@@ -236,9 +222,9 @@ struct PostgresClaimStoreTests {
 
     @Test func theMigrationRunConcurrentlyByManyClientsSucceedsOnce() async throws {
         let table = PostgresTestDatabase.uniqueTable()
-        try await PostgresTestDatabase.withClients(6) { clients in
+        try await PostgresTestDatabase.withClients { clients in
             try await withThrowingTaskGroup(of: Void.self) { group in
-                for _ in clients {
+                for _ in 0..<6 {
                     group.addTask {
                         let store = try PostgresClaimStore(
                             url: PostgresURL(try #require(PostgresTestDatabase.url)),

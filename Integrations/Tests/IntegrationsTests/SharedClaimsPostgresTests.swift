@@ -22,17 +22,15 @@ struct SharedClaimsPostgresTests {
         defer { stub.shutdown() }
         stub.enqueue([.delay(0.3)], for: "/pub/acc?_ri_=deep")
         let table = PostgresTestDatabase.uniqueTable()
-        let links = try await PostgresTestDatabase.withClients(2) { clients in
-            let first = Self.manager(try await PostgresTestDatabase.store(table: table))
-            let second = Self.manager(try await PostgresTestDatabase.store(table: table))
-            let url = stub.url("/pub/acc?_ri_=deep")
-            return try await withThrowingTaskGroup(of: ResolvedLink?.self) { group in
-                for index in 0..<40 {
-                    let manager = index.isMultiple(of: 2) ? first : second
-                    group.addTask { try await manager.resolve(url).resolvedLink }
-                }
-                return try await group.reduce(into: []) { $0.append($1) }
+        let first = Self.manager(try await PostgresTestDatabase.store(table: table))
+        let second = Self.manager(try await PostgresTestDatabase.store(table: table))
+        let url = stub.url("/pub/acc?_ri_=deep")
+        let links = try await withThrowingTaskGroup(of: ResolvedLink?.self) { group in
+            for index in 0..<40 {
+                let manager = index.isMultiple(of: 2) ? first : second
+                group.addTask { try await manager.resolve(url).resolvedLink }
             }
+            return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(stub.requests.count == 1)
         #expect(links.count == 40)
@@ -46,15 +44,12 @@ struct SharedClaimsPostgresTests {
         defer { stub.shutdown() }
         stub.setDefaultBehavior(.status(500))
         let table = PostgresTestDatabase.uniqueTable()
-        let (here, there, requestsAfterFirst) = try await PostgresTestDatabase.withClients(2) { clients in
-            let first = Self.manager(try await PostgresTestDatabase.store(table: table))
-            let second = Self.manager(try await PostgresTestDatabase.store(table: table))
-            let url = stub.url("/pub/acc?_ri_=deep")
-            let here = try await first.resolve(url)
-            let requests = stub.requests.count
-            let there = try await second.resolve(url)
-            return (here, there, requests)
-        }
+        let first = Self.manager(try await PostgresTestDatabase.store(table: table))
+        let second = Self.manager(try await PostgresTestDatabase.store(table: table))
+        let url = stub.url("/pub/acc?_ri_=deep")
+        let here = try await first.resolve(url)
+        let requestsAfterFirst = stub.requests.count
+        let there = try await second.resolve(url)
         #expect(here.resolvedLink?.error?.code == .httpStatus)
         #expect(stub.requests.count == requestsAfterFirst)
         #expect(there.isDuplicate)
