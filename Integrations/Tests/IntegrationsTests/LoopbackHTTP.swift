@@ -1,10 +1,7 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
-/// The tests' HTTP client for `link-service` on loopback: HTTP/1.1, one connection a request (`Connection: close`),
-/// no redirect followed, on a thread of its own.
+/// The tests' HTTP client for `link-service` on loopback: HTTP/1.1, one ``RawConnection`` a request
+/// (`Connection: close`), no redirect followed, read on a thread of its own.
 ///
 /// Not URLSession: a test's time limit cancels what it has in flight, and cancelling a FoundationNetworking task
 /// while its session completes it deadlocks (the task's cancellation lock against the session's queue), which stops
@@ -38,7 +35,7 @@ enum LoopbackHTTP {
     ///   - method: `GET` by default; `POST` when there is a body.
     ///   - headers: More header fields.
     ///   - body: The body, sent with its `Content-Length`.
-    ///   - timeout: The longest the connection may stay silent.
+    ///   - timeout: The longest the connection may stay silent, in whole seconds (rounded up).
     static func send(
         _ url: String, method: String? = nil, headers: [(String, String)] = [], body: Data? = nil,
         timeout: TimeInterval = 10
@@ -51,50 +48,15 @@ enum LoopbackHTTP {
         var head = "\(method ?? (body == nil ? "GET" : "POST")) \(target) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         if let body { head += "Content-Length: \(body.count)\r\n" }
-        let request = Array((head + "\r\n").utf8) + Array(body ?? Data())
-        let address = host == "localhost" ? "127.0.0.1" : host
-        let received: Result<[UInt8], Failure> = await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(returning: exchange(request, address: address, port: port, timeout: timeout))
-            }
+        guard let connection = RawConnection(port: port) else {
+            throw Failure(description: "cannot connect to 127.0.0.1:\(port)")
         }
-        return try parse(received.get())
-    }
-
-    /// Connects, sends `request` and reads until the server closes the connection.
-    private static func exchange(_ request: [UInt8], address: String, port: Int, timeout: TimeInterval) -> Result<[UInt8], Failure> {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { return .failure(Failure(description: "socket: errno \(errno)")) }
-        defer { close(descriptor) }
-        var limit = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-        var socketAddress = sockaddr_in()
-        socketAddress.sin_family = sa_family_t(AF_INET)
-        socketAddress.sin_port = in_port_t(UInt16(port).bigEndian)
-        socketAddress.sin_addr.s_addr = inet_addr(address)
-        let connected = withUnsafePointer(to: &socketAddress) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        guard connection.send(Array((head + "\r\n").utf8) + Array(body ?? Data())) else {
+            throw Failure(description: "the connection to 127.0.0.1:\(port) failed while the request was sent")
         }
-        guard connected == 0 else { return .failure(Failure(description: "cannot connect to \(address):\(port): errno \(errno)")) }
-        var sent = 0
-        while sent < request.count {
-            let count = request[sent...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard count > 0 else { return .failure(Failure(description: "sending to \(address):\(port): errno \(errno)")) }
-            sent += count
-        }
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 16_384)
-        while true {
-            let count = recv(descriptor, &buffer, buffer.count, 0)
-            if count == 0 { return .success(received) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                let what = errno == EAGAIN || errno == EWOULDBLOCK ? "no answer within \(timeout) s" : "errno \(errno)"
-                return .failure(Failure(description: "reading from \(address):\(port): \(what)"))
-            }
-            received += buffer[..<count]
-        }
+        let (closed, received) = await connection.readUntilClose(limit: Int(timeout.rounded(.up)))
+        guard closed else { throw Failure(description: "no whole answer from 127.0.0.1:\(port) within \(timeout) s") }
+        return try parse(received)
     }
 
     /// The status line, header fields and body of a whole answer.

@@ -29,12 +29,29 @@ final class RawConnection: Sendable {
 
     /// Sends `text`.
     func send(_ text: String) {
-        _ = text.utf8CString.withUnsafeBufferPointer { Glibc.send(descriptor, $0.baseAddress, $0.count - 1, Int32(MSG_NOSIGNAL)) }
+        _ = send(Array(text.utf8))
+    }
+
+    /// Sends all of `bytes`; `false` when the connection failed first.
+    func send(_ bytes: [UInt8]) -> Bool {
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes[sent...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard count > 0 else { return false }
+            sent += count
+        }
+        return true
     }
 
     /// Waits (on a thread of its own, at most `limit` seconds) until the server closes the connection; returns
     /// whether it did, and what it sent before.
     func waitForClose(limit: Int = 20) async -> (closed: Bool, received: String) {
+        let (closed, received) = await readUntilClose(limit: limit)
+        return (closed, String(decoding: received, as: UTF8.self))
+    }
+
+    /// ``waitForClose(limit:)``'s bytes as they came.
+    func readUntilClose(limit: Int) async -> (closed: Bool, received: [UInt8]) {
         let descriptor = descriptor
         // A thread, not a task: a blocking `recv` on one of the few threads of Swift's cooperative pool (two on a
         // two-core machine) would hold up every other test's tasks for as long as it waits.
@@ -43,13 +60,11 @@ final class RawConnection: Sendable {
                 var timeout = timeval(tv_sec: limit, tv_usec: 0)
                 setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
                 var received: [UInt8] = []
-                var buffer = [UInt8](repeating: 0, count: 4096)
+                var buffer = [UInt8](repeating: 0, count: 16_384)
                 while true {
                     let count = recv(descriptor, &buffer, buffer.count, 0)
-                    if count == 0 { return continuation.resume(returning: (true, String(decoding: received, as: UTF8.self))) }
-                    if count < 0 {
-                        return continuation.resume(returning: (errno == ECONNRESET, String(decoding: received, as: UTF8.self)))
-                    }
+                    if count == 0 { return continuation.resume(returning: (true, received)) }
+                    if count < 0 { return continuation.resume(returning: (errno == ECONNRESET, received)) }
                     received += buffer[0..<count]
                 }
             }
