@@ -28,20 +28,9 @@ final class HostileDatabase: Sendable {
     private let state = Mutex(State())
 
     init(declaredLength: UInt32, tlsAnswer: UInt8 = UInt8(ascii: "N")) throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, length) == 0 && listen(descriptor, 16) == 0 && getsockname(descriptor, $0, &length) == 0
-            }
-        }
-        guard bound else { throw POSIXError(.EADDRINUSE) }
+        let (descriptor, port) = try SilentListener.bound(listening: true)
         listener = descriptor
-        port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = port
         Thread.detachNewThread { [self] in
             while true {
                 let client = accept(descriptor, nil, nil)

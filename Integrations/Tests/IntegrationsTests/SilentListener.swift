@@ -22,7 +22,8 @@ final class SilentListener: Sendable {
         return port
     }
 
-    private static func bound(listening: Bool) throws -> (Int32, Int) {
+    /// A TCP socket bound to a free loopback port (listening, when asked); the descriptor and the port.
+    static func bound(listening: Bool) throws -> (Int32, Int) {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
         var address = sockaddr_in()
